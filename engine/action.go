@@ -1,0 +1,108 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// Action is one move of one seat: a small struct of the game's own. Its JSON
+// form, made by [MarshalTyped], is an object whose "type" field is Kind()
+// followed by the struct's own fields. Two actions are the same action when
+// their JSON forms are equal.
+type Action interface {
+	Kind() string
+}
+
+// EventBody is the content of an [Event]: a small struct of the game's own
+// whose JSON form, made by [MarshalTyped], has a "type" field equal to Kind().
+type EventBody interface {
+	Kind() string
+}
+
+// Event is something that happened, told to those who may know it. A game
+// that must tell one seat more than the others emits two events: the full one
+// to [Only] that seat and a redacted one to [AllBut] it.
+type Event struct {
+	To   Audience
+	Body EventBody
+}
+
+// MarshalJSON encodes the body with its "type"; the audience stays on the
+// server.
+func (e Event) MarshalJSON() ([]byte, error) { return MarshalTyped(e.Body) }
+
+// Tell returns a public event.
+func Tell(b EventBody) Event { return Event{Body: b} }
+
+// TellOnly returns an event that only the given seats see.
+func TellOnly(b EventBody, seats ...Seat) Event { return Event{To: Only(seats...), Body: b} }
+
+// Visible returns the events of evs that seat p (or [Spectator]) may see,
+// appended to dst.
+func Visible(dst []Event, evs []Event, p Seat) []Event {
+	for _, e := range evs {
+		if e.To.Sees(p) {
+			dst = append(dst, e)
+		}
+	}
+	return dst
+}
+
+// Kinded is anything with a stable type name: actions and event bodies.
+type Kinded interface{ Kind() string }
+
+// MarshalTyped encodes v as a JSON object whose first field is
+// "type": v.Kind(), followed by v's own fields. v must encode as a JSON
+// object and must not have a field named "type" of its own.
+func MarshalTyped(v Kinded) ([]byte, error) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	if len(body) < 2 || body[0] != '{' {
+		return nil, fmt.Errorf("engine: %T does not encode as a JSON object", v)
+	}
+	kind, _ := json.Marshal(v.Kind())
+	var b bytes.Buffer
+	b.Grow(len(body) + len(kind) + 9)
+	b.WriteString(`{"type":`)
+	b.Write(kind)
+	if len(body) > 2 {
+		b.WriteByte(',')
+	}
+	b.Write(body[1:])
+	return b.Bytes(), nil
+}
+
+// DecodeTyped reads a typed JSON object: it finds the "type" field, asks
+// newValue for a pointer to a fresh value of that kind, and decodes the other
+// fields into it strictly (unknown fields, trailing data and wrong types are
+// errors). Every failure is a *RuleError with code [CodeMalformed].
+func DecodeTyped(b []byte, newValue func(kind string) (any, bool)) (any, error) {
+	var head struct {
+		Type *string `json:"type"`
+	}
+	if err := json.Unmarshal(b, &head); err != nil {
+		return nil, Refuse(CodeMalformed, "The action is not a valid JSON object: %v.", err)
+	}
+	if head.Type == nil {
+		return nil, Refuse(CodeMalformed, "The action has no \"type\" field.")
+	}
+	v, ok := newValue(*head.Type)
+	if !ok {
+		return nil, Refuse(CodeMalformed, "There is no action of type %q in this game.", *head.Type)
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(b, &fields); err != nil {
+		return nil, Refuse(CodeMalformed, "The action is not a valid JSON object: %v.", err)
+	}
+	delete(fields, "type")
+	rest, _ := json.Marshal(fields)
+	dec := json.NewDecoder(bytes.NewReader(rest))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return nil, Refuse(CodeMalformed, "The %s action is malformed: %v.", *head.Type, err)
+	}
+	return v, nil
+}

@@ -1,0 +1,21 @@
+// Package engine is the game-agnostic contract between Sortie's games and
+// everything that runs them: the match server, the bots, the simulator and the
+// command line.
+//
+// A game is a deterministic state machine. [Game.New] builds a [State] from a
+// [Setup] (player count, options, seed); the state says who may act
+// ([State.Actors]), what each of them may do ([State.Legal]), applies one action
+// ([State.Apply]), lets match time pass ([State.Advance], [State.Deadline]),
+// and tells each seat exactly what it may know ([State.View]). Everything random
+// comes from the [RNG] held inside the state, so the same seed and the same
+// action log give the same state, bit for bit, on every machine.
+//
+// The same contract serves four kinds of play: turn-based games (one actor),
+// simultaneous decisions (several actors, each unaware of the others' hidden
+// choices), real time (every action carries the match clock, and the state says
+// when it next needs time to pass) and hidden information (a seat's [View]
+// never holds what that seat may not know).
+//
+// This package must never know a concrete game, and a game must never reach
+// around it: [State.View] is the only thing of a state that leaves the server.
+package engine

@@ -1,0 +1,124 @@
+package engine
+
+import "math/rand/v2"
+
+// Game describes one game and builds its states. A Game value holds no match
+// data and is safe for concurrent use.
+type Game interface {
+	// Info describes the game: its id, names, seat counts and options.
+	Info() Info
+	// New sets up a match. A bad player count or option gives an error that
+	// says what is wrong (see [Info.Check]).
+	New(s Setup) (State, error)
+	// DecodeAction reads an action from its JSON form (an object with a
+	// "type" field). Malformed input gives a *[RuleError] with code
+	// [CodeMalformed]; a well-formed action may still be illegal in a state.
+	DecodeAction(b []byte) (Action, error)
+}
+
+// State is one match in progress. It is a plain value owned by one goroutine:
+// nothing in it is safe for concurrent use, and nothing in it refers to the
+// outside world (no clock, no global random source, no I/O).
+type State interface {
+	// Actors returns the seats that may act now, in seat order: one seat in a
+	// turn-based game, several during a simultaneous decision, every seat
+	// still playing in real time, none when the game is over or when only the
+	// passing of time can change anything.
+	Actors() []Seat
+	// Legal returns every legal action of seat p now. A game whose actions
+	// are too many to list (the orderings of a hand, say) may return a
+	// representative set and accept other well-formed actions in Apply; its
+	// README says so. Legal never returns an action that Apply refuses.
+	Legal(p Seat) []Action
+	// Apply plays action a for seat p at match time at. A refused action
+	// returns a *[RuleError] and leaves the state exactly as it was. The
+	// caller must first call Advance(at), so that what was due before the
+	// action has happened.
+	Apply(p Seat, a Action, at Millis) ([]Event, error)
+	// Advance lets match time pass up to at, firing in order everything due
+	// at or before it (a countdown's gong, a time limit). Calling it with a
+	// time at or before the current one does nothing. Advance(a) then
+	// Advance(b) gives the same state as Advance(b) alone.
+	Advance(at Millis) []Event
+	// Deadline returns when Advance is next due, if anything is scheduled.
+	// Turn-based games return false.
+	Deadline() (Millis, bool)
+	// View returns what seat p (or [Spectator]) may know now, and nothing
+	// more. It is the only part of a state that ever leaves the server. Once
+	// the game is over, views reveal what the game's rules reveal at the end.
+	View(p Seat) View
+	// Outcome returns the result once the game is over.
+	Outcome() (Outcome, bool)
+	// Clone returns an independent deep copy, random generator included.
+	Clone() State
+}
+
+// Determinizer is implemented by states that can stand in for what a seat
+// cannot see, so that search bots (information-set MCTS) can play them.
+type Determinizer interface {
+	// Determinize returns a copy of the state in which everything seat p may
+	// not know (others' hands, the order of face-down piles, face-down rooms)
+	// is resampled with r, consistently with p's view: View(p) of the copy is
+	// the same as View(p) of the original. The copy's own generator is
+	// reseeded from r, so that search does not foresee future draws.
+	Determinize(p Seat, r *rand.Rand) State
+}
+
+// View is what one seat may know of a state: a value of the game's own view
+// type whose JSON form is what clients receive. Bots of a game may type-assert
+// it to that type; generic code only encodes it.
+type View any
+
+// Setup is everything a match starts from. With the same Setup and the same
+// action log, a game always reaches the same state.
+type Setup struct {
+	// Players is the number of seats.
+	Players int `json:"players"`
+	// Options maps option keys of [Info.Options] to values in their text
+	// form ("true", "3", "expert"); missing keys take their defaults.
+	Options map[string]string `json:"options,omitempty"`
+	// Seed seeds the state's random generator.
+	Seed uint64 `json:"seed"`
+}
+
+// Outcome is the result of a finished game.
+type Outcome struct {
+	// Winners are the seats that won, in seat order. A shared victory lists
+	// several seats; a co-operative game lists every seat or none.
+	Winners []Seat `json:"winners"`
+	// Ranks gives each seat's rank, 1 for the best; equal results share a
+	// rank.
+	Ranks []int `json:"ranks"`
+	// Scores gives each seat's final score in the game's own unit (points,
+	// squares ahead, gems); games without scores give 1 to winners and 0 to
+	// others.
+	Scores []int `json:"scores"`
+	// Summary says in a sentence how the game ended, in English.
+	Summary string `json:"summary,omitempty"`
+}
+
+// Won reports whether seat p is among the winners.
+func (o Outcome) Won(p Seat) bool {
+	for _, w := range o.Winners {
+		if w == p {
+			return true
+		}
+	}
+	return false
+}
+
+// RanksFromScores ranks seats by score, highest first; equal scores share a
+// rank (scores 5, 7, 7, 2 give ranks 3, 1, 1, 4).
+func RanksFromScores(scores []int) []int {
+	ranks := make([]int, len(scores))
+	for i, si := range scores {
+		r := 1
+		for _, sj := range scores {
+			if sj > si {
+				r++
+			}
+		}
+		ranks[i] = r
+	}
+	return ranks
+}
