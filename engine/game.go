@@ -23,7 +23,9 @@ type State interface {
 	// Actors returns the seats that may act now, in seat order: one seat in a
 	// turn-based game, several during a simultaneous decision, every seat
 	// still playing in real time, none when the game is over or when only the
-	// passing of time can change anything.
+	// passing of time can change anything. In a turn-based or simultaneous
+	// game every actor has a legal action; in real time an actor may have
+	// none for a moment (a cooldown) and must wait.
 	Actors() []Seat
 	// Legal returns every legal action of seat p now. A game whose actions
 	// are too many to list (the orderings of a hand, say) may return a

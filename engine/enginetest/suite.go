@@ -266,6 +266,14 @@ func (ru *run) next() (engine.Record, error) {
 			return engine.Record{At: at}, nil
 		}
 	}
+	if ru.realT {
+		// In real time an actor may have to wait (a cooldown, say): choose
+		// among those who can act now, or let time pass.
+		actors = slices.DeleteFunc(slices.Clone(actors), func(p engine.Seat) bool { return len(ru.s.Legal(p)) == 0 })
+		if len(actors) == 0 {
+			return engine.Record{At: at + 1}, nil
+		}
+	}
 	p := actors[ru.r.IntN(len(actors))]
 	legal := ru.s.Legal(p)
 	if len(legal) == 0 {
