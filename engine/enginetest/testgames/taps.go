@@ -1,42 +1,46 @@
-package enginetest_test
+package testgames
 
 import (
 	"slices"
-	"testing"
 
 	"sortie/engine"
-	"sortie/engine/enginetest"
 )
 
-// "Taps" is a tiny real-time game for the suite's own tests: for ten seconds
+// Taps is a tiny real-time game for tests: for ten seconds
 // every seat may tap, at most once per half second; a gong sounds at five
 // seconds; whoever tapped most wins.
-type tapsGame struct{}
+// Taps is the game.
+type Taps struct{}
 
-func (tapsGame) Info() engine.Info {
+// Info describes Taps: 1 to 3 players in real time.
+func (Taps) Info() engine.Info {
 	return engine.Info{
 		ID: "taps", Name: engine.Text{"en": "Taps", "fr": "Tapes"}, MinPlayers: 1, MaxPlayers: 3,
 		Timing: engine.RealTime, MaxActions: 200,
 	}
 }
 
-func (g tapsGame) New(s engine.Setup) (engine.State, error) {
+// New starts a game at match time 0.
+func (g Taps) New(s engine.Setup) (engine.State, error) {
 	if _, err := g.Info().Check(s); err != nil {
 		return nil, err
 	}
 	return &tapsState{taps: make([]int, s.Players), last: make([]engine.Millis, s.Players)}, nil
 }
 
-type tap struct{}
+// Tap is Taps' one action.
+type Tap struct{}
 
-func (tap) Kind() string { return "tap" }
+// Kind is "tap".
+func (Tap) Kind() string { return "tap" }
 
-func (tapsGame) DecodeAction(b []byte) (engine.Action, error) {
-	_, err := engine.DecodeTyped(b, func(k string) (any, bool) { return &tap{}, k == "tap" })
+// DecodeAction reads {"type":"tap"}.
+func (Taps) DecodeAction(b []byte) (engine.Action, error) {
+	_, err := engine.DecodeTyped(b, func(k string) (any, bool) { return &Tap{}, k == "tap" })
 	if err != nil {
 		return nil, err
 	}
-	return tap{}, nil
+	return Tap{}, nil
 }
 
 type gong struct {
@@ -75,7 +79,7 @@ func (s *tapsState) Legal(p engine.Seat) []engine.Action {
 	if s.over || p < 0 || int(p) >= len(s.taps) || (s.taps[p] > 0 && s.now-s.last[p] < cooldown) {
 		return nil
 	}
-	return []engine.Action{tap{}}
+	return []engine.Action{Tap{}}
 }
 
 func (s *tapsState) Apply(p engine.Seat, a engine.Action, at engine.Millis) ([]engine.Event, error) {
@@ -145,8 +149,4 @@ func (s *tapsState) Clone() engine.State {
 	c := *s
 	c.taps, c.last = slices.Clone(s.taps), slices.Clone(s.last)
 	return &c
-}
-
-func TestRealTimeGamePasses(t *testing.T) {
-	enginetest.Run(t, enginetest.Harness{Game: tapsGame{}, Playouts: 50, MaxStep: 700})
 }
