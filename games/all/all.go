@@ -10,10 +10,13 @@ import (
 	"strings"
 
 	"sortie/engine"
+	"sortie/games/outran"
 )
 
 // games lists every game, in the order they are shown to players.
-var games = []engine.Game{}
+var games = []engine.Game{
+	outran.Game{},
+}
 
 // Games returns every registered game.
 func Games() []engine.Game { return append([]engine.Game(nil), games...) }

@@ -1,0 +1,122 @@
+package outran
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"sortie/bot"
+	"sortie/engine"
+	"sortie/sim"
+)
+
+// TestBotDecisionsAreAccepted plays games in which every actor's bot
+// decision is applied at once, and checks that the game accepts each one:
+// bots only ever choose actions the rules allow.
+func TestBotDecisionsAreAccepted(t *testing.T) {
+	games := 40
+	if testing.Short() {
+		games = 8
+	}
+	g := Game{}
+	pols := g.Policies()
+	for _, m := range []string{"bear", "vampire", "zombie", "dragon"} {
+		for i := range games {
+			n := 2 + i%5
+			s, err := g.New(engine.Setup{Players: n, Seed: uint64(i), Options: map[string]string{optMonster: m}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			bots := make([]bot.Bot, n)
+			for p := range n {
+				bots[p] = pols[(p+i)%len(pols)].NewBot(g, bot.Seating{Seat: engine.Seat(p), Players: n, Seed: uint64(100*i + p)})
+			}
+			r := rand.New(rand.NewPCG(uint64(i), 7))
+			var now engine.Millis
+			for steps := 0; ; steps++ {
+				if _, over := s.Outcome(); over {
+					break
+				}
+				if steps > maxActions {
+					t.Fatalf("%s game %d did not end", m, i)
+				}
+				actors := s.Actors()
+				if len(actors) == 0 {
+					dl, _ := s.Deadline()
+					s.Advance(dl)
+					now = dl
+					continue
+				}
+				p := actors[r.IntN(len(actors))]
+				d := bots[p].Decide(s.View(p), s.Legal(p), now)
+				if d.Action == nil {
+					t.Fatalf("%s game %d: %s's bot returned no action", m, i, p)
+				}
+				if _, err := s.Apply(p, d.Action, now); err != nil {
+					t.Fatalf("%s game %d: %s's bot played %s, refused: %v", m, i, p, js(d.Action), err)
+				}
+			}
+		}
+	}
+}
+
+// TestBotGamesReplay plays bot games on the simulator's virtual clock and
+// replays their logs: same seed and log, same outcome.
+func TestBotGamesReplay(t *testing.T) {
+	g := Game{}
+	for i, m := range []string{"bear", "vampire", "zombie", "dragon"} {
+		setup := engine.Setup{Players: 4, Seed: uint64(1000 + i), Options: map[string]string{optMonster: m}}
+		res, err := sim.Play(g, setup, []bot.Policy{Easy, Heuristic, Hard, Expert}, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := engine.Replay(g, setup, res.Log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, over := s.Outcome()
+		if !over || js(out) != js(res.Outcome) {
+			t.Fatalf("%s: the replay ends %s, the game ended %s", m, js(out), js(res.Outcome))
+		}
+	}
+}
+
+// TestLongBotLevels measures the bot levels against each other (four seats,
+// one of each level, rotated) and the heuristic against random (heads-up),
+// over 10,000 games per monster. Run with SORTIE_LONG=1.
+func TestLongBotLevels(t *testing.T) {
+	if os.Getenv("SORTIE_LONG") != "1" || testing.Short() {
+		t.Skip("set SORTIE_LONG=1 to measure the bots over 10,000 games per monster")
+	}
+	games := 10000
+	if n, err := strconv.Atoi(os.Getenv("SORTIE_GAMES")); err == nil && n > 0 {
+		games = n // a quicker look while tuning
+	}
+	var report strings.Builder
+	for _, m := range []string{"bear", "vampire", "zombie", "dragon"} {
+		for _, b := range []struct {
+			name string
+			pols []bot.Policy
+		}{
+			{"levels", []bot.Policy{Easy, Heuristic, Hard, Expert}},
+			{"heuristic vs random", []bot.Policy{Heuristic, bot.Random{}}},
+		} {
+			st, err := sim.Run(t.Context(), sim.Config{
+				Game: Game{}, Players: len(b.pols), Options: map[string]string{optMonster: m},
+				Policies: b.pols, Games: games, Seed: 2026, Rotate: true, Workers: 1,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(&report, "%s, %s (%d games, %.1f actions, %.0f s of match time a game, %.0f games/s):\n",
+				m, b.name, st.Games, st.Actions, st.Clock, st.GamesPerSecond)
+			for _, ps := range st.Policies {
+				fmt.Fprintf(&report, "  %-10s wins %s  mean progress %.1f\n", ps.Policy, ps.WinRate, ps.MeanScore)
+			}
+		}
+	}
+	t.Log("\n" + report.String())
+}

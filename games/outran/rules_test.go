@@ -1,0 +1,123 @@
+package outran
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"sortie/engine"
+)
+
+// Rules beyond the reference's scenarios.
+
+// D13: a played Release discards every card in front, the Shield included.
+func TestReleaseDiscardsEverything(t *testing.T) {
+	s := newState(t, 2, "bear")
+	s.giveHand(t, A, "release_2")
+	s.turnOf(A, A, B)
+	refuse(t, s, A, Play{Card: cardOf(t, "release_2"), Target: A}, s.phaseAt, CodeNothingToRelease)
+	s.giveFront(t, int(A), "shield_1", "reverse_1", "boost_2")
+	refuse(t, s, A, Play{Card: cardOf(t, "release_2"), Target: B}, s.phaseAt, CodeTargetYourself)
+	play(t, s, A, Play{Card: cardOf(t, "release_2"), Target: A}, s.phaseAt)
+	wantFront(t, s, int(A))
+	for _, id := range []string{"shield_1", "reverse_1", "boost_2", "release_2"} {
+		if !inDiscard(s, cardOf(t, id)) {
+			t.Errorf("%s is not in the discard pile", id)
+		}
+	}
+}
+
+// D12: Swap needs a movable card on either side, For you one's own.
+func TestSwapAndForYouNeedCards(t *testing.T) {
+	s := newState(t, 2, "bear")
+	s.giveHand(t, A, "swap_1", "for_you_1")
+	s.giveFront(t, int(A), "shield_1") // a Shield is not movable
+	s.turnOf(A, A, B)
+	refuse(t, s, A, Play{Card: cardOf(t, "swap_1"), Target: B}, s.phaseAt, CodeNothingToSwap)
+	refuse(t, s, A, Play{Card: cardOf(t, "for_you_1"), Target: B}, s.phaseAt, CodeNothingToGive)
+	refuse(t, s, A, Play{Card: cardOf(t, "swap_1"), Target: A}, s.phaseAt, CodeTargetOther)
+	s.giveFront(t, int(B), "detour_2_3_v")
+	play(t, s, A, Play{Card: cardOf(t, "swap_1"), Target: B}, s.phaseAt) // one side is enough
+	wantFront(t, s, int(A), "shield_1", "detour_2_3_v")
+	wantFront(t, s, int(B))
+}
+
+// Playing a card one does not hold, or on no seat, is refused.
+func TestPlayRefusals(t *testing.T) {
+	s := newState(t, 2, "bear")
+	s.giveHand(t, A, "reverse_1")
+	s.turnOf(A, A, B)
+	refuse(t, s, A, Play{Card: cardOf(t, "reverse_2"), Target: B}, s.phaseAt, CodeNotInHand)
+	refuse(t, s, A, Play{Card: cardOf(t, "reverse_1"), Target: 5}, s.phaseAt, CodeNoSuchSeat)
+	refuse(t, s, B, Play{Card: cardOf(t, "reverse_1"), Target: A}, s.phaseAt, engine.CodeNotYourTurn)
+	refuse(t, s, A, Submit{Cards: []Token{}}, s.phaseAt, engine.CodeWrongPhase)
+}
+
+// D22 with the option off: no vote, only the time limit.
+func TestStopVoteOff(t *testing.T) {
+	s := newState(t, 2, "vampire", "stop_vote=false")
+	reveal(t, s)
+	submitCorrect(t, s, A, 3000)
+	s.Advance(s.at(40000))
+	if len(s.Actors()) != 1 || s.Actors()[0] != B {
+		t.Fatalf("actors %v, want B alone", s.Actors())
+	}
+	refuse(t, s, A, VoteStop{}, s.at(40000), CodeStopVoteOff)
+	if d, _ := s.Deadline(); d != s.at(90000) {
+		t.Fatalf("deadline %d, want the time limit", d)
+	}
+}
+
+// §8.3: in the run, Legal is every accepted list, the literal card when it
+// is wrong, and the empty list; a finished seat whose vote is open may vote.
+func TestRunLegalIsRepresentative(t *testing.T) {
+	s := newState(t, 2, "bear")
+	s.giveFront(t, int(A), "reverse_1")
+	s.stackPath(t, "p01")
+	reveal(t, s)
+	var got []string
+	for _, a := range s.Legal(A) {
+		got = append(got, js(a))
+	}
+	want := []string{
+		`{"type":"submit","cards":["s","e","nw","se"]}`,
+		`{"type":"submit","cards":["se","nw","e","s"]}`,
+		`{"type":"submit","cards":[]}`,
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("Legal(A) = %v, want %v", got, want)
+	}
+	submit(t, s, A, 3000, "s e nw se")
+	s.Advance(s.at(13000))
+	if l := s.Legal(A); len(l) != 1 || l[0].Kind() != "vote_stop" || !slices.Contains(s.Actors(), A) {
+		t.Fatalf("Legal(A) = %v after the grace: want the vote", l)
+	}
+}
+
+// Determinize keeps the cards a seat saw taken from it by a Thief, and
+// resamples the others.
+func TestDeterminizeKeepsStolenCards(t *testing.T) {
+	s := newState(t, 3, "bear")
+	s.giveHand(t, A, "reverse_2", "boost_3")
+	s.giveHand(t, B, "thief_1")
+	s.giveHand(t, C, "swap_1", "shield_2")
+	s.turnOf(B, B, A, C)
+	play(t, s, B, Play{Card: cardOf(t, "thief_1"), Target: A}, s.phaseAt)
+	r := rand.New(rand.NewPCG(1, 2))
+	changedC := false
+	for range 50 {
+		d := s.Determinize(A, r).(*state)
+		if js(d.View(A)) != js(s.View(A)) {
+			t.Fatal("Determinize changed A's view")
+		}
+		if got := handIDs(d.seats[B].Hand); !slices.Equal(got, []string{"reverse_2", "boost_3"}) {
+			t.Fatalf("B's hand %v: A saw those cards taken", got)
+		}
+		if !slices.Equal(handIDs(d.seats[C].Hand), []string{"swap_1", "shield_2"}) {
+			changedC = true
+		}
+	}
+	if !changedC {
+		t.Fatal("C's hand, unknown to A, was never resampled")
+	}
+}
