@@ -124,3 +124,27 @@ func RanksFromScores(scores []int) []int {
 	}
 	return ranks
 }
+
+// Offerer is implemented by states in which listing a seat's legal actions
+// would give a puzzle away: in Outran the legal arrow sequences are the
+// answers. Offer returns the actions a client may show seat p as choices;
+// what it leaves out, the person composes from the view (and may type, see
+// [TextParser]), and Apply judges it. Bots still choose from Legal.
+type Offerer interface {
+	Offer(p Seat) []Action
+}
+
+// Offer returns the actions to show a person at seat p as choices: s.Offer(p)
+// where the state is an [Offerer], else s.Legal(p).
+func Offer(s State, p Seat) []Action {
+	if o, ok := s.(Offerer); ok {
+		return o.Offer(p)
+	}
+	return s.Legal(p)
+}
+
+// TextParser is implemented by games whose actions a person may type in a
+// terminal in a short form ("98+3" for a sequence of arrows).
+type TextParser interface {
+	ParseAction(line string) (Action, error)
+}

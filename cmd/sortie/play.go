@@ -29,7 +29,8 @@ func init() {
 		Short: "Play a game in the terminal against bots",
 		Long: `Plays one match in the terminal: you hold one seat (--seat), bots hold the
 others. You see exactly your seat's view and the events your seat is told, and
-you enter an action by its number. In a real-time game the match clock runs
+you enter an action by its number (or type it: its JSON, or the game's short
+form where it has one, such as Outran's arrows). In a real-time game the match clock runs
 on the wall clock and the bots act at their own pace: press Enter to see your
 view and actions again.
 
@@ -243,16 +244,12 @@ func (t *terminal) command(line string) bool {
 		t.prompt(true)
 		return false
 	}
-	k, err := strconv.Atoi(line)
-	if err != nil || k < 1 || k > len(t.shown) {
-		if len(t.shown) == 0 {
-			fmt.Fprintln(t.out, "You have nothing to do right now.")
-		} else {
-			fmt.Fprintf(t.out, "Enter a number from 1 to %d, Enter to see your view again, or q to quit.\n", len(t.shown))
-		}
+	a, err := t.parse(line)
+	if err != nil {
+		fmt.Fprintln(t.out, err)
 		return false
 	}
-	evs, err := engine.Play(t.s, engine.Record{Seat: t.human, Action: t.shown[k-1], At: t.now()})
+	evs, err := engine.Play(t.s, engine.Record{Seat: t.human, Action: a, At: t.now()})
 	if err != nil {
 		fmt.Fprintf(t.out, "Refused: %v\n", err)
 		t.shownFor = ""
@@ -265,6 +262,24 @@ func (t *terminal) command(line string) bool {
 		t.prompt(true)
 	}
 	return false
+}
+
+// parse reads what the person typed: the number of a shown action, an
+// action's JSON, or the game's own short form (engine.TextParser).
+func (t *terminal) parse(line string) (engine.Action, error) {
+	if k, err := strconv.Atoi(line); err == nil {
+		if k < 1 || k > len(t.shown) {
+			return nil, fmt.Errorf("There is no action %d: enter a number from 1 to %d, Enter to see your view again, or q to quit.", k, len(t.shown))
+		}
+		return t.shown[k-1], nil
+	}
+	if tp, ok := t.g.(engine.TextParser); ok {
+		return tp.ParseAction(line)
+	}
+	if strings.HasPrefix(line, "{") {
+		return t.g.DecodeAction([]byte(line))
+	}
+	return nil, fmt.Errorf("Enter the number of an action, an action as JSON, Enter to see your view again, or q to quit.")
 }
 
 // tell prints the events the person's seat may see.
@@ -281,14 +296,17 @@ func (t *terminal) showView() {
 // prompt lists the person's legal actions, numbered, when they changed (or
 // always, if forced).
 func (t *terminal) prompt(force bool) {
-	legal := t.s.Legal(t.human)
+	legal := engine.Offer(t.s, t.human)
 	b, _ := json.Marshal(kinded(legal))
 	if !force && string(b) == t.shownFor {
 		return
 	}
 	t.shown, t.shownFor = legal, string(b)
 	if len(legal) == 0 {
-		if force {
+		if len(t.s.Legal(t.human)) > 0 {
+			fmt.Fprintln(t.out, "Your move: type it (see the game's README for the short form, or give its JSON).")
+			fmt.Fprint(t.out, "> ")
+		} else if force {
 			fmt.Fprintln(t.out, "You have nothing to do right now.")
 		}
 		return

@@ -1125,3 +1125,13 @@ func seatList(ss []engine.Seat) string {
 	}
 	return out
 }
+
+// Offer is what a person is shown as choices (engine.Offerer): everything
+// legal except the submissions of a run, which are the answers to the
+// puzzle; a person composes the arrow sequence from the view.
+func (s *state) Offer(p engine.Seat) []engine.Action {
+	if s.phase == PhaseRun && p >= 0 && int(p) < s.n && !s.seats[p].Submitted {
+		return nil
+	}
+	return s.Legal(p)
+}

@@ -28,6 +28,8 @@ var (
 	_ engine.Game         = Game{}
 	_ bot.Provider        = Game{}
 	_ engine.Determinizer = (*state)(nil)
+	_ engine.Offerer      = (*state)(nil)
+	_ engine.TextParser   = Game{}
 )
 
 // Info describes the game.
