@@ -11,10 +11,12 @@ import (
 
 	"sortie/engine"
 	"sortie/games/outran"
+	"sortie/games/plandesecours"
 )
 
 // games lists every game, in the order they are shown to players.
 var games = []engine.Game{
+	plandesecours.Game{},
 	outran.Game{},
 }
 
