@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -60,20 +61,43 @@ func gameArg(cmd *cobra.Command, args []string) error {
 }
 
 // text renders a view, action or event body for a person: its String method
-// if it has one, else its JSON.
+// if it has one, else its JSON (a view one top-level field per line).
 func text(v any) string {
 	if s, ok := v.(fmt.Stringer); ok {
 		return s.String()
 	}
-	var b []byte
-	var err error
 	if k, ok := v.(engine.Kinded); ok {
-		b, err = engine.MarshalTyped(k)
-	} else {
-		b, err = json.MarshalIndent(v, "", "  ")
+		b, err := engine.MarshalTyped(k)
+		if err != nil {
+			return fmt.Sprintf("%v", v)
+		}
+		return string(b)
 	}
+	b, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Sprintf("%v", v)
 	}
-	return string(b)
+	return fieldLines(b)
+}
+
+// fieldLines writes a JSON object one top-level field per line, in order:
+// "key: compact value".
+func fieldLines(b []byte) string {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return string(b)
+	}
+	var out strings.Builder
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return string(b)
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return string(b)
+		}
+		fmt.Fprintf(&out, "  %v: %s\n", k, raw)
+	}
+	return strings.TrimRight(out.String(), "\n")
 }
