@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 	"text/tabwriter"
 
@@ -26,11 +25,11 @@ func init() {
 				for _, g := range all.Games() {
 					infos = append(infos, g.Info())
 				}
-				enc := json.NewEncoder(os.Stdout)
+				enc := json.NewEncoder(cmd.OutOrStdout())
 				enc.SetIndent("", "  ")
 				return enc.Encode(infos)
 			}
-			w := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
 			for _, g := range all.Games() {
 				i := g.Info()
 				fmt.Fprintf(w, "%s\t%s\t%d–%d players\t%s\n", i.ID, i.Name["en"], i.MinPlayers, i.MaxPlayers, strings.ReplaceAll(string(i.Timing), "_", "-"))

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"sortie/bot"
+	"sortie/engine"
+	"sortie/games/plandesecours"
+	"sortie/sim"
+)
+
+// run executes the sortie command with args and input, and returns its
+// output.
+func run(t *testing.T, in io.Reader, args ...string) (string, error) {
+	t.Helper()
+	var out bytes.Buffer
+	root.SetArgs(args)
+	root.SetIn(in)
+	root.SetOut(&out)
+	root.SetErr(&out)
+	err := root.Execute()
+	return out.String(), err
+}
+
+func TestSimPrintsStatistics(t *testing.T) {
+	out, err := run(t, nil, "sim", "plandesecours", "--games", "200", "--players", "3", "--bots", "heuristic,random", "--json")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var st sim.Stats
+	if err := json.Unmarshal([]byte(out), &st); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if st.Games != 200 || len(st.Seats) != 3 || len(st.Policies) != 2 {
+		t.Fatalf("unexpected statistics: %+v", st)
+	}
+}
+
+// Given a game played by bots and its log, when the log is replayed through
+// the command, then it reaches the same outcome; and a bad line is reported
+// with its number.
+func TestReplayAppliesALog(t *testing.T) {
+	setup := engine.Setup{Players: 2, Seed: 9}
+	res, err := sim.Play(plandesecours.Game{}, setup, []bot.Policy{bot.Random{}, bot.Random{}}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log strings.Builder
+	for _, r := range res.Log {
+		b, _ := json.Marshal(r)
+		log.Write(b)
+		log.WriteByte('\n')
+	}
+	out, err := run(t, strings.NewReader(log.String()), "replay", "plandesecours", "--players", "2", "--seed", "9")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var got struct {
+		Outcome *engine.Outcome `json:"outcome"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil || got.Outcome == nil {
+		t.Fatalf("no outcome in %s (%v)", out, err)
+	}
+	if got.Outcome.Summary != res.Outcome.Summary {
+		t.Fatalf("replay ends %q, the game ended %q", got.Outcome.Summary, res.Outcome.Summary)
+	}
+
+	lines := strings.SplitN(log.String(), "\n", 3)
+	bad := lines[0] + "\n{\"seat\":0,\"action\":{\"type\":\"fly\"}}\n"
+	_, err = run(t, strings.NewReader(bad), "replay", "plandesecours", "--players", "2", "--seed", "9")
+	if err == nil || !strings.Contains(err.Error(), "line 2") {
+		t.Fatalf("a bad second line gave %v", err)
+	}
+}
+
+// A person who always enters "1" plays a whole game against bots.
+func TestPlayAWholeGameInTheTerminal(t *testing.T) {
+	pr, pw := io.Pipe()
+	done := make(chan struct{})
+	go func() {
+		defer pw.Close()
+		for {
+			select {
+			case <-done:
+				return
+			case <-time.After(time.Millisecond):
+				if _, err := pw.Write([]byte("1\n")); err != nil {
+					return
+				}
+			}
+		}
+	}()
+	out, err := run(t, pr, "play", "plandesecours", "--players", "3", "--seed", "5", "--pace", "0", "--quit-after", "2m")
+	close(done)
+	pr.Close()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out[max(0, len(out)-2000):])
+	}
+	if !strings.Contains(out, "The game is over.") || !strings.Contains(out, "outcome:") {
+		t.Fatalf("the game did not end:\n%s", out[max(0, len(out)-2000):])
+	}
+}
