@@ -12,11 +12,13 @@ import (
 	"sortie/engine"
 	"sortie/games/outran"
 	"sortie/games/plandesecours"
+	"sortie/games/room25"
 )
 
 // games lists every game, in the order they are shown to players.
 var games = []engine.Game{
 	plandesecours.Game{},
+	room25.Game{},
 	outran.Game{},
 }
 

@@ -1,0 +1,291 @@
+package room25
+
+import "sortie/engine"
+
+// View is what one seat (or a spectator) may know of a game (§7). It never
+// holds the identity of a face-down tile the seat has not viewed itself,
+// another seat's programmed tokens before they are revealed, or a role that
+// is neither the seat's own nor public. Once the game is over everything is
+// revealed.
+type View struct {
+	// Seat is the viewer, -1 for a spectator.
+	Seat      int    `json:"seat"`
+	Mode      string `json:"mode"`
+	RoomSet   string `json:"room_set"`
+	Beacons   bool   `json:"beacons"`
+	Phase     string `json:"phase"`
+	Turn      int    `json:"turn"`
+	TurnsLeft int    `json:"turns_left"`
+	// Counter is the side of the turn counter: 8 or 10.
+	Counter int  `json:"counter"`
+	Alarm   bool `json:"alarm"`
+	// Round is 1 or 2 during the action phase.
+	Round int `json:"round,omitempty"`
+	// Line is the marker line, head (first to act) first.
+	Line []Character `json:"line"`
+	// Slot is the character whose slot it is, during the action phase.
+	Slot Character `json:"slot,omitempty"`
+	// Decision is the decision the action phase waits for.
+	Decision *DecisionView `json:"decision,omitempty"`
+	// Cells are the 25 cells, index 5*row+col.
+	Cells      []CellView      `json:"cells"`
+	Characters []CharacterView `json:"characters"`
+	// Marks are the control marks of this turn.
+	Marks  []MarkView  `json:"marks"`
+	Seats  []SeatView  `json:"seats"`
+	Deaths []Character `json:"deaths"`
+	// Aside are the role tiles set aside, shown at the end (Suspicion).
+	Aside  []Role      `json:"aside,omitempty"`
+	Result *ResultView `json:"result,omitempty"`
+}
+
+// DecisionView says who must decide what in the action phase (public).
+type DecisionView struct {
+	// Kind is play_or_wait, target, act, vision_view, mobile_swap,
+	// illusion_swap, control_room_slide or hint.
+	Kind      string    `json:"kind"`
+	Seat      int       `json:"seat"`
+	Character Character `json:"character"`
+	// Token is the revealed token whose target is chosen (kind target).
+	Token Token `json:"token,omitempty"`
+	// Tile is the tile just viewed (kind hint).
+	Tile TileID `json:"tile,omitempty"`
+}
+
+// CellView is one cell of the complex and the tile on it.
+type CellView struct {
+	Cell   int    `json:"cell"`
+	Tile   TileID `json:"tile"`
+	Origin string `json:"origin"`
+	FaceUp bool   `json:"face_up"`
+	// Room is the tile's identity: face up, viewed by this seat (Known), or
+	// at the end.
+	Room  string `json:"room,omitempty"`
+	Known bool   `json:"known,omitempty"`
+	// Flooded is set on a face-up Flooded Room: nobody may enter it.
+	Flooded    bool        `json:"flooded,omitempty"`
+	Characters []Character `json:"characters,omitempty"`
+	Beacons    []Character `json:"beacons,omitempty"`
+	Hints      []HintView  `json:"hints,omitempty"`
+	// ViewedBy are the seats that have looked at this tile (public).
+	ViewedBy []int `json:"viewed_by,omitempty"`
+}
+
+// HintView is a public claim on a tile.
+type HintView struct {
+	Seat   int    `json:"seat"`
+	Colour Colour `json:"colour"`
+}
+
+// CharacterView is one character.
+type CharacterView struct {
+	ID    Character `json:"id"`
+	Seat  int       `json:"seat"`
+	Team  string    `json:"team,omitempty"`
+	Alive bool      `json:"alive"`
+	// Cell and Tile are where it stands; -1 and absent once dead.
+	Cell int    `json:"cell"`
+	Tile TileID `json:"tile,omitempty"`
+	// Trapped is set while it must leave a Trapped Room with its next
+	// action; DrownsTurn while it stands in a room it flooded.
+	Trapped    bool   `json:"trapped,omitempty"`
+	DrownsTurn int    `json:"drowns_turn,omitempty"`
+	Beacon     TileID `json:"beacon,omitempty"`
+	// Programmed and Tokens (1 or 2) are public; Program, the tokens in
+	// order, only to the owner and at the end.
+	Programmed bool     `json:"programmed"`
+	Tokens     int      `json:"tokens,omitempty"`
+	Program    []Token  `json:"program,omitempty"`
+	Immediate  bool     `json:"immediate,omitempty"`
+	Cold       bool     `json:"cold,omitempty"`
+	Waited     bool     `json:"waited,omitempty"`
+	Shown      [2]Token `json:"shown"`
+	Previous   [2]Token `json:"previous"`
+}
+
+// MarkView is a line's control mark.
+type MarkView struct {
+	Line Line `json:"line"`
+	Dir  Dir  `json:"dir"`
+}
+
+// SeatView is one seat.
+type SeatView struct {
+	Seat       int         `json:"seat"`
+	Characters []Character `json:"characters"`
+	Team       string      `json:"team,omitempty"`
+	// Role is shown to its own seat, once public, and at the end.
+	Role         Role `json:"role,omitempty"`
+	RoleRevealed bool `json:"role_revealed,omitempty"`
+	// StartReady says the seat made its choice in the current start step;
+	// StartLook and StartHint are its own choices (or everyone's once
+	// published).
+	StartReady bool   `json:"start_ready,omitempty"`
+	StartLook  TileID `json:"start_look,omitempty"`
+	StartHint  Colour `json:"start_hint,omitempty"`
+}
+
+// ResultView is the end of the game.
+type ResultView struct {
+	Reason  string `json:"reason"`
+	Winners []int  `json:"winners"`
+	Scores  []int  `json:"scores"`
+	Ranks   []int  `json:"ranks"`
+	Summary string `json:"summary"`
+}
+
+var teamNames = [...]string{"A", "B"}
+
+// View returns what seat p (or engine.Spectator) may know now.
+func (s *State) View(p engine.Seat) engine.View {
+	me := int8(-1)
+	if p >= 0 && int(p) < s.seats {
+		me = int8(p)
+	}
+	mine := func(q int8) bool { return s.over || (me >= 0 && q == me) }
+	v := View{
+		Seat: int(me), Mode: s.mode.String(), RoomSet: s.set.String(), Beacons: s.beacons,
+		Phase: phaseNames[s.phase], Turn: s.turn, TurnsLeft: s.turnsLeft,
+		Counter: modes[s.mode].counter, Alarm: s.alarm,
+		Line:   append([]Character(nil), s.line...),
+		Deaths: append([]Character{}, s.deaths...),
+		Marks:  []MarkView{},
+	}
+	if s.phase == phaseAction {
+		v.Round = s.round
+		if s.inSlot {
+			v.Slot = s.line[s.slot]
+		}
+		if pd := s.pend; pd.kind != pendNone {
+			v.Decision = &DecisionView{Kind: pendNames[pd.kind], Seat: int(pd.seat), Character: pd.char, Token: pd.token}
+			if pd.kind == pendHint {
+				v.Decision.Tile = tileID(pd.tile)
+			}
+		}
+	}
+
+	var knownTiles uint32
+	if me >= 0 {
+		knownTiles = s.known[me]
+	}
+	v.Cells = make([]CellView, numCells)
+	for cell := range int8(numCells) {
+		t := s.cellTile[cell]
+		cv := CellView{Cell: int(cell), Tile: tileID(t), Origin: origin(t), FaceUp: s.isFaceUp(t)}
+		switch {
+		case cv.FaceUp || s.over:
+			cv.Room = s.room[t].String()
+		case knownTiles&(1<<uint(t)) != 0:
+			cv.Room, cv.Known = s.room[t].String(), true
+		}
+		cv.Flooded = cv.FaceUp && s.room[t] == RoomFlooded
+		for c := Scientist; c <= LittleGirl; c++ {
+			ch := &s.chars[c]
+			if !ch.inPlay {
+				continue
+			}
+			if ch.alive && ch.tile == t {
+				cv.Characters = append(cv.Characters, c)
+			}
+			if ch.beacon == t {
+				cv.Beacons = append(cv.Beacons, c)
+			}
+		}
+		for _, h := range s.hints {
+			if h.tile == t {
+				cv.Hints = append(cv.Hints, HintView{Seat: int(h.seat), Colour: h.colour})
+			}
+		}
+		for q := range s.seats {
+			if s.viewed[t]&(1<<uint(q)) != 0 {
+				cv.ViewedBy = append(cv.ViewedBy, q)
+			}
+		}
+		v.Cells[cell] = cv
+	}
+
+	for c := Scientist; c <= LittleGirl; c++ {
+		ch := &s.chars[c]
+		if !ch.inPlay {
+			continue
+		}
+		cv := CharacterView{
+			ID: c, Seat: int(ch.seat), Alive: ch.alive, Cell: -1,
+			Trapped: ch.trap >= 0, Immediate: ch.immediate, Cold: ch.cold, Waited: ch.waited,
+			Programmed: ch.programmed, Shown: ch.shown, Previous: ch.prev,
+		}
+		if s.team[ch.seat] >= 0 {
+			cv.Team = teamNames[s.team[ch.seat]]
+		}
+		if ch.alive {
+			cv.Cell = int(s.tilePos[ch.tile])
+			cv.Tile = tileID(ch.tile)
+		}
+		if ch.flood >= 0 {
+			cv.DrownsTurn = ch.floodTurn + 1
+		}
+		if ch.beacon >= 0 {
+			cv.Beacon = tileID(ch.beacon)
+		}
+		if ch.programmed {
+			cv.Tokens = 1
+			if ch.plan[1] != NoToken {
+				cv.Tokens = 2
+			}
+			if mine(ch.seat) {
+				cv.Program = []Token{ch.plan[0]}
+				if ch.plan[1] != NoToken {
+					cv.Program = append(cv.Program, ch.plan[1])
+				}
+			}
+		}
+		v.Characters = append(v.Characters, cv)
+	}
+
+	for l := range numLines {
+		if d := s.marks[l]; d != NoDir {
+			v.Marks = append(v.Marks, MarkView{Line: lineOf(l), Dir: d})
+		}
+	}
+
+	published := s.phase > phaseStartHint
+	for q := range int8(s.seats) {
+		sv := SeatView{Seat: int(q)}
+		for c := Scientist; c <= LittleGirl; c++ {
+			if s.chars[c].inPlay && s.chars[c].seat == q {
+				sv.Characters = append(sv.Characters, c)
+			}
+		}
+		if s.team[q] >= 0 {
+			sv.Team = teamNames[s.team[q]]
+		}
+		if s.mode == Suspicion && (mine(q) || s.roleShown[q]) {
+			sv.Role = s.role[q]
+			sv.RoleRevealed = s.roleShown[q]
+		}
+		switch s.phase {
+		case phaseStartLook:
+			sv.StartReady = s.startLook[q] != -2
+		case phaseStartHint:
+			sv.StartReady = s.startLook[q] < 0 || s.startHint[q] != NoColour
+		}
+		if published || mine(q) {
+			if t := s.startLook[q]; t >= 0 {
+				sv.StartLook = tileID(t)
+			}
+			sv.StartHint = s.startHint[q]
+		}
+		v.Seats = append(v.Seats, sv)
+	}
+
+	if s.over {
+		v.Aside = append([]Role(nil), s.aside...)
+		o := s.outcome
+		r := &ResultView{Reason: s.reason, Scores: append([]int(nil), o.Scores...), Ranks: append([]int(nil), o.Ranks...), Summary: o.Summary, Winners: []int{}}
+		for _, w := range o.Winners {
+			r.Winners = append(r.Winners, int(w))
+		}
+		v.Result = r
+	}
+	return v
+}
