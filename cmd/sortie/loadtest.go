@@ -1,0 +1,586 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/signal"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"sortie/internal/match"
+	"sortie/internal/server"
+	"sortie/internal/server/client"
+	"sortie/internal/store"
+)
+
+func init() {
+	var o loadOptions
+	cmd := &cobra.Command{
+		Use:   "loadtest",
+		Short: "Drive bot-against-bot matches over real WebSockets against a running server",
+		Long: `loadtest keeps N matches running against a server for a while: every seat is a
+real WebSocket client that plays a random legal action as soon as it may (or at
+the pace --rate allows), and a finished match is replaced by a new one. It
+prints the actions per second the server accepted, the latency from sending an
+action to its acknowledgement on the same socket (p50, p99, max), refusals by
+code, and the server's resident memory as its /metrics reports it.
+
+With --idle, the clients connect and never act: the figure is the server's
+memory per idle match.
+
+It only talks to loopback addresses unless --allow-remote is given.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			defer stop()
+			return runLoad(ctx, cmd.OutOrStdout(), o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.server, "server", "http://127.0.0.1:8080", "the server's URL")
+	f.StringVar(&o.game, "game", "", "the game to play (default: the server's first game)")
+	f.IntVar(&o.matches, "matches", 100, "matches kept running at once")
+	f.IntVar(&o.players, "players", 4, "seats per match (clamped to the game's range)")
+	f.DurationVar(&o.duration, "duration", 30*time.Second, "how long to measure, after every match is up (at most 10m)")
+	f.Float64Var(&o.rate, "rate", 0, "actions per second for all clients together (0: as fast as they can)")
+	f.BoolVar(&o.idle, "idle", false, "connect and never act: measure memory per idle match")
+	f.BoolVar(&o.noSockets, "no-sockets", false, "with --idle: create and start the matches but open no socket")
+	f.IntVar(&o.parallel, "parallel", 32, "matches set up at once")
+	f.DurationVar(&o.moveLimit, "move-limit", 2*time.Second, "how long a client may take over a move (not in real time) before its seat's bot plays it (0: no limit)")
+	f.BoolVar(&o.allowRemote, "allow-remote", false, "allow a server that is not on a loopback address")
+	root.AddCommand(cmd)
+}
+
+type loadOptions struct {
+	server, game                 string
+	matches, players, parallel   int
+	duration, moveLimit          time.Duration
+	rate                         float64
+	idle, noSockets, allowRemote bool
+}
+
+// loadStats are the figures of a run; counters are updated from every socket.
+type loadStats struct {
+	measuring  atomic.Bool
+	acked      atomic.Int64 // acknowledged actions while measuring
+	sent       atomic.Int64
+	finished   atomic.Int64
+	created    atomic.Int64
+	live       atomic.Int64
+	sockErrors atomic.Int64
+
+	mu        sync.Mutex
+	latencies []time.Duration
+	refusals  map[string]int
+	minLive   int64
+}
+
+func (s *loadStats) refuse(code string) {
+	s.mu.Lock()
+	s.refusals[code]++
+	s.mu.Unlock()
+}
+
+// loadMsg is the part of a server message the load clients read.
+type loadMsg struct {
+	Type   string            `json:"type"`
+	Seq    uint64            `json:"seq"`
+	Ack    *uint64           `json:"ack"`
+	Status store.Status      `json:"status"`
+	Legal  []json.RawMessage `json:"legal"`
+	Error  *match.Error      `json:"error"`
+}
+
+// readLoadMsg decodes what the load clients read of a message. Most messages
+// go to seats that cannot act: their head (type, seq, ack, status, which the
+// server writes before the view) is enough, and the view is not decoded, so
+// that the clients leave the machine's cores to the server.
+func readLoadMsg(b []byte) (loadMsg, error) {
+	var m loadMsg
+	if bytes.Contains(b, []byte(`"legal":`)) || !bytes.HasPrefix(b, []byte(`{"type":"`)) {
+		err := json.Unmarshal(b, &m)
+		return m, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return m, errors.New("not an object")
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return m, err
+		}
+		var dst any
+		switch t {
+		case "type":
+			dst = &m.Type
+		case "seq":
+			dst = &m.Seq
+		case "ack":
+			dst = &m.Ack
+		case "status":
+			dst = &m.Status
+		case "error":
+			dst = &m.Error
+		case "view":
+			return m, nil
+		default:
+			dst = new(json.RawMessage)
+		}
+		if err := dec.Decode(dst); err != nil {
+			return m, err
+		}
+	}
+	return m, nil
+}
+
+// loadPacer spaces actions out to a total rate.
+type loadPacer struct {
+	mu   sync.Mutex
+	next time.Time
+	gap  time.Duration
+}
+
+func (p *loadPacer) wait(ctx context.Context) error {
+	if p == nil {
+		return nil
+	}
+	p.mu.Lock()
+	now := time.Now()
+	slot := p.next
+	if slot.Before(now) {
+		slot = now
+	}
+	p.next = slot.Add(p.gap)
+	p.mu.Unlock()
+	if d := time.Until(slot); d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
+}
+
+func runLoad(ctx context.Context, out io.Writer, o loadOptions) error {
+	u, err := url.Parse(o.server)
+	if err != nil || u.Host == "" {
+		return fmt.Errorf("--server %q is not a URL", o.server)
+	}
+	if !o.allowRemote && !loopback(u.Hostname()) {
+		return fmt.Errorf("%s is not a loopback address; pass --allow-remote to load another machine", u.Hostname())
+	}
+	if o.duration <= 0 || o.duration > 10*time.Minute {
+		return errors.New("--duration must be between 0 and 10 minutes")
+	}
+	if o.matches < 1 {
+		return errors.New("--matches must be at least 1")
+	}
+	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 256}, Timeout: 30 * time.Second}
+	c := &client.Client{Base: strings.TrimSuffix(o.server, "/"), HTTP: hc}
+	games, err := c.Games(ctx)
+	if err != nil {
+		return fmt.Errorf("listing the server's games: %v", err)
+	}
+	if len(games) == 0 {
+		return errors.New("the server has no game")
+	}
+	gi := games[0]
+	if o.game != "" {
+		i := slices.IndexFunc(games, func(g server.GameInfo) bool { return g.ID == o.game })
+		if i < 0 {
+			return fmt.Errorf("the server has no game %q", o.game)
+		}
+		gi = games[i]
+	}
+	players := min(max(o.players, gi.MinPlayers), gi.MaxPlayers)
+	rss0, heap0 := serverMemory(ctx, c)
+	st := &loadStats{refusals: map[string]int{}, minLive: -1}
+	var pacer *loadPacer
+	if o.rate > 0 {
+		pacer = &loadPacer{gap: time.Duration(float64(time.Second) / o.rate)}
+	}
+	fmt.Fprintf(out, "loadtest: %d matches of %s, %d sockets each, against %s\n", o.matches, gi.ID, players, o.server)
+
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	ready := make(chan struct{}, o.matches)
+	sem := make(chan struct{}, o.parallel)
+	setupStart := time.Now()
+	for i := range o.matches {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			runMatches(runCtx, c, gi.ID, players, uint64(i), o, st, pacer, sem, ready)
+		}()
+	}
+	for range o.matches {
+		select {
+		case <-ready:
+		case <-ctx.Done():
+			cancel()
+			wg.Wait()
+			return ctx.Err()
+		}
+	}
+	fmt.Fprintf(out, "setup: %d matches up in %.1f s\n", o.matches, time.Since(setupStart).Seconds())
+	if o.idle {
+		select { // let the server settle
+		case <-time.After(o.duration):
+		case <-ctx.Done():
+		}
+		rss1, heap1 := serverMemory(ctx, c)
+		fmt.Fprintf(out, "idle: server RSS %.1f MiB → %.1f MiB, Go heap in use %.1f MiB → %.1f MiB\n",
+			mib(rss0), mib(rss1), mib(heap0), mib(heap1))
+		fmt.Fprintf(out, "idle: %.1f KiB of RSS and %.1f KiB of heap per idle match (%d sockets each)\n",
+			(rss1-rss0)/1024/float64(o.matches), (heap1-heap0)/1024/float64(o.matches), socketsPer(o, players))
+		cancel()
+		wg.Wait()
+		return nil
+	}
+	st.measuring.Store(true)
+	start := time.Now()
+	cpuServer0 := serverMetrics(ctx, c, "process_cpu_seconds_total")[0]
+	cpuOwn0 := ownCPU()
+	peakRSS := 0.0
+	tick := time.NewTicker(time.Second)
+	end := time.After(o.duration)
+loop:
+	for {
+		select {
+		case <-tick.C:
+			live := st.live.Load()
+			st.mu.Lock()
+			if st.minLive < 0 || live < st.minLive {
+				st.minLive = live
+			}
+			st.mu.Unlock()
+			if rss, _ := serverMemory(ctx, c); rss > peakRSS {
+				peakRSS = rss
+			}
+		case <-end:
+			break loop
+		case <-ctx.Done():
+			break loop
+		}
+	}
+	tick.Stop()
+	st.measuring.Store(false)
+	elapsed := time.Since(start)
+	cpuServer := serverMetrics(context.Background(), c, "process_cpu_seconds_total")[0] - cpuServer0
+	cpuOwn := (ownCPU() - cpuOwn0).Seconds()
+	rss1, heap1 := serverMemory(context.Background(), c)
+	cancel()
+	wg.Wait()
+
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	lat := st.latencies
+	slices.Sort(lat)
+	pct := func(p float64) time.Duration {
+		if len(lat) == 0 {
+			return 0
+		}
+		return lat[min(len(lat)-1, int(p*float64(len(lat))))]
+	}
+	acked := st.acked.Load()
+	fmt.Fprintf(out, "measured %.1f s: %d actions acknowledged, %.0f actions/s (target rate %s)\n",
+		elapsed.Seconds(), acked, float64(acked)/elapsed.Seconds(), rateText(o.rate))
+	fmt.Fprintf(out, "latency send → own acknowledgement: p50 %s, p99 %s, max %s (%d samples)\n",
+		ms(pct(0.50)), ms(pct(0.99)), ms(pct(1)), len(lat))
+	fmt.Fprintf(out, "matches: %d created, %d finished, at least %d running at every second (of %d)\n",
+		st.created.Load(), st.finished.Load(), max(st.minLive, 0), o.matches)
+	var codes []string
+	for k, v := range st.refusals {
+		codes = append(codes, fmt.Sprintf("%s %d", k, v))
+	}
+	slices.Sort(codes)
+	fmt.Fprintf(out, "refusals: %s; socket failures %d\n", orNone(strings.Join(codes, ", ")), st.sockErrors.Load())
+	if acked > 0 {
+		fmt.Fprintf(out, "CPU: server %.2f s (%.0f µs an action, %.0f%% of a core), load clients %.2f s (%.0f µs an action)\n",
+			cpuServer, 1e6*cpuServer/float64(acked), 100*cpuServer/elapsed.Seconds(), cpuOwn, 1e6*cpuOwn/float64(acked))
+	}
+	fmt.Fprintf(out, "server memory: RSS %.1f MiB before, %.1f MiB peak, %.1f MiB at the end; Go heap in use %.1f → %.1f MiB\n",
+		mib(rss0), mib(max(peakRSS, rss1)), mib(rss1), mib(heap0), mib(heap1))
+	return nil
+}
+
+func socketsPer(o loadOptions, players int) int {
+	if o.noSockets {
+		return 0
+	}
+	return players
+}
+
+func rateText(r float64) string {
+	if r <= 0 {
+		return "none"
+	}
+	return strconv.FormatFloat(r, 'f', 0, 64) + "/s"
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond)) }
+
+func mib(b float64) float64 { return b / (1 << 20) }
+
+func loopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// serverMemory reads the server's resident memory and Go heap from /metrics.
+func serverMemory(ctx context.Context, c *client.Client) (rss, heap float64) {
+	m := serverMetrics(ctx, c, "process_resident_memory_bytes", "go_memstats_heap_inuse_bytes")
+	return m[0], m[1]
+}
+
+// ownCPU returns the CPU time this process has used.
+func ownCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// serverMetrics reads unlabelled values from the server's /metrics.
+func serverMetrics(ctx context.Context, c *client.Client, names ...string) []float64 {
+	out := make([]float64, len(names))
+	req, err := http.NewRequestWithContext(ctx, "GET", c.Base+"/metrics", nil)
+	if err != nil {
+		return out
+	}
+	resp, err := c.HTTP.Do(req)
+	if err != nil {
+		return out
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		name, val, ok := strings.Cut(sc.Text(), " ")
+		if !ok {
+			continue
+		}
+		if i := slices.Index(names, name); i >= 0 {
+			out[i], _ = strconv.ParseFloat(val, 64)
+		}
+	}
+	return out
+}
+
+// runMatches keeps one match running: set up, played by its sockets to the
+// end, replaced, until ctx ends. It signals ready once its first match is up.
+func runMatches(ctx context.Context, c *client.Client, game string, players int, seed uint64, o loadOptions,
+	st *loadStats, pacer *loadPacer, sem chan struct{}, ready chan<- struct{}) {
+	first := true
+	signal := func() {
+		if first {
+			first = false
+			ready <- struct{}{}
+		}
+	}
+	defer signal()
+	r := rand.New(rand.NewPCG(seed, uint64(time.Now().UnixNano())))
+	for ctx.Err() == nil {
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+			return
+		}
+		conns, err := setupMatch(ctx, c, game, players, o)
+		<-sem
+		if err != nil {
+			if ctx.Err() == nil {
+				st.sockErrors.Add(1)
+				st.refuse("setup: " + errCode(err))
+				time.Sleep(time.Second)
+			}
+			continue
+		}
+		st.created.Add(1)
+		st.live.Add(1)
+		signal()
+		if o.idle {
+			<-ctx.Done()
+			for _, cn := range conns {
+				cn.CloseNow()
+			}
+			st.live.Add(-1)
+			return
+		}
+		var wg sync.WaitGroup
+		for _, cn := range conns {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				defer cn.CloseNow()
+				loadSocket(ctx, cn, rand.New(rand.NewPCG(r.Uint64(), 1)), st, pacer)
+			}()
+		}
+		wg.Wait()
+		st.live.Add(-1)
+		st.finished.Add(1)
+	}
+}
+
+func errCode(err error) string {
+	var ae *client.APIError
+	if errors.As(err, &ae) {
+		return ae.Code
+	}
+	return "network"
+}
+
+// setupMatch creates a match, connects every seat and starts it.
+func setupMatch(ctx context.Context, c *client.Client, game string, players int, o loadOptions) (conns []*client.Conn, err error) {
+	seats := make([]match.SeatRequest, players)
+	for i := range seats {
+		seats[i].Name = "load " + strconv.Itoa(i)
+	}
+	// The move limit lets a seat's bot play where the game offers no choice
+	// a random client could click (a list too long to show, a puzzle).
+	cm, err := c.Create(ctx, match.CreateRequest{Game: game, Seats: seats, MoveLimitMs: o.moveLimit.Milliseconds()})
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			for _, x := range conns {
+				x.CloseNow()
+			}
+		}
+	}()
+	if !o.noSockets {
+		for _, s := range cm.Seats {
+			var cn *client.Conn
+			if cn, err = c.Dial(ctx, cm.Match.ID, s.Token); err != nil {
+				return nil, err
+			}
+			conns = append(conns, cn)
+		}
+	}
+	// Sockets first, then the start: every seat sees the whole match.
+	if _, err = c.Start(ctx, cm.Match.ID, cm.HostToken); err != nil {
+		return nil, err
+	}
+	return conns, nil
+}
+
+// loadSocket plays one seat: a random legal action on every state where the
+// seat may act, until the match ends.
+func loadSocket(ctx context.Context, cn *client.Conn, r *rand.Rand, st *loadStats, pacer *loadPacer) {
+	var (
+		seq     uint64
+		legal   []json.RawMessage
+		sentAt  time.Time
+		pending bool
+		tries   int
+		lats    []time.Duration
+	)
+	defer func() {
+		st.mu.Lock()
+		st.latencies = append(st.latencies, lats...)
+		st.mu.Unlock()
+	}()
+	act := func() bool {
+		if pending || len(legal) == 0 {
+			return true
+		}
+		if err := pacer.wait(ctx); err != nil {
+			return false
+		}
+		a := legal[r.IntN(len(legal))]
+		sentAt = time.Now()
+		if err := cn.Send(ctx, seq, a); err != nil {
+			return false
+		}
+		pending = true
+		st.sent.Add(1)
+		return true
+	}
+	for {
+		b, err := cn.ReadRaw(ctx)
+		if err != nil {
+			if ctx.Err() == nil {
+				st.sockErrors.Add(1)
+			}
+			return
+		}
+		m, err := readLoadMsg(b)
+		if err != nil {
+			st.refuse("undecodable")
+			continue
+		}
+		switch m.Type {
+		case match.TypeState, match.TypeUpdate:
+			if m.Seq < seq {
+				continue
+			}
+			if m.Ack != nil && pending {
+				if st.measuring.Load() {
+					lats = append(lats, time.Since(sentAt))
+					st.acked.Add(1)
+				}
+			}
+			if m.Seq > seq || m.Ack != nil {
+				pending, tries = false, 0
+			}
+			seq, legal = m.Seq, m.Legal
+			if m.Status == store.Finished {
+				return
+			}
+			if !act() {
+				return
+			}
+		case match.TypeError:
+			if m.Error != nil {
+				st.refuse(m.Error.Code)
+			}
+			pending = false
+			switch {
+			case m.Error != nil && m.Error.Code == match.CodeStaleSeq:
+				// A newer state is on its way.
+			case tries < 3:
+				tries++
+				if m.Error != nil && m.Error.Code == "rate_limited" {
+					time.Sleep(100 * time.Millisecond)
+				}
+				if !act() {
+					return
+				}
+			}
+		}
+	}
+}

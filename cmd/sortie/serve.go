@@ -1,0 +1,105 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"sortie/games/all"
+	"sortie/internal/server"
+	"sortie/web"
+)
+
+func init() {
+	var (
+		addr, data, sync, level string
+		speed                   float64
+		rate                    float64
+		profile                 bool
+		grace                   time.Duration
+	)
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve matches online: the lobby API, match sockets and the web client",
+		Long: `serve runs the match server. With no flags it listens on localhost:8080 and
+keeps every match in one SQLite file, by default ` + defaultDataHelp + `.
+On start it rebuilds every unfinished match from its log; on SIGINT or SIGTERM it
+finishes the writes under way, saves the clocks of real-time matches and stops.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			var lv slog.Level
+			if err := lv.UnmarshalText([]byte(level)); err != nil {
+				return fmt.Errorf("--log-level: %v", err)
+			}
+			logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: lv}))
+			slog.SetDefault(logger)
+			if data == "" {
+				data = defaultDataPath()
+			}
+			srv, err := server.New(server.Config{
+				Games: all.Games(), DataPath: data, Sync: sync, Logger: logger,
+				ClockSpeed: speed, MessageRate: rate, Pprof: profile,
+				Static: web.Files(),
+			})
+			if err != nil {
+				return err
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			n, err := srv.Resume(ctx)
+			if err != nil {
+				srv.Shutdown(context.Background())
+				return fmt.Errorf("resuming matches: %v", err)
+			}
+			ln, err := net.Listen("tcp", addr)
+			if err != nil {
+				srv.Shutdown(context.Background())
+				return err
+			}
+			logger.Info("serving", "addr", ln.Addr().String(), "data", data, "resumed", n, "games", len(all.Games()))
+			fmt.Fprintf(cmd.OutOrStdout(), "sortie: serving on http://%s (data: %s)\n", ln.Addr(), data)
+			return srv.Run(ctx, ln, grace)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&addr, "addr", "localhost:8080", "address to listen on")
+	f.StringVar(&data, "data", "", "the SQLite file holding the matches (default "+defaultDataHelp+")")
+	f.StringVar(&sync, "sync", "full", "SQLite synchronous mode: full (survives power loss) or normal (survives a crash of the process)")
+	f.StringVar(&level, "log-level", "info", "log level: debug, info, warn or error")
+	f.DurationVar(&grace, "grace", 15*time.Second, "how long a shutdown may wait for writes and sockets")
+	f.Float64Var(&speed, "clock-speed", 1, "match time per wall time (tests only)")
+	f.Float64Var(&rate, "message-rate", 20, "messages a second each socket may send")
+	f.BoolVar(&profile, "pprof", false, "serve Go profiles under /debug/pprof/ (measuring only)")
+	_ = f.MarkHidden("clock-speed")
+	_ = f.MarkHidden("pprof")
+	root.AddCommand(cmd)
+}
+
+const defaultDataHelp = "$XDG_DATA_HOME/sortie/sortie.db (~/.local/share/sortie/sortie.db)"
+
+// defaultDataPath is where serve keeps its data without --data:
+// $XDG_DATA_HOME/sortie/sortie.db, else ~/.local/share/sortie/sortie.db (on
+// macOS and Windows, the user's configuration folder), else ./sortie.db.
+func defaultDataPath() string {
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
+		return filepath.Join(d, "sortie", "sortie.db")
+	}
+	if runtime.GOOS == "darwin" || runtime.GOOS == "windows" {
+		if d, err := os.UserConfigDir(); err == nil {
+			return filepath.Join(d, "sortie", "sortie.db")
+		}
+	}
+	if h, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(h, ".local", "share", "sortie", "sortie.db")
+	}
+	return "sortie.db"
+}

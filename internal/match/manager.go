@@ -1,0 +1,466 @@
+package match
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+
+	"sortie/engine"
+	"sortie/internal/bus"
+	"sortie/internal/store"
+)
+
+// Config sets up a [Manager].
+type Config struct {
+	// Store keeps the matches; required.
+	Store store.Store
+	// Bus carries the matches' messages; nil means a new in-process bus.
+	Bus bus.Bus
+	// Games are the games that may be played.
+	Games []engine.Game
+	// Logger receives the matches' logs; nil means slog.Default().
+	Logger *slog.Logger
+	// ClockSpeed is how fast match time runs against the wall clock: 1 (the
+	// default) is real time. Tests speed matches up with it.
+	ClockSpeed float64
+	// MaxLive bounds the matches in memory at once: 100,000 if zero.
+	MaxLive int
+	// Linger is how long a finished match nobody watches stays in memory: a
+	// minute if zero.
+	Linger time.Duration
+	// Buffer is how many messages a connection may fall behind before it is
+	// dropped (it then reconnects and gets a fresh snapshot): 256 if zero.
+	Buffer int
+	// Hooks are told what happens, for metrics.
+	Hooks Hooks
+}
+
+// Hooks are called as matches run; any may be nil. They must not block.
+type Hooks struct {
+	// Recorded is called for every record appended to a log, with what made
+	// it: "human", "bot" or "clock".
+	Recorded func(source string)
+	// Handled is called for every action a client sent, with the refusal
+	// code ("" when accepted) and the time from its arrival to its
+	// acknowledgement.
+	Handled func(code string, d time.Duration)
+	// Live is called with the number of matches in memory when it changes.
+	Live func(n int)
+}
+
+// Manager holds the live matches of this server: it creates them, loads them
+// from the store (replaying their logs) when they are asked for or when the
+// server starts, and stops them.
+type Manager struct {
+	store  store.Store
+	bus    bus.Bus
+	games  []engine.Game
+	log    *slog.Logger
+	speed  float64
+	max    int
+	linger time.Duration
+	buffer int
+	hooks  Hooks
+
+	mu      sync.Mutex
+	live    map[string]*Match
+	loading map[string]*loadCall
+	closing bool
+}
+
+type loadCall struct {
+	done chan struct{}
+	err  error
+}
+
+// NewManager returns a manager with no match loaded; call Resume to bring
+// back the matches that were under way.
+func NewManager(c Config) *Manager {
+	m := &Manager{
+		store: c.Store, bus: c.Bus, games: c.Games, log: c.Logger, speed: c.ClockSpeed,
+		max: c.MaxLive, linger: c.Linger, buffer: c.Buffer, hooks: c.Hooks,
+		live: make(map[string]*Match), loading: make(map[string]*loadCall),
+	}
+	if m.bus == nil {
+		m.bus = bus.NewLocal()
+	}
+	if m.log == nil {
+		m.log = slog.Default()
+	}
+	if m.speed <= 0 {
+		m.speed = 1
+	}
+	if m.max <= 0 {
+		m.max = 100_000
+	}
+	if m.linger <= 0 {
+		m.linger = time.Minute
+	}
+	if m.buffer <= 0 {
+		m.buffer = 256
+	}
+	return m
+}
+
+// Games returns the games that may be played.
+func (m *Manager) Games() []engine.Game { return m.games }
+
+// Game returns the game with the given id.
+func (m *Manager) Game(id string) (engine.Game, error) {
+	for _, g := range m.games {
+		if g.Info().ID == id {
+			return g, nil
+		}
+	}
+	return nil, refuse(CodeUnknownGame, "There is no game %q on this server.", id)
+}
+
+// Live returns the number of matches in memory.
+func (m *Manager) Live() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.live)
+}
+
+// Create makes a new match, stores it and runs it.
+func (m *Manager) Create(ctx context.Context, req CreateRequest) (*Created, error) {
+	g, err := m.Game(req.Game)
+	if err != nil {
+		return nil, err
+	}
+	rec, c, err := prepare(g, req, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	full := len(m.live) >= m.max
+	closing := m.closing
+	m.mu.Unlock()
+	if closing {
+		return nil, refuse(CodeUnavailable, "The server is stopping.")
+	}
+	if full {
+		return nil, refuse(CodeServerFull, "This server runs as many matches as it can; try again later.")
+	}
+	if err := m.store.Create(ctx, rec); err != nil {
+		m.log.Error("cannot store a new match", "err", err)
+		return nil, refuse(CodeUnavailable, "The server could not save the match; try again.")
+	}
+	x, err := m.newMatch(g, rec, nil)
+	if err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	m.live[x.id] = x
+	n := len(m.live)
+	m.mu.Unlock()
+	go x.run()
+	m.liveChanged(n)
+	m.log.Info("match created", "match", x.id, "game", rec.Game, "players", rec.Setup.Players)
+	if req.AutoStart && x.allJoinedNow() {
+		if _, err := x.Start(ctx); err != nil {
+			return nil, err
+		}
+	}
+	c.Match, err = x.Summary(ctx)
+	return c, err
+}
+
+// allJoinedNow is allJoined for a match whose goroutine has not touched its
+// seats yet.
+func (x *Match) allJoinedNow() bool {
+	var all bool
+	_ = x.do(context.Background(), func() error { all = x.allJoined(); return nil })
+	return all
+}
+
+func (m *Manager) liveChanged(n int) {
+	if h := m.hooks.Live; h != nil {
+		h(n)
+	}
+}
+
+// validID reports whether id could be a match id, so that garbage never
+// reaches the store.
+func validID(id string) bool {
+	if len(id) == 0 || len(id) > 32 {
+		return false
+	}
+	for _, c := range id {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// Get returns the match with the given id, loading it from the store if it
+// is not in memory.
+func (m *Manager) Get(ctx context.Context, id string) (*Match, error) {
+	if !validID(id) {
+		return nil, refuse(CodeUnknownMatch, "There is no match %q.", id)
+	}
+	for {
+		m.mu.Lock()
+		if m.closing {
+			m.mu.Unlock()
+			return nil, refuse(CodeUnavailable, "The server is stopping.")
+		}
+		if x := m.live[id]; x != nil {
+			m.mu.Unlock()
+			return x, nil
+		}
+		if c := m.loading[id]; c != nil {
+			m.mu.Unlock()
+			select {
+			case <-c.done:
+			case <-ctx.Done():
+				return nil, refuse(CodeUnavailable, "The match is being loaded; try again.")
+			}
+			if c.err != nil {
+				return nil, c.err
+			}
+			continue
+		}
+		c := &loadCall{done: make(chan struct{})}
+		m.loading[id] = c
+		m.mu.Unlock()
+		x, err := m.load(ctx, id)
+		m.mu.Lock()
+		delete(m.loading, id)
+		n := 0
+		if err == nil {
+			if m.closing {
+				err = refuse(CodeUnavailable, "The server is stopping.")
+			} else {
+				m.live[id] = x
+				n = len(m.live)
+				go x.run()
+			}
+		}
+		c.err = err
+		close(c.done)
+		m.mu.Unlock()
+		if err != nil {
+			return nil, err
+		}
+		m.liveChanged(n)
+		return x, nil
+	}
+}
+
+// Do runs fn on the match with the given id, loading it again if it left
+// memory meanwhile.
+func (m *Manager) Do(ctx context.Context, id string, fn func(x *Match) error) error {
+	for range 3 {
+		x, err := m.Get(ctx, id)
+		if err != nil {
+			return err
+		}
+		if err = fn(x); err != errGone {
+			return err
+		}
+	}
+	return errGone
+}
+
+// load rebuilds a stored match by replaying its log.
+func (m *Manager) load(ctx context.Context, id string) (*Match, error) {
+	rec, err := m.store.Get(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, refuse(CodeUnknownMatch, "There is no match %q.", id)
+	}
+	if err != nil {
+		m.log.Error("cannot read a match", "match", id, "err", err)
+		return nil, refuse(CodeUnavailable, "The server could not read the match; try again.")
+	}
+	g, err := m.Game(rec.Game)
+	if err != nil {
+		return nil, refuse(CodeUnavailable, "The game of this match (%s) is not on this server.", rec.Game)
+	}
+	log, err := m.store.Log(ctx, id)
+	if err != nil {
+		m.log.Error("cannot read a match's log", "match", id, "err", err)
+		return nil, refuse(CodeUnavailable, "The server could not read the match; try again.")
+	}
+	return m.newMatch(g, rec, log)
+}
+
+// newMatch builds a match from what is stored, replaying its log.
+func (m *Manager) newMatch(g engine.Game, rec *store.Match, log [][]byte) (*Match, error) {
+	info := g.Info()
+	opts, err := info.Check(rec.Setup)
+	if err != nil {
+		return nil, refuse(CodeUnavailable, "The stored setup of match %s no longer fits its game: %v.", rec.ID, err)
+	}
+	state, lastAt, err := replay(g, rec.Setup, log)
+	if err != nil {
+		m.log.Error("cannot rebuild a match", "match", rec.ID, "err", err)
+		return nil, refuse(CodeUnavailable, "Match %s cannot be rebuilt from its log.", rec.ID)
+	}
+	x := &Match{
+		id: rec.ID, game: g, info: info, mgr: m,
+		log:   m.log.With("match", rec.ID, "game", info.ID),
+		inbox: make(chan func(), 16), stop: make(chan struct{}), quit: make(chan struct{}),
+		hostHash: rec.HostHash, tokenHashes: make([][]byte, len(rec.Seats)),
+		rec: rec, opts: opts, state: state, seq: uint64(len(log)), lastAt: lastAt,
+		clockBase: max(rec.Clock, lastAt), clockWall: time.Now(),
+		seats: make([]*seat, len(rec.Seats)), spectators: make(map[*bus.Subscription]bool),
+		realTime: info.Timing == engine.RealTime,
+	}
+	x.savedClock = x.clockWall
+	x.idleSince = x.clockWall
+	if len(rec.Settings) > 0 {
+		if err := json.Unmarshal(rec.Settings, &x.set); err != nil {
+			return nil, refuse(CodeUnavailable, "The stored settings of match %s cannot be read.", rec.ID)
+		}
+	}
+	for i, s := range rec.Seats {
+		x.tokenHashes[i] = s.TokenHash
+		x.seats[i] = &seat{away: x.clockBase}
+	}
+	x.rec.Records = len(log)
+	if rec.Status == store.Running {
+		x.trackActors(engine.Spectator)
+		for _, st := range x.seats {
+			st.turnStart = x.clockBase
+		}
+	}
+	return x, nil
+}
+
+// forget removes a match that is leaving memory.
+func (m *Manager) forget(x *Match) {
+	m.mu.Lock()
+	if m.live[x.id] == x {
+		delete(m.live, x.id)
+	}
+	n := len(m.live)
+	m.mu.Unlock()
+	m.liveChanged(n)
+}
+
+// Resume loads every open and running match of the store, so that their
+// clocks and bots go on. It returns how many came back; matches that cannot
+// be rebuilt are logged and left in the store.
+func (m *Manager) Resume(ctx context.Context) (int, error) {
+	ids, err := m.store.Unfinished(ctx)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, id := range ids {
+		if _, err := m.Get(ctx, id); err != nil {
+			m.log.Error("cannot resume a match", "match", id, "err", err)
+			continue
+		}
+		n++
+	}
+	return n, nil
+}
+
+// List returns the stored matches the filter keeps, marking those in memory.
+func (m *Manager) List(ctx context.Context, f store.Filter) ([]Summary, error) {
+	recs, err := m.store.List(ctx, f)
+	if err != nil {
+		return nil, refuse(CodeUnavailable, "The server could not read the matches; try again.")
+	}
+	out := make([]Summary, len(recs))
+	m.mu.Lock()
+	for i, r := range recs {
+		out[i] = summarize(r, nil)
+		out[i].Live = m.live[r.ID] != nil
+	}
+	m.mu.Unlock()
+	return out, nil
+}
+
+// Replay is a finished match in full: its setup with the seed, its log, its
+// outcome and every seat's final view.
+type Replay struct {
+	Match   Summary           `json:"match"`
+	Setup   engine.Setup      `json:"setup"`
+	Log     []json.RawMessage `json:"log"`
+	Outcome *engine.Outcome   `json:"outcome"`
+	Reveal  Reveal            `json:"reveal"`
+}
+
+// Reveal holds the views at the end of a match.
+type Reveal struct {
+	Spectator json.RawMessage   `json:"spectator"`
+	Seats     []json.RawMessage `json:"seats"`
+}
+
+// Replay returns a finished match's log and final views.
+func (m *Manager) Replay(ctx context.Context, id string) (*Replay, error) {
+	if !validID(id) {
+		return nil, refuse(CodeUnknownMatch, "There is no match %q.", id)
+	}
+	rec, err := m.store.Get(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, refuse(CodeUnknownMatch, "There is no match %q.", id)
+	}
+	if err != nil {
+		return nil, refuse(CodeUnavailable, "The server could not read the match; try again.")
+	}
+	if rec.Status != store.Finished {
+		return nil, refuse(CodeNotFinished, "The log and the full reveal are given once the match is over.")
+	}
+	g, err := m.Game(rec.Game)
+	if err != nil {
+		return nil, refuse(CodeUnavailable, "The game of this match (%s) is not on this server.", rec.Game)
+	}
+	log, err := m.store.Log(ctx, id)
+	if err != nil {
+		return nil, refuse(CodeUnavailable, "The server could not read the match; try again.")
+	}
+	state, _, err := replay(g, rec.Setup, log)
+	if err != nil {
+		return nil, refuse(CodeUnavailable, "Match %s cannot be rebuilt from its log.", id)
+	}
+	r := &Replay{Match: summarize(rec, nil), Setup: rec.Setup, Outcome: rec.Outcome, Log: make([]json.RawMessage, len(log))}
+	for i, b := range log {
+		r.Log[i] = b
+	}
+	r.Reveal.Spectator, _ = json.Marshal(state.View(engine.Spectator))
+	for s := range rec.Setup.Players {
+		v, _ := json.Marshal(state.View(engine.Seat(s)))
+		r.Reveal.Seats = append(r.Reveal.Seats, v)
+	}
+	return r, nil
+}
+
+// Shutdown stops every match after the request it is handling: what was
+// acknowledged is stored, running clocks are saved, connections are told the
+// server is going away. It waits for the matches until ctx ends.
+func (m *Manager) Shutdown(ctx context.Context) error {
+	m.mu.Lock()
+	if m.closing {
+		m.mu.Unlock()
+		return nil
+	}
+	m.closing = true
+	xs := make([]*Match, 0, len(m.live))
+	for _, x := range m.live {
+		xs = append(xs, x)
+	}
+	m.mu.Unlock()
+	for _, x := range xs {
+		close(x.stop)
+	}
+	for _, x := range xs {
+		select {
+		case <-x.quit:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	m.mu.Lock()
+	clear(m.live)
+	m.mu.Unlock()
+	m.liveChanged(0)
+	return nil
+}

@@ -1,0 +1,314 @@
+package match
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"sortie/bot"
+	"sortie/engine"
+	"sortie/internal/store"
+)
+
+// Seat kinds.
+const (
+	Human = "human"
+	Bot   = "bot"
+)
+
+// SeatRequest is one seat of a [CreateRequest].
+type SeatRequest struct {
+	// Kind is "human" (the default) or "bot".
+	Kind string `json:"kind,omitempty"`
+	// Bot is the policy that plays a bot seat, or that stands in for a
+	// human who is away or out of time. Empty: the game's "heuristic" if it
+	// has one, else "random".
+	Bot string `json:"bot,omitempty"`
+	// Name is the seat's display name (a human may change it on joining).
+	Name string `json:"name,omitempty"`
+}
+
+// CreateRequest is what a new match is made of.
+type CreateRequest struct {
+	Game string `json:"game"`
+	// Players is the number of seats; 0 means len(Seats), or the game's
+	// minimum if Seats is empty too.
+	Players int `json:"players,omitempty"`
+	// Options are the game's options in text form; missing keys take their
+	// defaults.
+	Options map[string]string `json:"options,omitempty"`
+	// Seats are the seats in order; empty means every seat human.
+	Seats []SeatRequest `json:"seats,omitempty"`
+	// TakeoverAfterMs: a human seat with no connection for this long (match
+	// time) is played by its bot until the human comes back. 0: never.
+	TakeoverAfterMs int64 `json:"takeover_after_ms,omitempty"`
+	// MoveLimitMs: a human who has not acted this long after their turn
+	// began has the move played by their seat's bot (turn-based and
+	// simultaneous games). 0: no limit.
+	MoveLimitMs int64 `json:"move_limit_ms,omitempty"`
+	// BotDelayMs is how long bots wait before each move in games that are
+	// not real-time, so that people can follow. Real-time bots act at their
+	// own modelled pace.
+	BotDelayMs int64 `json:"bot_delay_ms,omitempty"`
+	// AutoStart starts the match as soon as every human seat has joined
+	// (at once if there is none).
+	AutoStart bool `json:"auto_start,omitempty"`
+}
+
+// settings are the parts of a match's setup that only this package reads,
+// kept opaque in the store.
+type settings struct {
+	TakeoverAfter engine.Millis `json:"takeover_after_ms,omitempty"`
+	MoveLimit     engine.Millis `json:"move_limit_ms,omitempty"`
+	BotDelay      engine.Millis `json:"bot_delay_ms,omitempty"`
+	AutoStart     bool          `json:"auto_start,omitempty"`
+	// BotSeed seeds the bots' own randomness. It is not the match seed, so
+	// that no bot can foresee a draw.
+	BotSeed uint64 `json:"bot_seed"`
+}
+
+// Limits of a create request.
+const (
+	maxTimer   = engine.Millis(30 * 24 * time.Hour / time.Millisecond)
+	maxBotWait = engine.Millis(time.Minute / time.Millisecond)
+	maxNameLen = 40
+)
+
+// Created is the answer to a create request: the match, and the secrets that
+// are shown once and never again.
+type Created struct {
+	Match Summary `json:"match"`
+	// HostToken may start the match.
+	HostToken string `json:"host_token"`
+	// Tokens holds each human seat's token, "" for bot seats.
+	Tokens []string `json:"-"`
+}
+
+// Summary is the public description of a match: what every visitor of the
+// lobby may know. It never holds the seed, a token or a view.
+type Summary struct {
+	ID         string            `json:"id"`
+	Game       string            `json:"game"`
+	Players    int               `json:"players"`
+	Options    map[string]string `json:"options"`
+	Status     store.Status      `json:"status"`
+	Seats      []SeatSummary     `json:"seats"`
+	Seq        uint64            `json:"seq"`
+	Clock      engine.Millis     `json:"clock"`
+	Settings   SettingsSummary   `json:"settings"`
+	CreatedAt  time.Time         `json:"created_at"`
+	StartedAt  *time.Time        `json:"started_at,omitempty"`
+	FinishedAt *time.Time        `json:"finished_at,omitempty"`
+	Outcome    *engine.Outcome   `json:"outcome,omitempty"`
+	// Live is set when the match runs on this server now; Connected and
+	// PlayedBy of the seats are known only then.
+	Live bool `json:"live"`
+}
+
+// SettingsSummary are a match's timers as chosen at creation.
+type SettingsSummary struct {
+	TakeoverAfterMs int64 `json:"takeover_after_ms"`
+	MoveLimitMs     int64 `json:"move_limit_ms"`
+	BotDelayMs      int64 `json:"bot_delay_ms"`
+	AutoStart       bool  `json:"auto_start"`
+}
+
+// SeatSummary is one seat as the lobby sees it.
+type SeatSummary struct {
+	Seat   engine.Seat `json:"seat"`
+	Kind   string      `json:"kind"`
+	Bot    string      `json:"bot,omitempty"`
+	Name   string      `json:"name,omitempty"`
+	Joined bool        `json:"joined"`
+	// Connected says a socket of the seat's human is open.
+	Connected bool `json:"connected"`
+	// PlayedBy is "human" or "bot": who plays the seat now (a human seat is
+	// played by its bot while its human is away).
+	PlayedBy string `json:"played_by"`
+}
+
+// summarize describes a stored match; live matches add what they know.
+func summarize(m *store.Match, opts engine.Options) Summary {
+	var st settings
+	_ = json.Unmarshal(m.Settings, &st)
+	s := Summary{
+		ID: m.ID, Game: m.Game, Players: m.Setup.Players, Options: opts, Status: m.Status,
+		Seq: uint64(m.Records), Clock: m.Clock, CreatedAt: m.Created, Outcome: m.Outcome,
+		Settings: SettingsSummary{
+			TakeoverAfterMs: int64(st.TakeoverAfter), MoveLimitMs: int64(st.MoveLimit),
+			BotDelayMs: int64(st.BotDelay), AutoStart: st.AutoStart,
+		},
+	}
+	if s.Options == nil {
+		s.Options = m.Setup.Options
+	}
+	if !m.Started.IsZero() {
+		t := m.Started
+		s.StartedAt = &t
+	}
+	if !m.Finished.IsZero() {
+		t := m.Finished
+		s.FinishedAt = &t
+	}
+	for i, st := range m.Seats {
+		by := Human
+		if st.Kind == Bot {
+			by = Bot
+		}
+		s.Seats = append(s.Seats, SeatSummary{
+			Seat: engine.Seat(i), Kind: st.Kind, Bot: st.Bot, Name: st.Name, Joined: st.Joined, PlayedBy: by,
+		})
+	}
+	return s
+}
+
+// newToken returns 128 random bits in URL-safe base64 and their hash.
+func newToken() (string, []byte) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("match: no randomness: " + err.Error())
+	}
+	t := base64.RawURLEncoding.EncodeToString(b[:])
+	return t, HashToken(t)
+}
+
+// HashToken returns the SHA-256 of a token, the only form in which tokens are
+// kept.
+func HashToken(t string) []byte {
+	h := sha256.Sum256([]byte(t))
+	return h[:]
+}
+
+// tokenMatches compares a token with a stored hash in constant time.
+func tokenMatches(token string, hash []byte) bool {
+	if len(hash) != sha256.Size || token == "" {
+		return false
+	}
+	return subtle.ConstantTimeCompare(HashToken(token), hash) == 1
+}
+
+// newID returns a random match id: 12 URL-safe characters (72 bits).
+func newID() string {
+	var b [9]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("match: no randomness: " + err.Error())
+	}
+	return base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+// randomSeed returns 64 random bits for a match seed.
+func randomSeed() uint64 {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("match: no randomness: " + err.Error())
+	}
+	return binary.LittleEndian.Uint64(b[:])
+}
+
+// CheckName validates a player name and returns it trimmed.
+func CheckName(name string) (string, error) {
+	name = strings.TrimSpace(name)
+	switch {
+	case !utf8.ValidString(name):
+		return "", refuse(CodeBadName, "The name is not valid text.")
+	case utf8.RuneCountInString(name) > maxNameLen:
+		return "", refuse(CodeBadName, "The name is longer than %d characters.", maxNameLen)
+	case strings.IndexFunc(name, unicode.IsControl) >= 0:
+		return "", refuse(CodeBadName, "The name has control characters.")
+	}
+	return name, nil
+}
+
+// defaultBot is the policy that plays a seat when the request names none.
+func defaultBot(g engine.Game) string {
+	if _, err := bot.Find(g, "heuristic"); err == nil {
+		return "heuristic"
+	}
+	return bot.Random{}.Name()
+}
+
+// prepare checks a create request against its game and builds the match to
+// store, with the tokens to hand out.
+func prepare(g engine.Game, req CreateRequest, now time.Time) (*store.Match, *Created, error) {
+	info := g.Info()
+	players := req.Players
+	if players == 0 {
+		players = len(req.Seats)
+	}
+	if players == 0 {
+		players = info.MinPlayers
+	}
+	if len(req.Seats) != 0 && len(req.Seats) != players {
+		return nil, nil, refuse(CodeBadSetup, "The match has %d players but %d seats were described.", players, len(req.Seats))
+	}
+	setup := engine.Setup{Players: players, Options: req.Options, Seed: randomSeed()}
+	opts, err := info.Check(setup)
+	if err != nil {
+		return nil, nil, refuse(CodeBadSetup, "The setup does not fit the game: %s.", err)
+	}
+	setup.Options = opts
+	if _, err := g.New(setup); err != nil {
+		return nil, nil, refuse(CodeBadSetup, "The setup does not fit the game: %s.", strings.TrimSuffix(err.Error(), "."))
+	}
+	for _, v := range []int64{req.TakeoverAfterMs, req.MoveLimitMs} {
+		if v < 0 || engine.Millis(v) > maxTimer {
+			return nil, nil, refuse(CodeBadParameters, "Timers are given in milliseconds, between 0 and 30 days.")
+		}
+	}
+	if req.BotDelayMs < 0 || engine.Millis(req.BotDelayMs) > maxBotWait {
+		return nil, nil, refuse(CodeBadParameters, "The bots' delay is given in milliseconds, between 0 and one minute.")
+	}
+	st := settings{
+		TakeoverAfter: engine.Millis(req.TakeoverAfterMs), MoveLimit: engine.Millis(req.MoveLimitMs),
+		BotDelay: engine.Millis(req.BotDelayMs), AutoStart: req.AutoStart, BotSeed: randomSeed(),
+	}
+	raw, _ := json.Marshal(st)
+	m := &store.Match{
+		ID: newID(), Game: info.ID, Setup: setup, Settings: raw, Status: store.Open, Created: now,
+		Seats: make([]store.Seat, players),
+	}
+	c := &Created{Tokens: make([]string, players)}
+	var hostHash []byte
+	c.HostToken, hostHash = newToken()
+	m.HostHash = hostHash
+	for i := range players {
+		sr := SeatRequest{Kind: Human}
+		if len(req.Seats) > 0 {
+			sr = req.Seats[i]
+		}
+		if sr.Kind == "" {
+			sr.Kind = Human
+		}
+		if sr.Kind != Human && sr.Kind != Bot {
+			return nil, nil, refuse(CodeBadSetup, "Seat %d is of kind %q; a seat is \"human\" or \"bot\".", i, sr.Kind)
+		}
+		if sr.Bot == "" {
+			sr.Bot = defaultBot(g)
+		}
+		if _, err := bot.Find(g, sr.Bot); err != nil {
+			return nil, nil, refuse(CodeUnknownBot, "Seat %d cannot be played by that bot: %s.", i, err)
+		}
+		name, err := CheckName(sr.Name)
+		if err != nil {
+			return nil, nil, err
+		}
+		s := store.Seat{Kind: sr.Kind, Bot: sr.Bot, Name: name}
+		if sr.Kind == Human {
+			c.Tokens[i], s.TokenHash = newToken()
+		} else {
+			s.Joined = true
+			if s.Name == "" {
+				s.Name = sr.Bot + " bot"
+			}
+		}
+		m.Seats[i] = s
+	}
+	return m, c, nil
+}

@@ -1,0 +1,134 @@
+package match
+
+import (
+	"encoding/json"
+	"strconv"
+
+	"sortie/engine"
+	"sortie/internal/store"
+)
+
+// ClientMessage is what a client sends on a match socket: an action chosen on
+// the state numbered Seq.
+type ClientMessage struct {
+	Seq    uint64          `json:"seq"`
+	Action json.RawMessage `json:"action"`
+}
+
+// Message types the server sends on a match socket.
+const (
+	// TypeState is a full snapshot: on connecting, and when the match
+	// starts.
+	TypeState = "state"
+	// TypeUpdate follows each change of the match: the new view and the
+	// events the audience may see. The acting seat's copy carries Ack.
+	TypeUpdate = "update"
+	// TypeSeats tells who is connected and who plays each seat.
+	TypeSeats = "seats"
+	// TypeError answers a refused message.
+	TypeError = "error"
+)
+
+// Message is any message the server sends on a match socket, in the decoded
+// form clients written in Go use (the tests, the load generator). Fields a
+// type does not use are absent.
+type Message struct {
+	Type  string `json:"type"`
+	Match string `json:"match,omitempty"`
+	Game  string `json:"game,omitempty"`
+	// Seat is the audience of the socket: a seat, or -1 for spectators
+	// (state messages only).
+	Seat *engine.Seat `json:"seat,omitempty"`
+	// Seq numbers the state the message shows: the count of records in the
+	// match's log. An action must name the Seq it was chosen on.
+	Seq uint64 `json:"seq"`
+	// Ack, on the acting seat's update, is the Seq its accepted action
+	// named.
+	Ack *uint64 `json:"ack,omitempty"`
+	// Re, on an error, is the Seq the refused message named.
+	Re     *uint64           `json:"re,omitempty"`
+	Status store.Status      `json:"status,omitempty"`
+	Clock  engine.Millis     `json:"clock"`
+	Actors []engine.Seat     `json:"actors,omitempty"`
+	View   json.RawMessage   `json:"view,omitempty"`
+	Events []json.RawMessage `json:"events,omitempty"`
+	// Legal are the actions offered to the seat (engine.Offer): its legal
+	// actions, unless listing them would give a puzzle away.
+	Legal   []json.RawMessage `json:"legal,omitempty"`
+	Outcome *engine.Outcome   `json:"outcome,omitempty"`
+	Seats   []SeatSummary     `json:"seats,omitempty"`
+	Error   *Error            `json:"error,omitempty"`
+}
+
+// frame is what a change of the match looks like before it is encoded for
+// each audience.
+type frame struct {
+	typ     string
+	seq     uint64
+	status  store.Status
+	clock   engine.Millis
+	actors  []engine.Seat
+	events  []engine.Event
+	evJSON  [][]byte // events encoded once, beside events
+	outcome []byte   // JSON of the outcome once over, else nil
+}
+
+// encode builds the message of one audience. ack < 0 means none.
+func (f *frame) encode(s engine.Seat, view []byte, legal []engine.Action, ack int64, head []byte) []byte {
+	b := make([]byte, 0, 128+len(view)+len(head)+64*len(legal)+64*len(f.evJSON))
+	b = append(b, `{"type":"`...)
+	b = append(b, f.typ...)
+	b = append(b, `",`...)
+	b = append(b, head...)
+	b = append(b, `"seq":`...)
+	b = strconv.AppendUint(b, f.seq, 10)
+	if ack >= 0 {
+		b = append(b, `,"ack":`...)
+		b = strconv.AppendInt(b, ack, 10)
+	}
+	b = append(b, `,"status":"`...)
+	b = append(b, f.status...)
+	b = append(b, `","clock":`...)
+	b = strconv.AppendInt(b, int64(f.clock), 10)
+	b = append(b, `,"actors":[`...)
+	for i, a := range f.actors {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(a), 10)
+	}
+	b = append(b, `],"view":`...)
+	b = append(b, view...)
+	b = append(b, `,"events":[`...)
+	first := true
+	for i, e := range f.events {
+		if !e.To.Sees(s) {
+			continue
+		}
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = append(b, f.evJSON[i]...)
+	}
+	b = append(b, ']')
+	if len(legal) > 0 {
+		b = append(b, `,"legal":[`...)
+		for i, a := range legal {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			aj, err := engine.MarshalTyped(a)
+			if err != nil {
+				aj = []byte(`null`)
+			}
+			b = append(b, aj...)
+		}
+		b = append(b, ']')
+	}
+	if f.outcome != nil {
+		b = append(b, `,"outcome":`...)
+		b = append(b, f.outcome...)
+	}
+	return append(b, '}')
+}

@@ -1,0 +1,369 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"sortie/bot"
+	"sortie/engine"
+	"sortie/internal/match"
+	"sortie/internal/store"
+)
+
+// Codes of the server's own refusals (the match package has the others).
+const (
+	CodeNotFound    = "not_found"              // no such endpoint
+	CodeMalformed   = "malformed"              // the body or message is not the JSON expected
+	CodeTooLarge    = "too_large"              // a body or message is over its limit
+	CodeRateLimited = "rate_limited"           // too many messages on this socket
+	CodeNoToken     = "no_token"               // the request needs a token
+	CodeSpectator   = "spectator"              // spectators cannot act
+	CodeUnsupported = "unsupported_msg"        // a binary socket message
+	CodeMediaType   = "unsupported_media_type" // a request body that is not application/json
+)
+
+// statusOf maps refusal codes to HTTP statuses. Rule refusals of games (not
+// listed) are 409 Conflict.
+var statusOf = map[string]int{
+	CodeNotFound:            http.StatusNotFound,
+	CodeMalformed:           http.StatusBadRequest,
+	CodeTooLarge:            http.StatusRequestEntityTooLarge,
+	CodeRateLimited:         http.StatusTooManyRequests,
+	CodeNoToken:             http.StatusUnauthorized,
+	match.CodeUnknownGame:   http.StatusNotFound,
+	match.CodeUnknownMatch:  http.StatusNotFound,
+	match.CodeUnknownSeat:   http.StatusNotFound,
+	match.CodeBadSetup:      http.StatusBadRequest,
+	match.CodeUnknownBot:    http.StatusBadRequest,
+	match.CodeBadName:       http.StatusBadRequest,
+	match.CodeBadParameters: http.StatusBadRequest,
+	match.CodeBadToken:      http.StatusForbidden,
+	match.CodeNotHuman:      http.StatusConflict,
+	match.CodeNotStarted:    http.StatusConflict,
+	match.CodeStarted:       http.StatusConflict,
+	match.CodeFinished:      http.StatusConflict,
+	match.CodeNotFinished:   http.StatusConflict,
+	match.CodeUnavailable:   http.StatusServiceUnavailable,
+	match.CodeServerFull:    http.StatusServiceUnavailable,
+	engine.CodeNotYourTurn:  http.StatusConflict,
+	engine.CodeGameOver:     http.StatusConflict,
+	match.CodeStaleSeq:      http.StatusConflict,
+	match.CodeFutureSeq:     http.StatusConflict,
+	CodeMediaType:           http.StatusUnsupportedMediaType,
+}
+
+// ErrorBody is the JSON of every refused request: {"error":{"code","message"}}.
+type ErrorBody struct {
+	Error *match.Error `json:"error"`
+}
+
+func writeError(w http.ResponseWriter, err error) {
+	e := match.AsError(err)
+	status, ok := statusOf[e.Code]
+	if !ok {
+		status = http.StatusConflict
+	}
+	writeJSON(w, status, ErrorBody{Error: e})
+}
+
+// decodeBody reads a JSON body strictly into v. An empty body leaves v as it
+// is when empty is allowed.
+func (s *Server) decodeBody(w http.ResponseWriter, r *http.Request, v any, empty bool) error {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBody))
+	if err != nil {
+		var mb *http.MaxBytesError
+		if errors.As(err, &mb) {
+			return &match.Error{Code: CodeTooLarge, Message: fmt.Sprintf("The request body is over %d bytes.", s.cfg.MaxBody)}
+		}
+		return &match.Error{Code: CodeMalformed, Message: "The request body could not be read."}
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		if empty {
+			return nil
+		}
+		return &match.Error{Code: CodeMalformed, Message: "The request needs a JSON body."}
+	}
+	// A JSON content type keeps other sites' plain HTML forms out: browsers
+	// send those without asking the server first.
+	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" {
+		return &match.Error{Code: CodeMediaType, Message: "The request body must be sent as application/json."}
+	}
+	return decodeStrict(body, v)
+}
+
+// decodeStrict decodes one JSON value with no unknown field and nothing
+// after it.
+func decodeStrict(b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return &match.Error{Code: CodeMalformed, Message: "The JSON is not what was expected: " + jsonProblem(err) + "."}
+	}
+	if dec.More() {
+		return &match.Error{Code: CodeMalformed, Message: "The JSON has something after its end."}
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return &match.Error{Code: CodeMalformed, Message: "The JSON has something after its end."}
+	}
+	return nil
+}
+
+// jsonProblem says what was wrong with some JSON without quoting it at length.
+func jsonProblem(err error) string {
+	msg := err.Error()
+	msg = strings.TrimPrefix(msg, "json: ")
+	if len(msg) > 200 {
+		msg = msg[:200] + "…"
+	}
+	return msg
+}
+
+// tokenOf returns the token of a request: "Authorization: Bearer …" or, for
+// sockets opened by browsers, the token query parameter.
+func tokenOf(r *http.Request) string {
+	if h := r.Header.Get("Authorization"); h != "" {
+		if t, ok := strings.CutPrefix(h, "Bearer "); ok {
+			return strings.TrimSpace(t)
+		}
+		return ""
+	}
+	return r.URL.Query().Get("token")
+}
+
+// GameInfo is a game as the lobby lists it: its description and option
+// schema, and the bots that can play it.
+type GameInfo struct {
+	engine.Info
+	// Bots are the names of the policies that can play the game.
+	Bots []string `json:"bots"`
+	// Levels are the difficulty levels a seat may ask for instead of a
+	// policy, weakest first.
+	Levels []string `json:"levels"`
+}
+
+// levelNames are the difficulty levels the bot package may know; a level is
+// offered when bot.Find finds it for the game.
+var levelNames = []string{"easy", "medium", "hard"}
+
+func gameInfo(g engine.Game) GameInfo {
+	gi := GameInfo{Info: g.Info(), Bots: []string{}, Levels: []string{}}
+	for _, p := range bot.Policies(g) {
+		gi.Bots = append(gi.Bots, p.Name())
+	}
+	for _, l := range levelNames {
+		if _, err := bot.Find(g, l); err == nil {
+			gi.Levels = append(gi.Levels, l)
+		}
+	}
+	return gi
+}
+
+func (s *Server) listGames(w http.ResponseWriter, r *http.Request) {
+	out := struct {
+		Games []GameInfo `json:"games"`
+	}{Games: []GameInfo{}}
+	for _, g := range s.mgr.Games() {
+		out.Games = append(out.Games, gameInfo(g))
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) getGame(w http.ResponseWriter, r *http.Request) {
+	g, err := s.mgr.Game(r.PathValue("game"))
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, gameInfo(g))
+}
+
+// CreatedSeat is one seat in the answer to a match creation.
+type CreatedSeat struct {
+	Seat engine.Seat `json:"seat"`
+	Kind string      `json:"kind"`
+	// Token is the seat's secret, shown only now; Invite is a link to send
+	// to the seat's player, holding the token in its fragment (which
+	// browsers never send to a server).
+	Token  string `json:"token,omitempty"`
+	Invite string `json:"invite,omitempty"`
+}
+
+// CreatedMatch is the answer to a match creation.
+type CreatedMatch struct {
+	Match     match.Summary `json:"match"`
+	HostToken string        `json:"host_token"`
+	Seats     []CreatedSeat `json:"seats"`
+}
+
+func (s *Server) createMatch(w http.ResponseWriter, r *http.Request) {
+	var req match.CreateRequest
+	if err := s.decodeBody(w, r, &req, false); err != nil {
+		writeError(w, err)
+		return
+	}
+	c, err := s.mgr.Create(r.Context(), req)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	s.metrics.created.Inc()
+	out := CreatedMatch{Match: c.Match, HostToken: c.HostToken}
+	for i, t := range c.Tokens {
+		cs := CreatedSeat{Seat: engine.Seat(i), Kind: c.Match.Seats[i].Kind, Token: t}
+		if t != "" {
+			cs.Invite = "/play/" + c.Match.ID + "?seat=" + strconv.Itoa(i) + "#token=" + url.QueryEscape(t)
+		}
+		out.Seats = append(out.Seats, cs)
+	}
+	writeJSON(w, http.StatusCreated, out)
+}
+
+func (s *Server) listMatches(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	f := store.Filter{Status: store.Status(q.Get("status")), Game: q.Get("game"), Limit: 50}
+	if f.Status != "" && !f.Status.Valid() {
+		writeError(w, &match.Error{Code: match.CodeBadParameters, Message: "status is open, running or finished."})
+		return
+	}
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 500 {
+			writeError(w, &match.Error{Code: match.CodeBadParameters, Message: "limit is a whole number from 1 to 500."})
+			return
+		}
+		f.Limit = n
+	}
+	ms, err := s.mgr.List(r.Context(), f)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, struct {
+		Matches []match.Summary `json:"matches"`
+	}{append([]match.Summary{}, ms...)})
+}
+
+func (s *Server) getMatch(w http.ResponseWriter, r *http.Request) {
+	var sum match.Summary
+	err := s.mgr.Do(r.Context(), r.PathValue("id"), func(x *match.Match) (err error) {
+		sum, err = x.Summary(r.Context())
+		return err
+	})
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, sum)
+}
+
+// seatOf returns the seat of the request's token in match x.
+func seatOf(r *http.Request, x *match.Match) (engine.Seat, error) {
+	t := tokenOf(r)
+	if t == "" {
+		return 0, &match.Error{Code: CodeNoToken, Message: "This needs the seat's token (Authorization: Bearer <token>)."}
+	}
+	seat, ok := x.SeatOf(t)
+	if !ok {
+		return 0, &match.Error{Code: match.CodeBadToken, Message: "This token holds no seat of this match."}
+	}
+	if v := r.URL.Query().Get("seat"); v != "" && v != strconv.Itoa(int(seat)) {
+		return 0, &match.Error{Code: match.CodeBadToken, Message: "This token does not hold seat " + v + " of this match."}
+	}
+	return seat, nil
+}
+
+func (s *Server) joinMatch(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Name string `json:"name"`
+	}
+	if err := s.decodeBody(w, r, &body, true); err != nil {
+		writeError(w, err)
+		return
+	}
+	var out struct {
+		Seat  engine.Seat   `json:"seat"`
+		Match match.Summary `json:"match"`
+	}
+	err := s.mgr.Do(r.Context(), r.PathValue("id"), func(x *match.Match) error {
+		seat, err := seatOf(r, x)
+		if err != nil {
+			return err
+		}
+		out.Seat = seat
+		out.Match, err = x.Join(r.Context(), seat, body.Name)
+		return err
+	})
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) startMatch(w http.ResponseWriter, r *http.Request) {
+	var sum match.Summary
+	err := s.mgr.Do(r.Context(), r.PathValue("id"), func(x *match.Match) (err error) {
+		t := tokenOf(r)
+		if t == "" {
+			return &match.Error{Code: CodeNoToken, Message: "Starting a match needs its host token (Authorization: Bearer <token>)."}
+		}
+		if !x.IsHost(t) {
+			return &match.Error{Code: match.CodeBadToken, Message: "This is not the host token of this match."}
+		}
+		sum, err = x.Start(r.Context())
+		return err
+	})
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, sum)
+}
+
+// audience returns the seat a request may see: its token's seat, or the
+// spectators without a token.
+func audience(r *http.Request, x *match.Match) (engine.Seat, error) {
+	if tokenOf(r) == "" && r.Header.Get("Authorization") == "" {
+		if r.URL.Query().Has("seat") {
+			return 0, &match.Error{Code: CodeNoToken, Message: "Seeing a seat's view needs the seat's token."}
+		}
+		return engine.Spectator, nil
+	}
+	return seatOf(r, x)
+}
+
+func (s *Server) matchState(w http.ResponseWriter, r *http.Request) {
+	var b []byte
+	err := s.mgr.Do(r.Context(), r.PathValue("id"), func(x *match.Match) error {
+		seat, err := audience(r, x)
+		if err != nil {
+			return err
+		}
+		b, err = x.Snapshot(r.Context(), seat)
+		return err
+	})
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	_, _ = w.Write(append(b, '\n'))
+}
+
+func (s *Server) matchReplay(w http.ResponseWriter, r *http.Request) {
+	rp, err := s.mgr.Replay(r.Context(), r.PathValue("id"))
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, rp)
+}

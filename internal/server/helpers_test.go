@@ -1,0 +1,480 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net/http/httptest"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"sortie/engine"
+	"sortie/internal/match"
+	"sortie/internal/server"
+	"sortie/internal/server/client"
+	"sortie/internal/store"
+)
+
+// env is a server on a real SQLite file behind a real HTTP listener.
+type env struct {
+	t     *testing.T
+	cfg   server.Config
+	srv   *server.Server
+	hs    *httptest.Server
+	c     *client.Client
+	games []engine.Game
+}
+
+// newEnv starts a server serving games, with cfg's other settings.
+func newEnv(t *testing.T, games []engine.Game, tune func(*server.Config)) *env {
+	t.Helper()
+	cfg := server.Config{
+		Games: games, DataPath: filepath.Join(t.TempDir(), "sortie.db"),
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+	}
+	if testing.Verbose() {
+		cfg.Logger = slog.New(slog.NewTextHandler(&testWriter{t}, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	}
+	if tune != nil {
+		tune(&cfg)
+	}
+	e := &env{t: t, cfg: cfg, games: games}
+	e.start()
+	t.Cleanup(e.stop)
+	return e
+}
+
+type testWriter struct{ t *testing.T }
+
+func (w *testWriter) Write(b []byte) (int, error) {
+	w.t.Log(string(bytes.TrimRight(b, "\n")))
+	return len(b), nil
+}
+
+func (e *env) start() {
+	e.t.Helper()
+	srv, err := server.New(e.cfg)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if _, err := srv.Resume(context.Background()); err != nil {
+		e.t.Fatal(err)
+	}
+	e.srv = srv
+	e.hs = httptest.NewServer(srv.Handler())
+	e.c = client.New(e.hs.URL)
+}
+
+// stop shuts the server down gracefully.
+func (e *env) stop() {
+	if e.srv == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := e.srv.Shutdown(ctx); err != nil {
+		e.t.Errorf("shutdown: %v", err)
+	}
+	e.hs.Close()
+	e.srv = nil
+}
+
+// restart stops the server and starts a new one on the same file.
+func (e *env) restart() {
+	e.stop()
+	e.start()
+}
+
+// newMatch creates a match and joins every human seat.
+func (e *env) newMatch(req match.CreateRequest, start bool) *server.CreatedMatch {
+	e.t.Helper()
+	ctx := context.Background()
+	cm, err := e.c.Create(ctx, req)
+	if err != nil {
+		e.t.Fatalf("create: %v", err)
+	}
+	for _, s := range cm.Seats {
+		if s.Token != "" {
+			if _, err := e.c.Join(ctx, cm.Match.ID, s.Token, fmt.Sprintf("player %d", s.Seat)); err != nil {
+				e.t.Fatalf("join seat %d: %v", s.Seat, err)
+			}
+		}
+	}
+	if start {
+		if _, err := e.c.Start(ctx, cm.Match.ID, cm.HostToken); err != nil {
+			e.t.Fatalf("start: %v", err)
+		}
+	}
+	return cm
+}
+
+// player is one real socket client: a goroutine reads every message, keeps
+// it, and hands it on; play plays random legal actions until the match ends.
+type player struct {
+	seat engine.Seat
+	conn *client.Conn
+	in   chan got
+	done chan struct{}
+
+	mu  sync.Mutex
+	raw [][]byte
+
+	// last is the newest state or update taken from in.
+	last *match.Message
+}
+
+type got struct {
+	m   *match.Message
+	err error
+}
+
+func (e *env) dial(id, token string, seat engine.Seat) *player {
+	e.t.Helper()
+	p, err := e.tryDial(id, token, seat)
+	if err != nil {
+		e.t.Fatalf("dial seat %d: %v", seat, err)
+	}
+	return p
+}
+
+func (e *env) tryDial(id, token string, seat engine.Seat) (*player, error) {
+	return dialWith(e.c, id, token, seat)
+}
+
+// dialWith opens a socket of seat (token) or a spectator (no token).
+func dialWith(c *client.Client, id, token string, seat engine.Seat) (*player, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := c.Dial(ctx, id, token)
+	if err != nil {
+		return nil, err
+	}
+	p := &player{seat: seat, conn: conn, in: make(chan got, 100000), done: make(chan struct{})}
+	go p.readLoop()
+	return p, nil
+}
+
+func (p *player) readLoop() {
+	defer close(p.done)
+	for {
+		m, raw, err := p.conn.Next(context.Background())
+		if raw != nil {
+			p.mu.Lock()
+			p.raw = append(p.raw, raw)
+			p.mu.Unlock()
+		}
+		p.in <- got{m, err}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// close closes the socket and waits for the reader.
+func (p *player) close() {
+	p.conn.CloseNow()
+	<-p.done
+}
+
+// messages returns every message received so far.
+func (p *player) messages() [][]byte {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.raw)
+}
+
+// recv returns the next message.
+func (p *player) recv(ctx context.Context) (*match.Message, error) {
+	select {
+	case g := <-p.in:
+		p.note(g.m)
+		return g.m, g.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// note keeps the newest state or update.
+func (p *player) note(m *match.Message) {
+	if m != nil && (m.Type == match.TypeState || m.Type == match.TypeUpdate) && (p.last == nil || m.Seq >= p.last.Seq) {
+		p.last = m
+	}
+}
+
+// expect reads until a message satisfies ok.
+func (p *player) expect(t *testing.T, what string, ok func(*match.Message) bool) *match.Message {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	for {
+		m, err := p.recv(ctx)
+		if err != nil {
+			t.Fatalf("seat %d waiting for %s: %v", p.seat, what, err)
+		}
+		if ok(m) {
+			return m
+		}
+	}
+}
+
+// playOptions pace a random player.
+type playOptions struct {
+	// think returns how long to wait before acting (real-time games).
+	think func(r *rand.Rand) time.Duration
+	// stopAfter stops after this many of the seat's actions were
+	// acknowledged (0: play to the end).
+	stopAfter int
+	// onAck is told each acknowledged action with its record number.
+	onAck func(record uint64, action json.RawMessage)
+}
+
+// play plays random legal actions until the match is over (or stopAfter).
+// It returns the last state or update received.
+func (p *player) play(ctx context.Context, r *rand.Rand, o playOptions) (*match.Message, error) {
+	var (
+		last  *match.Message
+		seq   uint64
+		legal []json.RawMessage
+		acked int
+		timer <-chan time.Time
+		// sent holds the actions not yet answered, by the seq they named:
+		// never two at once on one seq, so that an answer names its action.
+		sent = map[uint64]json.RawMessage{}
+	)
+	if p.last != nil {
+		last, seq, legal = p.last, p.last.Seq, p.last.Legal
+		if last.Status == store.Finished {
+			return last, nil
+		}
+	}
+	plan := func() {
+		if sent[seq] != nil || len(legal) == 0 || timer != nil {
+			return // a decision under way acts on the newest state when due
+		}
+		d := time.Duration(0)
+		if o.think != nil {
+			d = o.think(r)
+		}
+		timer = time.After(d)
+	}
+	plan()
+	for {
+		select {
+		case g := <-p.in:
+			if g.err != nil {
+				return last, g.err
+			}
+			m := g.m
+			p.note(m)
+			switch m.Type {
+			case match.TypeState, match.TypeUpdate:
+				if m.Seq < seq {
+					continue
+				}
+				if m.Ack != nil {
+					acked++
+					if o.onAck != nil {
+						o.onAck(m.Seq, sent[*m.Ack])
+					}
+					delete(sent, *m.Ack)
+				}
+				last, seq, legal = m, m.Seq, m.Legal
+				if m.Status == store.Finished {
+					return m, nil
+				}
+				if o.stopAfter > 0 && acked >= o.stopAfter {
+					return m, nil
+				}
+				plan()
+			case match.TypeError:
+				switch m.Error.Code {
+				case match.CodeStaleSeq, server.CodeRateLimited:
+				default:
+					// A refusal of a legal action is a bug, except in real
+					// time where the state may move on meanwhile.
+					if o.think == nil && m.Re != nil && *m.Re == seq {
+						return last, fmt.Errorf("seat %d: legal action refused: %s: %s", p.seat, m.Error.Code, m.Error.Message)
+					}
+				}
+				if m.Re != nil {
+					delete(sent, *m.Re)
+				}
+				if m.Error.Code == server.CodeRateLimited {
+					time.Sleep(50 * time.Millisecond)
+				}
+				plan()
+			}
+		case <-timer:
+			timer = nil
+			if len(legal) == 0 || sent[seq] != nil {
+				continue
+			}
+			a := legal[r.IntN(len(legal))]
+			if err := p.conn.Send(ctx, seq, a); err != nil {
+				return last, err
+			}
+			sent[seq] = a
+		case <-ctx.Done():
+			return last, ctx.Err()
+		}
+	}
+}
+
+// checkNoLeak proves that everything audience seat got over a whole match is
+// exactly what an independent replay of the log gives that seat: its view,
+// the events it may see, its legal actions, and nothing else.
+func checkNoLeak(t *testing.T, g engine.Game, rp *match.Replay, seat engine.Seat, raw [][]byte) {
+	t.Helper()
+	var log []engine.Record
+	for i, b := range rp.Log {
+		r, err := engine.DecodeRecord(g, b)
+		if err != nil {
+			t.Fatalf("record %d: %v", i+1, err)
+		}
+		log = append(log, r)
+	}
+	// What the seat may know after each record, by sequence number.
+	type expected struct {
+		view   []byte
+		events [][]byte
+		legal  [][]byte
+		actors []engine.Seat
+	}
+	s, err := g.New(rp.Setup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([]expected, len(log)+1)
+	snap := func(k int, evs []engine.Event, started bool) {
+		v, _ := json.Marshal(s.View(seat))
+		ex := expected{view: v}
+		for _, e := range engine.Visible(nil, evs, seat) {
+			b, _ := e.MarshalJSON()
+			ex.events = append(ex.events, b)
+		}
+		if _, over := s.Outcome(); !over && started {
+			ex.actors = s.Actors()
+			if seat >= 0 && slices.Contains(ex.actors, seat) {
+				for _, a := range engine.Offer(s, seat) {
+					b, _ := engine.MarshalTyped(a)
+					ex.legal = append(ex.legal, b)
+				}
+			}
+		}
+		want[k] = ex
+	}
+	snap(0, nil, true)
+	for i, r := range log {
+		evs, err := engine.Play(s, r)
+		if err != nil {
+			t.Fatalf("replaying record %d: %v", i+1, err)
+		}
+		snap(i+1, evs, true)
+	}
+	allowed := map[string][]string{
+		match.TypeState:  {"type", "match", "game", "seat", "seats", "seq", "status", "clock", "actors", "view", "events", "legal", "outcome"},
+		match.TypeUpdate: {"type", "seq", "ack", "status", "clock", "actors", "view", "events", "legal", "outcome"},
+		match.TypeSeats:  {"type", "seq", "seats"},
+		match.TypeError:  {"type", "re", "error"},
+	}
+	nextSeq := uint64(0)
+	sawFinal := false
+	for i, b := range raw {
+		var fields map[string]json.RawMessage
+		if err := json.Unmarshal(b, &fields); err != nil {
+			t.Fatalf("message %d is not a JSON object: %s", i, b)
+		}
+		var typ string
+		_ = json.Unmarshal(fields["type"], &typ)
+		keys, ok := allowed[typ]
+		if !ok {
+			t.Fatalf("message %d has an unknown type %q", i, typ)
+		}
+		for k := range fields {
+			if !slices.Contains(keys, k) {
+				t.Fatalf("message %d (%s) has an unexpected field %q: %s", i, typ, k, b)
+			}
+		}
+		if typ != match.TypeState && typ != match.TypeUpdate {
+			continue
+		}
+		var m struct {
+			Seq    uint64            `json:"seq"`
+			Status store.Status      `json:"status"`
+			View   json.RawMessage   `json:"view"`
+			Events []json.RawMessage `json:"events"`
+			Legal  []json.RawMessage `json:"legal"`
+			Actors []engine.Seat     `json:"actors"`
+		}
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		if m.Seq > uint64(len(log)) {
+			t.Fatalf("message %d names state %d; the log has %d records", i, m.Seq, len(log))
+		}
+		ex := want[m.Seq]
+		if !bytes.Equal(m.View, ex.view) {
+			t.Fatalf("%s: view at state %d differs from the replay's:\n got %s\nwant %s", seat, m.Seq, m.View, ex.view)
+		}
+		if m.Status == store.Open {
+			continue
+		}
+		if !slices.Equal(m.Actors, ex.actors) {
+			t.Fatalf("%s: actors at state %d: got %v, want %v", seat, m.Seq, m.Actors, ex.actors)
+		}
+		if !equalRaw(m.Legal, ex.legal) {
+			t.Fatalf("%s: legal actions at state %d: got %s, want %s", seat, m.Seq, m.Legal, ex.legal)
+		}
+		if typ == match.TypeUpdate {
+			if m.Seq != nextSeq+1 && nextSeq != 0 {
+				t.Fatalf("%s: update %d follows state %d: a change was skipped", seat, m.Seq, nextSeq)
+			}
+			if !equalRaw(m.Events, ex.events) {
+				t.Fatalf("%s: events of record %d: got %s, want %s", seat, m.Seq, m.Events, ex.events)
+			}
+		} else if len(m.Events) != 0 {
+			t.Fatalf("%s: a state message holds events", seat)
+		}
+		nextSeq = m.Seq
+		if m.Status == store.Finished {
+			sawFinal = true
+		}
+	}
+	if !sawFinal {
+		t.Fatalf("%s never saw the end of the match", seat)
+	}
+	if nextSeq != uint64(len(log)) {
+		t.Fatalf("%s last saw state %d of %d", seat, nextSeq, len(log))
+	}
+}
+
+func equalRaw(a []json.RawMessage, b [][]byte) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !bytes.Equal(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// apiCode returns the refusal code of an API error, or "".
+func apiCode(err error) string {
+	var ae *client.APIError
+	if errors.As(err, &ae) {
+		return ae.Code
+	}
+	return ""
+}
+
+func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x5017)) }

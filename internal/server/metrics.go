@@ -1,0 +1,96 @@
+package server
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"sortie/internal/match"
+)
+
+// metrics are what /metrics shows, in the Prometheus text format.
+type metrics struct {
+	reg        *prometheus.Registry
+	created    prometheus.Counter
+	sockets    *prometheus.GaugeVec
+	records    *prometheus.CounterVec
+	actions    *prometheus.CounterVec
+	latency    prometheus.Histogram
+	commit     prometheus.Histogram
+	batch      prometheus.Histogram
+	refusedMsg *prometheus.CounterVec
+}
+
+func newMetrics() *metrics {
+	reg := prometheus.NewRegistry()
+	m := &metrics{
+		reg: reg,
+		created: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "sortie_matches_created_total", Help: "Matches created.",
+		}),
+		sockets: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "sortie_sockets", Help: "Open match sockets, by audience (seat or spectator).",
+		}, []string{"audience"}),
+		records: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "sortie_records_total", Help: "Records appended to match logs, by what made them (human, bot, clock).",
+		}, []string{"source"}),
+		actions: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "sortie_client_actions_total", Help: "Actions sent by clients, by result (accepted or the refusal code).",
+		}, []string{"result"}),
+		latency: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "sortie_action_seconds",
+			Help:    "Time from a client's action reaching the server to its acknowledgement (stored and broadcast).",
+			Buckets: []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1},
+		}),
+		commit: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "sortie_store_commit_seconds",
+			Help:    "Duration of the store's write transactions (group commits).",
+			Buckets: []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25},
+		}),
+		batch: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "sortie_store_batch_writes",
+			Help:    "Writes sharing one store transaction.",
+			Buckets: []float64{1, 2, 4, 8, 16, 32, 64, 128, 256, 512},
+		}),
+		refusedMsg: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "sortie_refused_messages_total", Help: "Socket messages refused before reaching a match, by code.",
+		}, []string{"code"}),
+	}
+	reg.MustRegister(m.created, m.sockets, m.records, m.actions, m.latency, m.commit, m.batch, m.refusedMsg,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return m
+}
+
+// watch adds the gauges read from the manager at each scrape.
+func (m *metrics) watch(mgr *match.Manager) {
+	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "sortie_matches_live", Help: "Matches in memory on this server (open, running, or finished and still watched).",
+	}, func() float64 { return float64(mgr.Live()) }))
+}
+
+func (m *metrics) handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
+}
+
+// hooks connects the match manager to the metrics.
+func (m *metrics) hooks() match.Hooks {
+	return match.Hooks{
+		Recorded: func(source string) { m.records.WithLabelValues(source).Inc() },
+		Handled: func(code string, d time.Duration) {
+			if code == "" {
+				code = "accepted"
+				m.latency.Observe(d.Seconds())
+			}
+			m.actions.WithLabelValues(code).Inc()
+		},
+	}
+}
+
+// onCommit is the store's hook.
+func (m *metrics) onCommit(writes int, d time.Duration) {
+	m.commit.Observe(d.Seconds())
+	m.batch.Observe(float64(writes))
+}

@@ -1,0 +1,257 @@
+// Package server is Sortie's HTTP face: the JSON lobby API under /api/, one
+// WebSocket per seat (or spectator) per match, seat tokens, limits on what
+// clients may send, /metrics, /healthz, and the web client's static files.
+//
+// It works for every game it is given without knowing any: it passes actions
+// to the match package as JSON and sends back only what a match encoded from
+// the views of its game. It must never import a concrete game, never send a
+// state, and never log or keep a token in clear.
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/pprof"
+	"sync"
+	"time"
+
+	"sortie/engine"
+	"sortie/internal/bus"
+	"sortie/internal/match"
+	"sortie/internal/store"
+)
+
+// Config sets up a [Server]. Zero values take the documented defaults.
+type Config struct {
+	// Games are the games served (the command passes games/all).
+	Games []engine.Game
+	// DataPath is the SQLite file the server opens when Store is nil.
+	DataPath string
+	// Sync is the SQLite synchronous mode: "full" (default) or "normal".
+	Sync string
+	// Store, if set, is used instead of opening DataPath (and is not closed
+	// by the server).
+	Store store.Store
+	// Static serves the web client at /; nil serves a small placeholder.
+	Static fs.FS
+	// Logger receives the logs; nil means slog.Default().
+	Logger *slog.Logger
+	// ClockSpeed runs match time faster than the wall clock (tests); 1 by
+	// default.
+	ClockSpeed float64
+	// MaxBody bounds a request body: 64 KiB by default.
+	MaxBody int64
+	// MaxMessage bounds a socket message: 16 KiB by default. Larger
+	// messages are refused with an error; beyond 1 MiB the socket is closed.
+	MaxMessage int64
+	// MessageRate and MessageBurst limit each socket's messages: 20 a second
+	// with bursts of 40 by default.
+	MessageRate float64
+	// MessageBurst is the burst of MessageRate.
+	MessageBurst int
+	// PingEvery is the keep-alive period of sockets: 30 s by default.
+	PingEvery time.Duration
+	// WriteTimeout bounds a write to a socket: 10 s by default.
+	WriteTimeout time.Duration
+	// MaxLive bounds the matches in memory (match.Config.MaxLive).
+	MaxLive int
+	// Linger keeps finished matches in memory (match.Config.Linger).
+	Linger time.Duration
+	// SocketBuffer is how many messages a socket may fall behind before it
+	// is dropped: 256 by default.
+	SocketBuffer int
+	// Pprof serves Go's profiles under /debug/pprof/ (for measuring; keep
+	// it off on a public server).
+	Pprof bool
+	// OriginPatterns lists the other origins (host patterns) whose pages may
+	// open sockets; the server's own origin always may.
+	OriginPatterns []string
+}
+
+// Server serves the API. Make it with [New], serve [Server.Handler], and stop
+// it with [Server.Shutdown].
+type Server struct {
+	cfg      Config
+	log      *slog.Logger
+	store    store.Store
+	ownStore bool
+	mgr      *match.Manager
+	metrics  *metrics
+	mux      *http.ServeMux
+
+	sockets   sync.WaitGroup
+	closeMu   sync.Mutex // guards stopping against sockets.Add
+	stopping  bool
+	closeOnce sync.Once
+}
+
+// New opens the store (unless one is given) and prepares the server. Call
+// [Server.Resume] to bring back the matches under way.
+func New(cfg Config) (*Server, error) {
+	if cfg.MaxBody <= 0 {
+		cfg.MaxBody = 64 << 10
+	}
+	if cfg.MaxMessage <= 0 {
+		cfg.MaxMessage = 16 << 10
+	}
+	if cfg.MessageRate <= 0 {
+		cfg.MessageRate = 20
+	}
+	if cfg.MessageBurst <= 0 {
+		cfg.MessageBurst = 40
+	}
+	if cfg.PingEvery <= 0 {
+		cfg.PingEvery = 30 * time.Second
+	}
+	if cfg.WriteTimeout <= 0 {
+		cfg.WriteTimeout = 10 * time.Second
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	s := &Server{cfg: cfg, log: cfg.Logger, metrics: newMetrics()}
+	s.store = cfg.Store
+	if s.store == nil {
+		if cfg.DataPath == "" {
+			return nil, errors.New("server: no store and no data path")
+		}
+		st, err := store.OpenSQLite(cfg.DataPath, store.SQLiteOptions{Sync: cfg.Sync, OnCommit: s.metrics.onCommit})
+		if err != nil {
+			return nil, err
+		}
+		s.store, s.ownStore = st, true
+	}
+	s.mgr = match.NewManager(match.Config{
+		Store: s.store, Bus: bus.NewLocal(), Games: cfg.Games, Logger: cfg.Logger, ClockSpeed: cfg.ClockSpeed,
+		MaxLive: cfg.MaxLive, Linger: cfg.Linger, Buffer: cfg.SocketBuffer, Hooks: s.metrics.hooks(),
+	})
+	s.metrics.watch(s.mgr)
+	s.routes()
+	return s, nil
+}
+
+// Manager returns the server's match manager.
+func (s *Server) Manager() *match.Manager { return s.mgr }
+
+// Resume brings back every match that was open or running when the server
+// last stopped, and returns how many.
+func (s *Server) Resume(ctx context.Context) (int, error) { return s.mgr.Resume(ctx) }
+
+// Handler returns the server's HTTP handler.
+func (s *Server) Handler() http.Handler { return s.mux }
+
+func (s *Server) routes() {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", s.healthz)
+	mux.Handle("GET /metrics", s.metrics.handler())
+	mux.HandleFunc("GET /api/games", s.listGames)
+	mux.HandleFunc("GET /api/games/{game}", s.getGame)
+	mux.HandleFunc("GET /api/matches", s.listMatches)
+	mux.HandleFunc("POST /api/matches", s.createMatch)
+	mux.HandleFunc("GET /api/matches/{id}", s.getMatch)
+	mux.HandleFunc("POST /api/matches/{id}/join", s.joinMatch)
+	mux.HandleFunc("POST /api/matches/{id}/start", s.startMatch)
+	mux.HandleFunc("GET /api/matches/{id}/state", s.matchState)
+	mux.HandleFunc("GET /api/matches/{id}/replay", s.matchReplay)
+	mux.HandleFunc("GET /api/matches/{id}/ws", s.socket)
+	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, &match.Error{Code: CodeNotFound, Message: "There is no such API endpoint (see docs/api.md)."})
+	})
+	if s.cfg.Pprof {
+		mux.HandleFunc("/debug/pprof/", pprof.Index)
+		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	}
+	if s.cfg.Static != nil {
+		mux.Handle("/", http.FileServerFS(s.cfg.Static))
+	} else {
+		mux.HandleFunc("GET /{$}", placeholder)
+	}
+	s.mux = mux
+}
+
+// Run serves on ln until ctx ends, then shuts down gracefully within grace.
+func (s *Server) Run(ctx context.Context, ln net.Listener, grace time.Duration) error {
+	hs := &http.Server{
+		Handler:           s.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		s.Shutdown(context.Background())
+		return err
+	case <-ctx.Done():
+	}
+	s.log.Info("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
+	// Stop taking requests and let the ones under way finish, then stop the
+	// matches (each finishes the action it is storing) and their sockets.
+	err := hs.Shutdown(sctx)
+	if err2 := s.Shutdown(sctx); err == nil {
+		err = err2
+	}
+	<-errc
+	return err
+}
+
+// Shutdown stops every match after the write it is doing, closes every socket
+// (telling clients the server is going away), and closes the store it opened.
+func (s *Server) Shutdown(ctx context.Context) error {
+	var err error
+	s.closeOnce.Do(func() {
+		s.closeMu.Lock()
+		s.stopping = true
+		s.closeMu.Unlock()
+		err = s.mgr.Shutdown(ctx)
+		done := make(chan struct{})
+		go func() { s.sockets.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-ctx.Done():
+			err = errors.Join(err, ctx.Err())
+		}
+		if s.ownStore {
+			err = errors.Join(err, s.store.Close())
+		}
+	})
+	return err
+}
+
+func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	if err := s.store.Ping(ctx); err != nil {
+		writeError(w, &match.Error{Code: match.CodeUnavailable, Message: "The store does not answer."})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"status": "ok", "live_matches": s.mgr.Live()})
+}
+
+func placeholder(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	_, _ = w.Write([]byte(`<!doctype html><html lang="en"><meta charset="utf-8"><title>Sortie</title>
+<h1>Sortie</h1><p>The Sortie server is running. The web client is not part of this build;
+the API is at <a href="/api/games">/api/games</a> (see docs/api.md).</p></html>`))
+}
+
+// writeJSON answers with v as JSON.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		status, b = http.StatusInternalServerError, []byte(`{"error":{"code":"unavailable","message":"The answer could not be encoded."}}`)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write(append(b, '\n'))
+}
