@@ -1,0 +1,173 @@
+package web_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"sortie/games/evades"
+)
+
+// playEvades plays one decision of Les Évadés through the page: it answers
+// pending choices, takes cards (two face-up ones every other turn, else two
+// blind, discarding the first cards of its hand when full), crosses up to
+// crossings doors a turn, picks up objects, and ends its turn.
+func playEvades(p *page, turn int, crossed *int) string {
+	p.t.Helper()
+	enabled := func(sel string) bool {
+		return js[bool](p, fmt.Sprintf(`(() => { const b = document.querySelector(%q); return !!b && !b.disabled; })()`, sel))
+	}
+	pickUntil := func(sel string) bool {
+		for range 14 {
+			if enabled(sel) {
+				return true
+			}
+			if !js[bool](p, `(() => { const b = [...document.querySelectorAll('#ev-hand .card-btn')].find(b => !b.disabled && b.getAttribute('aria-pressed') !== 'true'); if (b) b.click(); return !!b; })()`) {
+				break
+			}
+		}
+		return enabled(sel)
+	}
+	decision := js[string](p, `(document.querySelector('#ev-controls')||{dataset:{}}).dataset.decision || ''`)
+	v := p.view()
+	switch decision {
+	case "choose_vent", "choose_codetainee", "choose_target":
+		p.click("#ev-controls button[data-act]")
+		return decision
+	case "choose_doors":
+		p.click("#ev-flip")
+		return decision
+	case "answer_blackmail":
+		p.click("#ev-skip")
+		return decision
+	case "give_cards", "discard":
+		if !pickUntil("#ev-give") {
+			p.t.Fatalf("%s: cannot pick the cards to %s", p.name, decision)
+		}
+		p.click("#ev-give")
+		return decision
+	}
+	if v["phase"] == "action" {
+		*crossed = 0
+		if turn%2 == 0 {
+			p.click(`#ev-row [data-slot="0"]`)
+			p.click(`#ev-row [data-slot="1"]`)
+			if js[bool](p, `!!document.querySelector('#ev-discard-help')`) {
+				pickUntil("#ev-take-face")
+			}
+			if enabled("#ev-take-face") {
+				p.click("#ev-take-face")
+				return "take_face_up"
+			}
+		}
+		if js[bool](p, `!!document.querySelector('#ev-discard-help')`) {
+			pickUntil("#ev-take-blind")
+		}
+		p.click("#ev-take-blind")
+		return "take_blind"
+	}
+	if enabled(`[id^="ev-take-object-"]`) {
+		p.click(`[id^="ev-take-object-"]`)
+		return "take_object"
+	}
+	// Keep the cards of the first turns: a full hand makes the server list no
+	// choices (hundreds of discards), and the board composes the action.
+	if turn > 3 && *crossed < 2 && js[bool](p, `!!document.querySelector('#ev-map .door.can-cross')`) {
+		// Keyboard: focus the first door with D, open its payments with Enter.
+		p.do("focus a door", chromedpKey("d"))
+		p.wait(`document.activeElement && document.activeElement.classList.contains('can-cross')`, 5*time.Second)
+		p.do("open payments", chromedpKey("\r"))
+		p.wait(`document.querySelector('#ev-pay')`, 5*time.Second)
+		if enabled("#ev-pay button[data-act]") {
+			*crossed++
+			p.click("#ev-pay button[data-act]")
+			return "cross_door"
+		}
+	}
+	p.click("#ev-end-turn")
+	return "end_turn"
+}
+
+// TestEvadesAgainstBots plays Les Évadés against two heuristic bots through
+// the page, to the end if the budget allows, else it checks that turns went
+// by; the map, the hand and the plan are drawn from the view.
+func TestEvadesAgainstBots(t *testing.T) {
+	s := newSite(t, evades.Game{})
+	p := s.browser("eve", "en").tab("match")
+	p.createMatch("evades", []string{"human", "heuristic", "heuristic"}, map[string]string{"first_player": "0"}, "Eve")
+	p.click("#play-link")
+	p.wait(`document.querySelector('#ev-map')`, 10*time.Second)
+	p.shot("start")
+	if n := js[int](p, `document.querySelectorAll('#ev-map .door').length`); n != 38 {
+		t.Errorf("%d doors drawn, want 38", n)
+	}
+	if n := js[int](p, `document.querySelectorAll('#ev-map .pawn-g').length`); n != 3 {
+		t.Errorf("%d pawns drawn, want 3", n)
+	}
+	p.wait(`document.querySelector('#ev-plan')`, 5*time.Second)
+	// Only my own plan is shown.
+	if n := js[int](p, `document.querySelectorAll('.plan').length`); n != 1 {
+		t.Errorf("%d plans shown during the game, want only mine", n)
+	}
+
+	moves, turns, crossed, kinds := 0, 0, 0, map[string]int{}
+	lastSeq, stuck, composed := -1, 0, 0
+	deadline := time.Now().Add(90 * time.Second)
+	finished := false
+	for time.Now().Before(deadline) {
+		st := p.waitMove(40 * time.Second)
+		if st.Status == "finished" {
+			finished = true
+			break
+		}
+		v := p.view()
+		hand := 0
+		for _, seat := range v["seats"].([]any) {
+			sv := seat.(map[string]any)
+			if int(sv["seat"].(float64)) == 0 {
+				if h, ok := sv["hand"].([]any); ok {
+					hand = len(h)
+				}
+			}
+		}
+		if shown := js[int](p, `[...document.querySelectorAll('#ev-hand .count')].reduce((n, c) => n + parseInt(c.textContent), 0)`); shown != hand {
+			t.Fatalf("hand drawn with %d cards, view holds %d", shown, hand)
+		}
+		if st.Seq == lastSeq {
+			if stuck++; stuck > 5 {
+				snap := js[string](p, `(async () => { const pg = window.sortie.page; const r = await fetch('/api/matches/' + pg.id + '/state', {headers: {Authorization: 'Bearer ' + pg.token}}); const j = await r.json(); return JSON.stringify({seq: j.seq, actors: j.actors, legal: (j.legal||[]).length, status: j.status}); })()`)
+				t.Fatalf("stuck at state %d: error %q, controls %q, page %s, server %s", st.Seq, p.text("#error"), p.text("#ev-controls"),
+					js[string](p, `JSON.stringify({seq: window.sortie.page.msg.seq, actors: window.sortie.page.msg.actors, legal: window.sortie.page.msg.legal.length})`), snap)
+			}
+		} else {
+			lastSeq, stuck = st.Seq, 0
+		}
+		if js[bool](p, `window.sortie.page.msg.legal.length === 0`) {
+			composed++ // the server listed no choices: the board composes the action
+		}
+		kind := playEvades(p, turns, &crossed)
+		kinds[kind]++
+		if kind == "take_blind" || kind == "take_face_up" {
+			turns++
+		}
+		if moves == 6 {
+			p.shot("move")
+		}
+		moves++
+		p.wait(fmt.Sprintf(`(() => { const d = document.querySelector('.match-page').dataset; return +d.seq > %d || d.busy !== 'true'; })()`, st.Seq), 10*time.Second)
+	}
+	t.Logf("%d moves of mine (%v, %d composed without a list), %d turns, finished: %v", moves, kinds, composed, turns, finished)
+	if finished {
+		p.wait(`document.querySelector('#end-headline')`, 10*time.Second)
+		p.wait(`document.querySelector('#review-board .ev')`, 10*time.Second)
+		// Every plan is revealed at the end.
+		p.wait(`document.querySelectorAll('#review-board .plan').length === 3`, 10*time.Second)
+		p.shot("end")
+		if turns >= 6 && composed == 0 {
+			t.Error("the hand never got full enough for the board to compose a draw")
+		}
+	} else if turns < 8 {
+		t.Errorf("only %d turns of mine in the budget", turns)
+	}
+	p.checkErrors()
+}

@@ -1,0 +1,590 @@
+// Les Évadés: the prison map with its areas, doors and the tabs they show,
+// Warning spots and vents, the pawns and the objects in the common rooms;
+// the five face-up Combines cards, one's hand and escape plan; the piles,
+// and the Pass-Pass and Warning effects as they happen.
+//
+// The map's drawing data (evades.layout.json) is the game's own public table
+// (evades.BoardLayout), checked against it by the Go tests.
+
+import {h, s, reducedMotion} from '/js/ui.js';
+import {t, tn, list, getLang} from '/js/i18n.js';
+
+// Combines types in the game's canonical order: card lists in actions are
+// multisets written in this order.
+const CARDS = ['spoon', 'soap', 'paperclip', 'cigarettes', 'file', 'screwdriver', 'rope', 'wire_cutters', 'crowbar', 'uniform', 'keypad', 'joker'];
+const LEVEL = {spoon: 1, soap: 1, paperclip: 1, cigarettes: 1, file: 2, screwdriver: 2, rope: 2, wire_cutters: 2, crowbar: 3, uniform: 3, keypad: 3, joker: 0};
+// Plans: the exit and the object types that open it (public rules data).
+const PLANS = {
+  plan_roof: {exit: 'exit_roof', objects: ['money', 'parachute']},
+  plan_pier: {exit: 'exit_pier', objects: ['money', 'diving_gear']},
+  plan_sewer: {exit: 'exit_sewer', objects: ['phone', 'gas_mask']},
+  plan_parking: {exit: 'exit_parking', objects: ['phone', 'car_keys']},
+};
+const SIZE = {cell: [2.6, 1.9], ring: [2.3, 1.5], hall: [2.5, 1.7], lobby: [2.7, 1.5], wing: [2.9, 2.1], room: [3.2, 2.5], exit: [2.6, 1.3]};
+const PAWN_OFFSETS = [[-0.55, 0.35], [0.55, 0.35], [-0.55, -0.35], [0.55, -0.35]];
+
+let layout = null;
+let areaAt = {};
+let doorAt = {};
+
+// init loads the map's drawing data once.
+export async function init() {
+  const r = await fetch('/games/evades.layout.json');
+  layout = await r.json();
+  for (const a of layout.areas) areaAt[a.area] = a;
+  for (const d of layout.doors) doorAt[d.door] = d;
+}
+
+// ---- names ----
+
+const card = (c) => t('evades.card.' + c);
+const cardShort = (c) => t('evades.card.' + c + '.short');
+const areaName = (a) => {
+  if (a === 'none') return t('evades.noVent');
+  const x = areaAt[a];
+  return x ? (getLang() === 'fr' ? x.fr : x.en) : a;
+};
+const objectType = (o) => String(o).replace(/_\d+$/, '');
+const objName = (o) => t('evades.obj.' + objectType(o));
+const doorName = (d) => t('evades.door', {n: +String(d).slice(1)});
+const ppName = (c) => t('evades.pp.' + c);
+const tokenName = (k) => t('evades.tok.' + k);
+
+// cardsText writes a multiset of cards: "2 × file, joker".
+function cardsText(cs) {
+  const n = {};
+  for (const c of cs || []) n[c] = (n[c] || 0) + 1;
+  return CARDS.filter((c) => n[c]).map((c) => (n[c] > 1 ? n[c] + ' × ' : '') + card(c)).join(', ');
+}
+
+function payText(a) {
+  if (a.credit) return t('evades.useCredit.' + a.credit);
+  return t('evades.pay', {cards: cardsText(a.pay)});
+}
+
+// The server lists a seat's legal actions only when they are few (a step 1
+// at 11 or 12 cards has hundreds, one per discard): otherwise the player
+// composes the action from the view and the server judges it. offered says
+// whether the list came; choices returns the listed actions of a type, or
+// the ones composed from the view (public rules only) when none came.
+const offered = (ctx) => ctx.legal.length > 0;
+
+function pick(ctx, a) {
+  if (!a) return null;
+  if (offered(ctx)) return ctx.legalOf(a);
+  return ctx.myTurn && !ctx.readonly ? a : null;
+}
+
+function me(v) {
+  return v.seat >= 0 ? v.seats[v.seat] : null;
+}
+
+function choices(ctx, type) {
+  if (offered(ctx)) return ctx.find((a) => a.type === type);
+  if (!ctx.myTurn || ctx.readonly) return [];
+  const v = ctx.view, m = me(v);
+  switch (type) {
+    case 'cross_door': {
+      const out = [];
+      for (const d of layout.doors) {
+        if (d.a !== m.area && d.b !== m.area) continue;
+        out.push(...payOptions(v, m, d));
+      }
+      return out;
+    }
+    case 'choose_vent':
+      return [...layout.areas.filter((a) => a.vent && a.area !== m.area).map((a) => ({type, area: a.area})), {type, area: 'none'}];
+    case 'choose_codetainee':
+      return [...v.row.map((c, i) => (c === 'none' ? null : {type, source: 'face_up', slot: i})).filter(Boolean), {type, source: 'blind'}, {type, source: 'pass_pass'}];
+    case 'choose_target':
+      return v.seats.filter((x) => x.seat !== v.seat).map((x) => ({type, seat: x.seat}));
+    case 'choose_doors':
+      return [{type, doors: layout.doors.filter((d) => !d.exit).map((d) => d.door)}];
+    case 'take_object': {
+      const room = v.rooms.find((r) => r.room === m.area);
+      const want = m.plan ? PLANS[m.plan].objects : [];
+      return room ? room.objects.filter((o) => want.includes(objectType(o))).map((o) => ({type, token: o})) : [];
+    }
+  }
+  return [];
+}
+
+// payOptions composes the ways to pay door d from the hand: the face's cards
+// with jokers making up the rest, or a credit.
+function payOptions(v, m, d) {
+  const f = v.doors.find((x) => x.door === d.door);
+  const out = [];
+  const have = (c) => (m.hand || []).filter((x) => x === c).length;
+  const own = have(f.face), jokers = have('joker');
+  for (let k = Math.min(f.level, own); k >= 0; k--) {
+    if (f.level - k <= jokers && f.level > 0) out.push({type: 'cross_door', door: d.door, pay: [...Array(k).fill(f.face), ...Array(f.level - k).fill('joker')]});
+  }
+  if (v.badge_credits > 0) out.push({type: 'cross_door', door: d.door, credit: 'badge'});
+  if (v.corruption_credits > 0 && !d.exit) out.push({type: 'cross_door', door: d.door, credit: 'corruption'});
+  return out;
+}
+
+// sorted returns cards in canonical order.
+const sorted = (cs) => [...cs].sort((a, b) => CARDS.indexOf(a) - CARDS.indexOf(b));
+
+function selList(sel) {
+  const out = [];
+  for (const c of CARDS) for (let i = 0; i < (sel[c] || 0); i++) out.push(c);
+  return out;
+}
+
+// ---- rendering ----
+
+export function render(root, ctx) {
+  const v = ctx.view;
+  if (!v || !layout) return;
+  const ui = ctx.ui;
+  if (ui.turnKey !== v.turn + ':' + v.phase + ':' + (v.pending ? v.pending.decision : '')) {
+    // A new step of the game: forget half-made choices.
+    ui.turnKey = v.turn + ':' + v.phase + ':' + (v.pending ? v.pending.decision : '');
+    ui.sel = {};
+    ui.slots = [];
+    ui.payDoor = null;
+    ui.doors = [];
+  }
+  ui.sel = ui.sel || {};
+  ui.slots = ui.slots || [];
+  ui.doors = ui.doors || [];
+  const me = v.seat >= 0 ? v.seats[v.seat] : null;
+  root.append(h('div', {class: 'ev'},
+    strip(v, ctx),
+    happenings(ctx),
+    controls(v, ctx, me),
+    map(v, ctx),
+    h('div', {class: 'panels'},
+      me ? handPanel(v, ctx, me) : null,
+      rowPanel(v, ctx),
+      seatsPanel(v, ctx),
+      pilesPanel(v, ctx))));
+  // Pawns glide from where they were.
+  if (!reducedMotion()) {
+    requestAnimationFrame(() => requestAnimationFrame(() => {
+      for (const p of root.querySelectorAll('.pawn-g[data-to]')) p.style.transform = p.dataset.to;
+    }));
+  }
+}
+
+function strip(v, ctx) {
+  return h('div', {class: 'strip'},
+    h('span', {class: 'stat'}, t('evades.turn', {turn: v.turn, limit: v.turn_limit})),
+    h('span', {class: 'stat'}, v.direction > 0 ? t('evades.clockwise') : t('evades.counter'), v.reverse_at_end ? ' · ' + t('evades.willReverse') : ''),
+    h('span', {class: 'stat'}, tn('evades.objectsRequired', v.objects_required)),
+    v.badge_credits ? h('span', {class: 'stat'}, tn('evades.badges', v.badge_credits)) : null,
+    v.corruption_credits ? h('span', {class: 'stat'}, tn('evades.corruptions', v.corruption_credits)) : null);
+}
+
+// happenings shows the Warning and Pass-Pass cards just revealed.
+function happenings(ctx) {
+  const out = [];
+  for (const ev of ctx.events || []) {
+    if (ev.type === 'warning_drawn') {
+      out.push(h('div', {class: 'happening token', role: 'status'}, '⚠ ', t('evades.warningDrawn', {name: ctx.name(ev.seat), token: tokenName(ev.token), colour: t('evades.colour.' + ev.colour)}), ' — ', t('evades.tokEffect.' + ev.token)));
+    }
+    if (ev.type === 'pass_pass_drawn') {
+      out.push(h('div', {class: 'happening pp', role: 'status'}, '✉ ', t('evades.ppDrawn', {name: ctx.name(ev.seat), card: ppName(ev.card)}), ' — ', t('evades.ppEffect.' + ev.card)));
+    }
+  }
+  return out.length ? h('div', {class: 'happenings', id: 'ev-happenings'}, out) : null;
+}
+
+function map(v, ctx) {
+  const ui = ctx.ui;
+  const mine = ctx.myTurn && !ctx.readonly;
+  const cross = mine && !v.pending && v.phase === 'move' ? choices(ctx, 'cross_door') : [];
+  const crossDoors = new Set(cross.map((a) => a.door));
+  const doorPick = mine && v.pending && v.pending.decision === 'choose_doors' && v.pending.seat === v.seat;
+  const flippable = doorPick ? flippableDoors(ctx) : new Set();
+  const ventTo = mine && v.pending && v.pending.decision === 'choose_vent' ? new Set(choices(ctx, 'choose_vent').map((a) => a.area)) : new Set();
+  const flipped = new Set((ctx.events || []).filter((e) => e.type === 'door_crossed' || e.type === 'door_flipped').map((e) => e.door));
+  const faces = Object.fromEntries(v.doors.map((d) => [d.door, d]));
+  const g = [];
+  // Corridors between areas.
+  for (const d of layout.doors) {
+    const a = areaAt[d.a], b = areaAt[d.b];
+    g.push(s('line', {x1: a.x, y1: a.y, x2: b.x, y2: b.y, stroke: '#9a9485', 'stroke-width': 0.08}));
+  }
+  for (const a of layout.areas) {
+    const [w, hh] = SIZE[a.kind] || [2, 1.5];
+    const go = ventTo.has(a.area);
+    const room = v.rooms.find((r) => r.room === a.area);
+    g.push(s('g', {class: 'area k-' + a.kind + (go ? ' can-go' : ''), 'data-area': a.area,
+      role: go ? 'button' : null, tabindex: go ? 0 : null, 'aria-label': go ? t('evades.ventTo', {area: areaName(a.area)}) : null,
+      onclick: go ? () => ctx.play(pick(ctx, {type: 'choose_vent', area: a.area})) : null,
+      onkeydown: go ? keyStop : null, onkeyup: go ? (e) => { if (e.key === 'Enter' || e.key === ' ') ctx.play(pick(ctx, {type: 'choose_vent', area: a.area})); } : null},
+    s('rect', {x: a.x - w / 2, y: a.y - hh / 2, width: w, height: hh, rx: 0.25}),
+    areaLabel(a.x, a.y - hh / 2 + 0.42, areaName(a.area)),
+    a.vent ? s('g', {class: 'vent-mark'}, [0, 1, 2].map((i) => s('line', {x1: a.x + w / 2 - 0.75 + i * 0.22, y1: a.y + hh / 2 - 0.55, x2: a.x + w / 2 - 0.75 + i * 0.22, y2: a.y + hh / 2 - 0.15})), s('title', {}, t('evades.vent'))) : null,
+    room ? room.objects.map((o, i) => s('g', {}, s('rect', {class: 'obj', x: a.x - 1.45 + i * 1.5, y: a.y + 0.05, width: 1.4, height: 0.5, rx: 0.1}),
+      s('text', {class: 'obj-t', x: a.x - 0.75 + i * 1.5, y: a.y + 0.3}, objName(o)))) : null));
+  }
+  for (const d of layout.doors) {
+    const f = faces[d.door];
+    const can = crossDoors.has(d.door) || flippable.has(d.door);
+    const chosen = ui.payDoor === d.door || ui.doors.includes(d.door);
+    const label = t('evades.doorAria', {door: doorName(d.door), a: areaName(d.a), b: areaName(d.b), face: card(f.face), level: f.level, other: card(f.other)}) +
+      (d.warning ? ' ' + t('evades.warningSpot') : '') + (d.exit ? ' ' + t('evades.exitDoor') : '');
+    const act = () => {
+      if (doorPick) {
+        ui.doors = ui.doors.includes(d.door) ? ui.doors.filter((x) => x !== d.door) : [...ui.doors, d.door].slice(-2);
+      } else {
+        ui.payDoor = ui.payDoor === d.door ? null : d.door;
+      }
+      ctx.redraw();
+      if (!doorPick) document.querySelector('#ev-pay button')?.focus();
+    };
+    g.push(s('g', {class: 'door' + (d.exit ? ' exit' : '') + (can ? ' can-cross' : '') + (chosen ? ' chosen' : '') + (flipped.has(d.door) ? ' flipped' : ''),
+      'data-door': d.door, 'data-key': 'door-' + d.door, role: can ? 'button' : 'img', tabindex: can ? 0 : null, 'aria-label': label,
+      onclick: can ? act : null, onkeydown: can ? keyStop : null, onkeyup: can ? (e) => { if (e.key === 'Enter' || e.key === ' ') act(); } : null},
+    s('title', {}, label),
+    s('rect', {x: d.x - 0.8, y: d.y - 0.42, width: 1.6, height: 0.84, rx: 0.12}),
+    s('text', {x: d.x, y: d.y - 0.14}, cardShort(f.face)),
+    s('text', {class: 'lvl', x: d.x, y: d.y + 0.2}, f.level ? '×' + f.level : ''),
+    d.warning ? [s('circle', {class: 'warn-spot', cx: d.x + 0.8, cy: d.y - 0.42, r: 0.22}), s('text', {class: 'warn-t', x: d.x + 0.8, y: d.y - 0.42}, '!')] : null));
+  }
+  // Pawns, moved from where they came from this update.
+  const moved = {};
+  for (const e of ctx.events || []) {
+    if ((e.type === 'door_crossed' || e.type === 'pawn_moved') && !(e.seat in moved)) moved[e.seat] = e.from;
+  }
+  const byArea = {};
+  v.seats.forEach((st) => { (byArea[st.area] = byArea[st.area] || []).push(st.seat); });
+  for (const st of v.seats) {
+    const a = areaAt[st.area];
+    const k = byArea[st.area].indexOf(st.seat);
+    const [ox, oy] = PAWN_OFFSETS[k % 4];
+    const x = a.x + ox, y = a.y + oy + 0.15;
+    let from = null;
+    if (moved[st.seat] && areaAt[moved[st.seat]] && !reducedMotion() && !ctx.readonly) {
+      const fa = areaAt[moved[st.seat]];
+      from = `translate(${fa.x + ox - x}px, ${fa.y + oy + 0.15 - y}px)`;
+    }
+    g.push(s('g', {class: 'pawn-g', 'data-seat': st.seat, style: from ? 'transform:' + from + ';transition:transform .6s ease' : null, 'data-to': from ? 'translate(0px, 0px)' : null},
+      s('g', {transform: `translate(${x} ${y})`}, pawnShape(st.seat), s('text', {class: 'pawn-t', x: 0, y: 0.02}, String(st.seat + 1)),
+        s('title', {}, t('evades.pawnOf', {name: ctx.name(st.seat), area: areaName(st.area)})))));
+  }
+  return s('svg', {class: 'map', id: 'ev-map', viewBox: '-1.6 -1.2 27.2 26.4', role: 'group', 'aria-label': t('evades.map')}, g);
+}
+
+// areaLabel writes an area's name on one or two lines.
+function areaLabel(x, y, name) {
+  const words = name.split(' ');
+  if (name.length <= 11 || words.length < 2) return s('text', {x, y}, name);
+  let cut = 1, best = 1e9;
+  for (let i = 1; i < words.length; i++) {
+    const d = Math.abs(words.slice(0, i).join(' ').length - words.slice(i).join(' ').length);
+    if (d < best) { best = d; cut = i; }
+  }
+  return s('text', {x, y}, s('tspan', {x, dy: 0}, words.slice(0, cut).join(' ')), s('tspan', {x, dy: 0.4}, words.slice(cut).join(' ')));
+}
+
+// keyStop keeps Enter and Space on a drawn control from scrolling or
+// reaching the page; the control acts when the key comes up, so that the
+// same key press never also activates the button that then takes the focus.
+function keyStop(e) {
+  if (e.key === 'Enter' || e.key === ' ') e.preventDefault();
+}
+
+function pawnShape(seat) {
+  const cls = 'pawn seat-fill-' + seat;
+  const fill = ['#0072b2', '#d55e00', '#009e73', '#cc79a7'][seat % 4];
+  switch (seat % 4) {
+    case 0: return s('circle', {class: cls, r: 0.34, fill});
+    case 1: return s('rect', {class: cls, x: -0.31, y: -0.31, width: 0.62, height: 0.62, fill});
+    case 2: return s('polygon', {class: cls, points: '0,-0.4 0.38,0.3 -0.38,0.3', fill});
+    default: return s('polygon', {class: cls, points: '0,-0.4 0.4,0 0,0.4 -0.4,0', fill});
+  }
+}
+
+function flippableDoors(ctx) {
+  const out = new Set();
+  for (const a of choices(ctx, 'choose_doors')) for (const d of a.doors || []) out.add(d);
+  return out;
+}
+
+// controls: what the player may do now, in the order of the turn.
+function controls(v, ctx, me) {
+  if (v.phase === 'over') return endNote(v, ctx);
+  const pend = v.pending;
+  if (!ctx.myTurn || ctx.readonly) {
+    if (pend && pend.seat !== v.seat) return h('p', {class: 'prompt'}, t('evades.pending.' + pend.decision + '.other', {name: ctx.name(pend.seat)}));
+    return null;
+  }
+  if (pend) return decision(v, ctx, me, pend);
+  if (v.phase === 'action') return actionStep(v, ctx, me);
+  return moveStep(v, ctx, me);
+}
+
+function endNote(v, ctx) {
+  return h('p', {class: 'prompt', id: 'ev-over'}, v.winner >= 0 ? t('evades.escaped', {name: ctx.name(v.winner)}) : t('evades.noEscape'));
+}
+
+function button(id, text, action, ctx, extra = {}) {
+  return h('button', {type: 'button', id, class: extra.cls || '', 'data-key': id, 'data-act': action ? action.type : null,
+    disabled: !action || ctx.busy, onclick: () => action && ctx.play(action)}, text);
+}
+
+function discardCount(ctx) {
+  if (!offered(ctx)) {
+    // The hand limit (12 cards): a draw of two discards what goes over.
+    const m = me(ctx.view);
+    return Math.max(0, (m.hand || []).length + 2 - 12);
+  }
+  const a = ctx.find((x) => x.type === 'take_blind')[0];
+  return a && a.discard ? a.discard.length : 0;
+}
+
+function actionStep(v, ctx, me) {
+  const ui = ctx.ui;
+  const need = discardCount(ctx);
+  const discard = selList(ui.sel);
+  const slots = [...ui.slots].sort((a, b) => a - b);
+  const full = discard.length === need;
+  const face = slots.length === 2 && full ? pick(ctx, {type: 'take_face_up', slots, discard: sorted(discard)}) : null;
+  const blind = full ? pick(ctx, {type: 'take_blind', discard: sorted(discard)}) : null;
+  const pp = pick(ctx, {type: 'draw_pass_pass'});
+  return h('div', {class: 'prompt', id: 'ev-controls'},
+    h('p', {}, t('evades.step1')),
+    need ? h('p', {class: 'help', id: 'ev-discard-help'}, tn('evades.mustDiscard', need, {chosen: discard.length})) : null,
+    h('div', {class: 'choice-bar'},
+      button('ev-take-face', slots.length === 2 ? t('evades.takeFace', {cards: cardsText(slots.map((i) => v.row[i]))}) : t('evades.pickTwo'), face, ctx, {cls: 'primary'}),
+      button('ev-take-blind', t('evades.takeBlind'), blind, ctx),
+      button('ev-draw-pp', t('evades.drawPP'), pp, ctx)));
+}
+
+function moveStep(v, ctx, me) {
+  const ui = ctx.ui;
+  const objects = choices(ctx, 'take_object');
+  const end = pick(ctx, {type: 'end_turn'});
+  const pays = ui.payDoor ? choices(ctx, 'cross_door').filter((a) => a.door === ui.payDoor) : [];
+  const d = ui.payDoor ? doorAt[ui.payDoor] : null;
+  const to = d ? (d.a === me.area ? d.b : d.a) : null;
+  return h('div', {class: 'prompt', id: 'ev-controls'},
+    h('p', {}, t('evades.step2')),
+    ui.payDoor ? h('div', {class: 'pay-menu', id: 'ev-pay', role: 'group', 'aria-label': t('evades.crossTo', {area: areaName(to)})},
+      h('span', {}, t('evades.crossTo', {area: areaName(to)})),
+      pays.length ? pays.map((a, i) => h('button', {type: 'button', 'data-key': 'pay-' + i, 'data-act': 'cross_door', disabled: ctx.busy, onclick: () => { ui.payDoor = null; ctx.play(a); }}, payText(a)))
+        : h('span', {class: 'muted'}, t('evades.cannotPay')),
+      h('button', {type: 'button', onclick: () => { ui.payDoor = null; ctx.redraw(); }}, t('word.cancel'))) : null,
+    h('div', {class: 'choice-bar'},
+      objects.map((a, i) => h('button', {type: 'button', id: 'ev-take-object-' + i, 'data-key': 'obj-' + a.token, 'data-act': 'take_object', disabled: ctx.busy, onclick: () => ctx.play(a)}, t('evades.takeObject', {object: objName(a.token)}))),
+      button('ev-end-turn', t('evades.endTurn'), end, ctx)));
+}
+
+function decision(v, ctx, me, pend) {
+  const ui = ctx.ui;
+  const kind = pend.decision;
+  const head = h('p', {}, t('evades.pending.' + kind, {card: pend.card ? ppName(pend.card) : '', count: pend.count, name: pend.target != null ? ctx.name(pend.target) : ''}));
+  let body = null;
+  switch (kind) {
+    case 'choose_vent':
+      body = choices(ctx, 'choose_vent').map((a, i) => h('button', {type: 'button', 'data-key': 'vent-' + a.area, 'data-act': 'choose_vent', disabled: ctx.busy, onclick: () => ctx.play(a)},
+        a.area === 'none' ? t('evades.noVent') : areaName(a.area)));
+      break;
+    case 'choose_codetainee':
+      body = choices(ctx, 'choose_codetainee').map((a) => h('button', {type: 'button', 'data-key': 'codet-' + a.source + (a.slot ?? ''), 'data-act': 'choose_codetainee', disabled: ctx.busy, onclick: () => ctx.play(a)},
+        a.source === 'face_up' ? t('evades.codetFace', {card: card(v.row[a.slot]), slot: a.slot + 1}) : t('evades.codet.' + a.source)));
+      break;
+    case 'choose_target':
+      body = choices(ctx, 'choose_target').map((a) => h('button', {type: 'button', 'data-key': 'target-' + a.seat, 'data-act': 'choose_target', disabled: ctx.busy, onclick: () => ctx.play(a)},
+        ctx.shape(a.seat) + ' ' + ctx.name(a.seat)));
+      break;
+    case 'choose_doors': {
+      const chosen = [...ui.doors].sort();
+      const a = pick(ctx, {type: 'choose_doors', doors: chosen});
+      body = [h('span', {}, chosen.length ? list(chosen.map(doorName)) : t('evades.noDoorChosen')),
+        button('ev-flip', chosen.length ? t('evades.flip') : t('evades.flipNone'), a, ctx, {cls: 'primary'})];
+      break;
+    }
+    case 'give_cards':
+    case 'discard':
+    case 'answer_blackmail': {
+      const cards = sorted(selList(ui.sel));
+      const a = kind === 'answer_blackmail' ? pick(ctx, {type: kind, give: cards}) : pick(ctx, {type: kind, cards});
+      body = [h('span', {}, t('evades.chosen', {cards: cardsText(cards) || '—'})),
+        button('ev-give', t('evades.confirm.' + kind), cards.length ? a : null, ctx, {cls: 'primary'}),
+        kind === 'answer_blackmail' ? button('ev-skip', t('evades.blackmailSkip'), pick(ctx, {type: kind, skip: true}), ctx) : null];
+      break;
+    }
+    default:
+      return h('p', {class: 'prompt'}, t('evades.useList'));
+  }
+  return h('div', {class: 'prompt', id: 'ev-controls', 'data-decision': kind}, head, h('div', {class: 'choice-bar'}, body));
+}
+
+// selecting says whether hand cards are picked now, and how many at most.
+function selecting(v, ctx) {
+  if (!ctx.myTurn || ctx.readonly) return 0;
+  const p = v.pending;
+  if (p && p.seat === v.seat) {
+    if (p.decision === 'give_cards' || p.decision === 'discard') return p.count;
+    if (p.decision === 'answer_blackmail') return 2;
+    return 0;
+  }
+  if (!p && v.phase === 'action') return discardCount(ctx);
+  return 0;
+}
+
+function handPanel(v, ctx, me) {
+  const ui = ctx.ui;
+  const max = selecting(v, ctx);
+  const counts = {};
+  for (const c of me.hand || []) counts[c] = (counts[c] || 0) + 1;
+  const total = selList(ui.sel).length;
+  const cards = CARDS.filter((c) => counts[c]).map((c) => {
+    const picked = ui.sel[c] || 0;
+    return h('button', {type: 'button', class: 'card-btn', 'data-card': c, 'data-key': 'hand-' + c, disabled: !max,
+      'aria-pressed': max ? String(picked > 0) : null,
+      'aria-label': t('evades.handCardAria', {card: card(c), n: counts[c], level: LEVEL[c]}) + (picked ? ' ' + t('evades.picked', {n: picked}) : ''),
+      onclick: () => {
+        if (picked < counts[c] && total < max) ui.sel[c] = picked + 1;
+        else delete ui.sel[c];
+        ctx.redraw();
+      }},
+    h('span', {class: 'count'}, counts[c] + ' ×'), h('span', {}, card(c)), h('span', {class: 'lvl'}, c === 'joker' ? t('evades.jokerNote') : t('evades.level', {n: LEVEL[c]})),
+    picked ? h('span', {class: 'tag'}, t('evades.picked', {n: picked})) : null);
+  });
+  return h('section', {class: 'hand-panel', 'aria-labelledby': 'ev-hand-h'},
+    h('h3', {id: 'ev-hand-h'}, tn('evades.yourHand', (me.hand || []).length)),
+    max ? h('p', {class: 'help'}, tn('evades.pickCards', max)) : null,
+    cards.length ? h('div', {class: 'cards', id: 'ev-hand'}, cards) : h('p', {class: 'muted'}, t('evades.noCards')),
+    me.plan ? planCard(me.plan, me, v, true) : null);
+}
+
+function planCard(plan, st, v, mine) {
+  const p = PLANS[plan];
+  const objs = p.objects.map((o) => t('evades.obj.' + o));
+  return h('div', {class: 'plan', id: mine ? 'ev-plan' : null},
+    h('strong', {}, mine ? t('evades.yourPlan') : t('evades.planOf'), ' ', t('evades.plan.' + plan)), h('br'),
+    t('evades.planExit', {exit: areaName(p.exit)}), h('br'),
+    v.objects_required > 1 ? t('evades.planBoth', {a: objs[0], b: objs[1]}) : t('evades.planEither', {a: objs[0], b: objs[1]}));
+}
+
+function rowPanel(v, ctx) {
+  const ui = ctx.ui;
+  const canPick = ctx.myTurn && !ctx.readonly && !v.pending && v.phase === 'action' && (!offered(ctx) || ctx.find((a) => a.type === 'take_face_up').length > 0);
+  return h('section', {'aria-labelledby': 'ev-row-h'},
+    h('h3', {id: 'ev-row-h'}, t('evades.row')),
+    h('div', {class: 'cards', id: 'ev-row'}, v.row.map((c, i) => {
+      const on = ui.slots.includes(i);
+      return h('button', {type: 'button', class: 'card-btn', 'data-slot': i, 'data-card': c, 'data-key': 'slot-' + i, disabled: !canPick,
+        'aria-pressed': canPick ? String(on) : null,
+        onclick: () => { ui.slots = on ? ui.slots.filter((x) => x !== i) : [...ui.slots, i].slice(-2); ctx.redraw(); }},
+      h('span', {}, c === 'none' ? '—' : card(c)), h('span', {class: 'lvl'}, c === 'none' ? '' : c === 'joker' ? t('evades.jokerNote') : t('evades.level', {n: LEVEL[c]})));
+    })),
+    canPick ? h('p', {class: 'help'}, t('evades.rowHelp')) : null);
+}
+
+function seatsPanel(v, ctx) {
+  return h('section', {'aria-labelledby': 'ev-seats-h'},
+    h('h3', {id: 'ev-seats-h'}, t('evades.prisoners')),
+    v.seats.map((st) => h('div', {class: 'seat-box' + (st.seat === v.active && v.phase !== 'over' ? ' acting' : ''), 'data-seat': st.seat},
+      h('span', {class: 'seat-mark seat-' + st.seat, 'aria-hidden': 'true'}, ctx.shape(st.seat)), ' ', h('strong', {}, ctx.name(st.seat)),
+      ' — ', areaName(st.area), h('br'),
+      h('small', {}, tn('evades.cards', st.hand_size),
+        st.carried && st.carried.length ? ' · ' + t('evades.carries', {objects: list(st.carried.map(objName))}) : '',
+        st.skip ? ' · ' + tn('evades.skips', st.skip) : '', st.extra ? ' · ' + tn('evades.extras', st.extra) : ''),
+      st.plan && st.seat !== v.seat ? planCard(st.plan, st, v, false) : null,
+      st.hand && st.seat !== v.seat ? h('small', {class: 'muted'}, h('br'), t('evades.handWas', {cards: cardsText(st.hand) || '—'})) : null)));
+}
+
+function pilesPanel(v, ctx) {
+  const w = v.warning;
+  return h('section', {'aria-labelledby': 'ev-piles-h'},
+    h('h3', {id: 'ev-piles-h'}, t('evades.piles')),
+    h('p', {}, tn('evades.drawPile', v.draw_pile), h('br'),
+      t('evades.discard', {cards: v.discard.length ? cardsText(v.discard.slice(-6)) : '—', n: v.discard.length}), h('br'),
+      tn('evades.ppPile', v.pass_pass_pile), v.pass_pass_discard.length ? ' · ' + t('evades.ppLast', {card: ppName(v.pass_pass_discard[v.pass_pass_discard.length - 1])}) : '', h('br'),
+      t('evades.warningPile', {colour: t('evades.colour.' + w.colour), n: w.pile}),
+      w.orange_aside.length ? [h('br'), t('evades.aside', {colour: t('evades.colour.orange'), tokens: w.orange_aside.map(tokenName).join(', ')})] : null,
+      w.black_aside.length ? [h('br'), t('evades.aside', {colour: t('evades.colour.black'), tokens: w.black_aside.map(tokenName).join(', ')})] : null),
+    v.revealed ? h('p', {class: 'muted'}, t('evades.revealedAside', {plans: v.revealed.aside.map((p) => t('evades.plan.' + p)).join(', ') || '—'})) : null);
+}
+
+// ---- words ----
+
+export function describe(ev, ctx) {
+  const n = (p) => ctx.name(p);
+  switch (ev.type) {
+    case 'turn_began': return t('evades.ev.turn_began', {seat: n(ev.seat), turn: ev.turn});
+    case 'turn_skipped': return t('evades.ev.turn_skipped', {seat: n(ev.seat)});
+    case 'turn_ended': return false;
+    case 'direction_changed': return t(ev.direction > 0 ? 'evades.ev.dir_cw' : 'evades.ev.dir_ccw');
+    case 'cards_discarded': return t('evades.ev.cards_discarded', {seat: n(ev.seat), cards: cardsText(ev.cards)});
+    case 'took_face_up': return t('evades.ev.took_face_up', {seat: n(ev.seat), cards: cardsText(ev.cards)});
+    case 'drew_blind': return ev.cards ? t('evades.ev.drew_blind_you', {cards: cardsText(ev.cards)}) : tn('evades.ev.drew_blind', ev.count, {seat: n(ev.seat)});
+    case 'row_refilled': return false;
+    case 'row_wiped': return t('evades.ev.row_wiped', {cards: cardsText(ev.cards)});
+    case 'combines_reshuffled': return t('evades.ev.combines_reshuffled');
+    case 'pass_pass_reshuffled': return t('evades.ev.pass_pass_reshuffled');
+    case 'pass_pass_drawn': return t('evades.ppDrawn', {name: n(ev.seat), card: ppName(ev.card)}) + ' ' + t('evades.ppEffect.' + ev.card);
+    case 'pass_pass_no_effect': return t('evades.ev.pass_pass_no_effect', {card: ppName(ev.card)});
+    case 'target_chosen': return t('evades.ev.target_chosen', {seat: n(ev.seat), target: n(ev.target), card: ppName(ev.card)});
+    case 'door_crossed': return t('evades.ev.door_crossed', {seat: n(ev.seat), from: areaName(ev.from), to: areaName(ev.to), pay: ev.credit ? t('evades.useCredit.' + ev.credit) : cardsText(ev.pay), face: card(ev.face)});
+    case 'warning_pile_changed': return t('evades.ev.warning_pile_changed', {colour: t('evades.colour.' + ev.colour)});
+    case 'warning_drawn': return t('evades.warningDrawn', {name: n(ev.seat), token: tokenName(ev.token), colour: t('evades.colour.' + ev.colour)}) + ' ' + t('evades.tokEffect.' + ev.token);
+    case 'pawn_moved': return t('evades.ev.pawn_moved', {seat: n(ev.seat), from: areaName(ev.from), to: areaName(ev.to), cause: t('evades.cause.' + ev.cause)});
+    case 'door_flipped': return t('evades.ev.door_flipped', {door: doorName(ev.door), face: card(ev.face), cause: t('evades.cause.' + ev.cause)});
+    case 'credit_gained': return t('evades.ev.credit_gained.' + ev.credit, {seat: n(ev.seat)});
+    case 'reverse_at_end': return t(ev.reverse ? 'evades.ev.reverse_on' : 'evades.ev.reverse_off');
+    case 'skip_owed': return t('evades.ev.skip_owed', {seat: n(ev.seat), cause: t('evades.cause.' + ev.cause)});
+    case 'extra_turn_owed': return t('evades.ev.extra_turn_owed', {seat: n(ev.seat)});
+    case 'cards_moved': return ev.cards ? t('evades.ev.cards_moved_seen', {from: n(ev.from), to: n(ev.to), cards: cardsText(ev.cards)}) : tn('evades.ev.cards_moved', ev.count, {from: n(ev.from), to: n(ev.to)});
+    case 'object_taken': return t('evades.ev.object_taken', {seat: n(ev.seat), object: objName(ev.token), room: areaName(ev.room)});
+    case 'game_ended': return ev.winner >= 0 ? t('evades.ev.escaped', {seat: n(ev.winner), exit: areaName(ev.exit)}) : t('evades.ev.turn_limit');
+  }
+  return null;
+}
+
+export function label(a, ctx) {
+  switch (a.type) {
+    case 'take_face_up': return t('evades.takeFace', {cards: t('evades.slots', {a: a.slots[0] + 1, b: a.slots[1] + 1})}) + (a.discard && a.discard.length ? ' — ' + t('evades.discarding', {cards: cardsText(a.discard)}) : '');
+    case 'take_blind': return t('evades.takeBlind') + (a.discard && a.discard.length ? ' — ' + t('evades.discarding', {cards: cardsText(a.discard)}) : '');
+    case 'draw_pass_pass': return t('evades.drawPP');
+    case 'cross_door': {
+      const d = doorAt[a.door];
+      return t('evades.crossLabel', {door: doorName(a.door), a: areaName(d ? d.a : ''), b: areaName(d ? d.b : ''), pay: payText(a)});
+    }
+    case 'take_object': return t('evades.takeObject', {object: objName(a.token)});
+    case 'end_turn': return t('evades.endTurn');
+    case 'choose_vent': return a.area === 'none' ? t('evades.noVent') : t('evades.ventTo', {area: areaName(a.area)});
+    case 'choose_codetainee': return a.source === 'face_up' ? t('evades.codetSlot', {slot: a.slot + 1}) : t('evades.codet.' + a.source);
+    case 'choose_target': return t('evades.targetLabel', {name: ctx.name(a.seat)});
+    case 'choose_doors': return a.doors && a.doors.length ? t('evades.flipDoors', {doors: list(a.doors.map(doorName))}) : t('evades.flipNone');
+    case 'give_cards': return t('evades.confirm.give_cards') + ': ' + cardsText(a.cards);
+    case 'discard': return t('evades.confirm.discard') + ': ' + cardsText(a.cards);
+    case 'answer_blackmail': return a.skip ? t('evades.blackmailSkip') : t('evades.confirm.answer_blackmail') + ': ' + cardsText(a.give);
+  }
+  return null;
+}
+
+export function status(ctx) {
+  const v = ctx.view;
+  if (!v || v.phase === 'over') return null;
+  if (v.pending && v.pending.seat === ctx.seat) return t('evades.status.decide');
+  if (ctx.myTurn) return v.phase === 'action' ? t('evades.status.step1') : t('evades.status.step2');
+  return null;
+}
+
+export function onKey(e, ctx) {
+  const v = ctx.view;
+  if (!v || !ctx.myTurn || ctx.busy || v.pending) return false;
+  const click = (sel) => { const b = document.querySelector(sel); if (b && !b.disabled) { b.click(); return true; } return false; };
+  const k = e.key.toLowerCase();
+  if (v.phase === 'action') {
+    if (/^[1-5]$/.test(k)) return click('#ev-row [data-slot="' + (+k - 1) + '"]');
+    if (k === 't') return click('#ev-take-face');
+    if (k === 'b') return click('#ev-take-blind');
+    if (k === 'p') return click('#ev-draw-pp');
+  } else if (k === 'e') {
+    return click('#ev-end-turn');
+  } else if (k === 'd') {
+    const first = document.querySelector('#ev-map .door.can-cross');
+    if (first) { first.focus(); return true; }
+  }
+  return false;
+}

@@ -1,0 +1,365 @@
+// Escape: The Curse of the Temple, in real time: the chamber map growing as
+// rooms are discovered, each adventurer's dice (roll, keep, locked black
+// masks, gold masks to give), the gem fields' shared pools, the gems left
+// and the cost of the escape, the big countdown with a gong and a door slam
+// made with the Web Audio API, curses and treasures.
+
+import {h, s, fmtClock} from '/js/ui.js';
+import {t, tn, list} from '/js/i18n.js';
+
+const FACE_MARK = {none: '·', adventurer: '웃', key: '⚷', torch: '🜂', gold_mask: '☉', black_mask: '☗'};
+const FACE_LETTER = {none: '', adventurer: 'A', key: 'K', torch: 'T', gold_mask: 'G', black_mask: 'B'};
+const ROLLABLE = new Set(['live', 'spent']);
+const SIDES = ['N', 'E', 'S', 'W'];
+const SEAT_FILL = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#e69f00'];
+const CELL = 120;
+
+const face = (f) => t('temple.face.' + f);
+const chamberName = (id) => {
+  if (!id) return '';
+  const kind = id.replace(/_\d+$/, '').replace(/^gem_.*/, 'gem');
+  return t('temple.kind.' + kind) + (/_\d+$/.test(id) ? ' ' + id.match(/_(\d+)$/)[1] : '');
+};
+const curseName = (c) => t('temple.curse.' + c.replace(/_\d+$/, ''));
+const treasureName = (c) => t('temple.treasure.' + c.replace(/_\d+$/, ''));
+
+// ---- sound ----
+
+let audio = null;
+let muted = false;
+try { muted = localStorage.getItem('sortie.mute') === 'true'; } catch { muted = false; }
+
+function ear() {
+  if (muted) return null;
+  if (!audio) {
+    const C = window.AudioContext || window.webkitAudioContext;
+    if (!C) return null;
+    audio = new C();
+  }
+  if (audio.state === 'suspended') audio.resume().catch(() => {});
+  return audio;
+}
+
+// Browsers let a page make sound only after the player touched it.
+addEventListener('pointerdown', () => ear(), {once: true});
+addEventListener('keydown', () => ear(), {once: true});
+
+// gong: a low bell, a few inharmonic partials dying slowly.
+export function gong() {
+  const a = ear();
+  if (!a) return;
+  const now = a.currentTime;
+  for (const [f, g, d] of [[98, 0.5, 4], [196 * 1.01, 0.25, 3], [293, 0.15, 2.2], [415, 0.08, 1.5]]) {
+    const o = a.createOscillator(), v = a.createGain();
+    o.type = 'sine';
+    o.frequency.value = f;
+    v.gain.setValueAtTime(0.0001, now);
+    v.gain.exponentialRampToValueAtTime(g, now + 0.02);
+    v.gain.exponentialRampToValueAtTime(0.0001, now + d);
+    o.connect(v).connect(a.destination);
+    o.start(now);
+    o.stop(now + d + 0.1);
+  }
+}
+
+// slam: a burst of noise through a low filter, and a thud.
+export function slam() {
+  const a = ear();
+  if (!a) return;
+  const now = a.currentTime;
+  const len = Math.floor(a.sampleRate * 0.6);
+  const buf = a.createBuffer(1, len, a.sampleRate);
+  const data = buf.getChannelData(0);
+  for (let i = 0; i < len; i++) data[i] = (Math.random() * 2 - 1) * Math.pow(1 - i / len, 3);
+  const src = a.createBufferSource();
+  src.buffer = buf;
+  const lp = a.createBiquadFilter();
+  lp.type = 'lowpass';
+  lp.frequency.value = 400;
+  const v = a.createGain();
+  v.gain.value = 0.9;
+  src.connect(lp).connect(v).connect(a.destination);
+  src.start(now);
+  const o = a.createOscillator(), g = a.createGain();
+  o.frequency.setValueAtTime(90, now);
+  o.frequency.exponentialRampToValueAtTime(35, now + 0.4);
+  g.gain.setValueAtTime(0.8, now);
+  g.gain.exponentialRampToValueAtTime(0.0001, now + 0.5);
+  o.connect(g).connect(a.destination);
+  o.start(now);
+  o.stop(now + 0.6);
+}
+
+// ---- rendering ----
+
+export function render(root, ctx) {
+  const v = ctx.view;
+  if (!v) return;
+  const ui = ctx.ui;
+  ui.sel = ui.sel || new Set();
+  const me = v.you != null ? v.seats.find((x) => x.seat === v.you) : null;
+  for (const ev of ctx.events || []) {
+    if (ctx.readonly) break;
+    if (ev.type === 'gong') { gong(); ui.flash = {text: t('temple.gongNow', {n: ev.n}), kind: 'gong', at: performance.now()}; }
+    if (ev.type === 'door_slam' || ev.type === 'sand_out') { slam(); ui.flash = {text: t('temple.slamNow'), kind: 'slam', at: performance.now()}; }
+    if (ev.type === 'collapse') { slam(); ui.flash = {text: t('temple.collapseNow'), kind: 'slam', at: performance.now()}; }
+  }
+  root.append(h('div', {class: 'tp'},
+    countdown(v, ctx),
+    ui.flash && performance.now() - ui.flash.at < 6000 ? h('p', {class: 'happening ' + ui.flash.kind, role: 'alert'}, ui.flash.text) : null,
+    h('div', {class: 'strip'},
+      h('span', {class: 'stat', id: 'tp-gems'}, tn('temple.gemsLeft', v.reserve), v.side ? ' + ' + tn('temple.sideSupply', v.side) : ''),
+      h('span', {class: 'stat', id: 'tp-cost'}, tn('temple.escapeCost', v.escape_cost)),
+      h('span', {class: 'stat'}, tn('temple.stackLeft', v.stack_left)),
+      v.breach_mode ? h('span', {class: 'stat'}, t('temple.breach')) : null,
+      h('button', {type: 'button', id: 'tp-mute', 'aria-pressed': String(muted), onclick: () => {
+        muted = !muted;
+        try { localStorage.setItem('sortie.mute', String(muted)); } catch { /* ignore */ }
+        ctx.redraw();
+      }}, muted ? t('temple.soundOff') : t('temple.soundOn'))),
+    me && !ctx.readonly ? tray(v, ctx, me) : null,
+    map(v, ctx, me),
+    seats(v, ctx),
+    v.over ? h('p', {class: 'prompt', id: 'tp-over'}, v.won ? t('temple.won') : t('temple.lost.' + (v.reason || 'collapse'))) : null));
+}
+
+// liveClock is the match clock now, interpolated between updates.
+function liveClock(v, ctx) {
+  return Math.max(v.now, ctx.clock || v.now);
+}
+
+function countdown(v, ctx) {
+  const c = v.clock || {};
+  const now = liveClock(v, ctx);
+  const left = Math.max(0, (c.end || 0) - now);
+  const slam = c.next_slam ? Math.max(0, c.next_slam - now) : null;
+  const urgent = c.countdown > 0;
+  return h('div', {class: 'tp-countdown' + (urgent ? ' urgent' : ''), id: 'tp-countdown', role: 'timer', 'aria-live': 'off'},
+    h('div', {class: 'big', id: 'tp-time-left', 'data-end': c.end || 0}, fmtClock(left)),
+    h('div', {}, t('temple.collapseIn'),
+      slam != null ? [h('br'), h('span', {id: 'tp-slam', 'data-at': c.next_slam}, urgent ? t('temple.slamIn', {time: fmtClock(slam)}) : t('temple.nextSlam', {time: fmtClock(slam)}))] : null,
+      c.timer === 'sand' ? [h('br'), t('temple.sandRun', {n: c.sand_run || 1})] : null));
+}
+
+// tick keeps the countdown moving between updates.
+export function tick(root, ctx) {
+  const v = ctx.view;
+  if (!v || !v.clock) return;
+  const now = liveClock(v, ctx);
+  const el = root.querySelector('#tp-time-left');
+  if (el) el.textContent = fmtClock(Math.max(0, +el.dataset.end - now));
+  const sl = root.querySelector('#tp-slam');
+  if (sl) {
+    const left = Math.max(0, +sl.dataset.at - now);
+    sl.textContent = v.clock.countdown > 0 ? t('temple.slamIn', {time: fmtClock(left)}) : t('temple.nextSlam', {time: fmtClock(left)});
+  }
+  const cd = root.querySelector('#tp-cooldown');
+  if (cd) {
+    const left = Math.max(0, +cd.dataset.at - now);
+    cd.textContent = left > 0 ? t('temple.cooldown', {s: (left / 1000).toFixed(1)}) : t('temple.ready');
+  }
+}
+
+function myDice(v, me) {
+  return v.dice.filter((d) => d.owner === me.seat);
+}
+
+function tray(v, ctx, me) {
+  const ui = ctx.ui;
+  const dice = myDice(v, me);
+  for (const id of [...ui.sel]) {
+    const d = dice.find((x) => x.id === id);
+    if (!d || !ROLLABLE.has(d.status)) ui.sel.delete(id);
+  }
+  const rollable = dice.filter((d) => ROLLABLE.has(d.status));
+  const chosen = ui.sel.size ? [...ui.sel].sort((a, b) => a - b) : rollable.map((d) => d.id);
+  const canAct = ctx.myTurn && !me.escaped;
+  const others = ctx.legal.filter((a) => a.type !== 'roll' && a.type !== 'enter' && a.type !== 'discover' && a.type !== 'signal');
+  return h('section', {class: 'tp-tray', 'aria-labelledby': 'tp-tray-h'},
+    h('h3', {id: 'tp-tray-h'}, t('temple.yourDice'), ' ', h('small', {id: 'tp-cooldown', class: 'muted', 'data-at': me.next_roll_at || 0}, '')),
+    h('div', {class: 'dice', id: 'tp-dice'}, dice.map((d, i) => {
+      const can = ROLLABLE.has(d.status);
+      const picked = ui.sel.has(d.id);
+      return h('button', {type: 'button', class: 'die st-' + d.status + ' f-' + d.face, 'data-die': d.id, 'data-key': 'die-' + d.id,
+        'aria-pressed': can ? String(picked) : null, disabled: !can || !canAct,
+        'aria-label': t('temple.dieAria', {n: i + 1, face: face(d.face), status: t('temple.status.' + d.status)}),
+        onclick: () => { if (picked) ui.sel.delete(d.id); else ui.sel.add(d.id); ctx.redraw(); }},
+      h('span', {class: 'pip', 'aria-hidden': 'true'}, FACE_MARK[d.face] || '?'), h('span', {class: 'fl'}, FACE_LETTER[d.face]),
+      h('small', {}, t('temple.status.' + d.status)));
+    })),
+    h('div', {class: 'choice-bar'},
+      h('button', {type: 'button', class: 'primary', id: 'tp-roll', 'data-act': 'roll', disabled: !canAct || !chosen.length || ctx.busy,
+        onclick: () => { ui.sel.clear(); ctx.play({type: 'roll', dice: chosen}); }},
+      ui.sel.size ? tn('temple.rollSome', ui.sel.size) : t('temple.rollAll'), ' ', h('kbd', {}, 'R')),
+      others.slice(0, 12).map((a, i) => h('button', {type: 'button', 'data-act': a.type, 'data-key': 'act-' + JSON.stringify(a), disabled: ctx.busy, onclick: () => ctx.play(a)}, label(a, ctx)))),
+    me.curses && me.curses.length ? h('p', {}, t('temple.curses', {list: list(me.curses.map(curseName))})) : null,
+    me.treasures && me.treasures.length ? h('p', {}, t('temple.treasures', {list: list(me.treasures.map(treasureName))})) : null,
+    h('p', {class: 'help'}, t('temple.help')));
+}
+
+function map(v, ctx, me) {
+  const xs = v.chambers.map((c) => c.x), ys = v.chambers.map((c) => c.y);
+  const minX = Math.min(...xs) - 1, maxX = Math.max(...xs) + 1, minY = Math.min(...ys) - 1, maxY = Math.max(...ys) + 1;
+  const pos = (c) => [(c.x - minX) * CELL, (c.y - minY) * CELL];
+  const mine = ctx.myTurn && !ctx.readonly;
+  const enters = {};
+  const discovers = {};
+  if (mine) {
+    for (const a of ctx.legal) {
+      if (a.type === 'enter') enters[a.to] = enters[a.to] || a;
+      if (a.type === 'discover') discovers[a.side] = discovers[a.side] || a;
+    }
+  }
+  const here = me && me.chamber >= 0 ? v.chambers[me.chamber] : null;
+  const g = [];
+  // Connections.
+  v.chambers.forEach((c, i) => {
+    for (const j of c.links || []) {
+      if (j < i) continue;
+      const [x1, y1] = pos(c), [x2, y2] = pos(v.chambers[j]);
+      g.push(s('line', {class: 'tp-link', x1: x1 + CELL / 2, y1: y1 + CELL / 2, x2: x2 + CELL / 2, y2: y2 + CELL / 2}));
+    }
+  });
+  v.chambers.forEach((c, i) => {
+    const [x, y] = pos(c);
+    const a = enters[c.id];
+    const who = v.seats.filter((st) => st.chamber === i);
+    const labelText = chamberLabel(c, v, ctx) + (a ? '. ' + t('temple.clickEnter') : '');
+    const go = () => a && ctx.play(a);
+    g.push(s('g', {class: 'tp-chamber k-' + c.kind + (a ? ' can' : '') + (here === c ? ' here' : ''), 'data-chamber': c.id, 'data-key': 'ch-' + c.id,
+      role: a ? 'button' : 'img', tabindex: a ? 0 : null, 'aria-label': labelText,
+      onclick: a ? go : null, onkeydown: a ? keyStop : null, onkeyup: a ? (e) => { if (e.key === 'Enter' || e.key === ' ') go(); } : null},
+    s('title', {}, labelText),
+    s('rect', {class: 'room', x: x + 6, y: y + 6, width: CELL - 12, height: CELL - 12, rx: 10}),
+    SIDES.map((sd, k) => (c.open || '').includes(sd) ? s('rect', {class: 'door', ...doorRect(x, y, k)}) : null),
+    s('text', {class: 'tp-name', x: x + CELL / 2, y: y + 24}, chamberName(c.id)),
+    s('text', {class: 'tp-cost', x: x + CELL / 2, y: y + 42}, (c.cost || []).map((f) => FACE_LETTER[f] || '').join('+')),
+    c.tiers ? s('text', {class: 'tp-gem', x: x + CELL / 2, y: y + 62},
+      (c.activated ? '✔ ' : '') + FACE_LETTER[c.symbol] + ' ' + (c.pool_value || 0) + '/' + (c.target ? c.tiers[c.target - 1].cost : c.tiers[0].cost)) : null,
+    c.gems ? s('text', {class: 'tp-gem', x: x + CELL / 2, y: y + 78}, '◆×' + c.gems) : null,
+    c.face_down_treasure || c.chest ? s('text', {class: 'tp-gem', x: x + CELL - 18, y: y + 24}, '▣') : null,
+    c.mask ? s('text', {class: 'tp-gem', x: x + 18, y: y + 24}, '☗') : null,
+    who.map((st, k) => s('g', {transform: `translate(${x + 22 + k * 20} ${y + CELL - 24})`},
+      s('circle', {r: 9, fill: SEAT_FILL[st.seat % 5], stroke: '#000'}), s('text', {class: 'tp-seat', y: 4}, String(st.seat + 1))))));
+  });
+  // Sides of the player's chamber that can be discovered.
+  if (here) {
+    const [x, y] = pos(here);
+    for (const [sd, a] of Object.entries(discovers)) {
+      const k = SIDES.indexOf(sd);
+      const [dx, dy] = [[0, -1], [1, 0], [0, 1], [-1, 0]][k];
+      const cx = x + CELL / 2 + dx * CELL, cy = y + CELL / 2 + dy * CELL;
+      const text = t('temple.discover', {side: t('temple.side.' + sd)});
+      g.push(s('g', {class: 'tp-discover can', 'data-side': sd, 'data-key': 'disc-' + sd, role: 'button', tabindex: 0, 'aria-label': text,
+        onclick: () => ctx.play(a), onkeydown: keyStop, onkeyup: (e) => { if (e.key === 'Enter' || e.key === ' ') ctx.play(a); }},
+      s('title', {}, text),
+      s('rect', {x: cx - CELL / 2 + 14, y: cy - CELL / 2 + 14, width: CELL - 28, height: CELL - 28, rx: 10}),
+      s('text', {x: cx, y: cy + 8}, '+')));
+    }
+  }
+  const W = (maxX - minX + 1) * CELL, H = (maxY - minY + 1) * CELL;
+  return s('svg', {class: 'tp-map', id: 'tp-map', viewBox: `0 0 ${W} ${H}`, role: 'group', 'aria-label': t('temple.map'), style: 'max-width:' + Math.min(W, 900) + 'px'}, g);
+}
+
+function doorRect(x, y, k) {
+  const m = CELL / 2;
+  switch (k) {
+    case 0: return {x: x + m - 12, y: y + 2, width: 24, height: 8};
+    case 1: return {x: x + CELL - 10, y: y + m - 12, width: 8, height: 24};
+    case 2: return {x: x + m - 12, y: y + CELL - 10, width: 24, height: 8};
+    default: return {x: x + 2, y: y + m - 12, width: 8, height: 24};
+  }
+}
+
+function keyStop(e) {
+  if (e.key === 'Enter' || e.key === ' ') e.preventDefault();
+}
+
+function chamberLabel(c, v, ctx) {
+  const parts = [chamberName(c.id), t('temple.costAria', {cost: (c.cost || []).map(face).join(', ')})];
+  if (c.tiers) parts.push(t('temple.fieldAria', {symbol: face(c.symbol), value: c.pool_value || 0, tiers: c.tiers.map((x) => x.cost + '→' + x.gems).join(', ')}));
+  if (c.activated) parts.push(t('temple.activated'));
+  const who = v.seats.filter((st) => st.chamber === v.chambers.indexOf(c));
+  if (who.length) parts.push(list(who.map((st) => ctx.name(st.seat))));
+  return parts.join('. ');
+}
+
+function seats(v, ctx) {
+  return h('section', {'aria-labelledby': 'tp-seats-h'},
+    h('h3', {id: 'tp-seats-h'}, t('temple.adventurers')),
+    h('div', {class: 'tp-seats'}, v.seats.map((st) => {
+      const dice = v.dice.filter((d) => d.owner === st.seat && d.status !== 'lost' && d.status !== 'out');
+      return h('div', {class: 'seat-box', 'data-seat': st.seat},
+        h('span', {class: 'seat-mark seat-' + st.seat, 'aria-hidden': 'true'}, ctx.shape(st.seat)), ' ', h('strong', {}, ctx.name(st.seat)), ' — ',
+        st.escaped ? t('temple.escaped') : chamberName(st.chamber_id), h('br'),
+        h('small', {}, tn('temple.dice', st.dice), ': ', dice.map((d) => FACE_LETTER[d.face] || '·').join(' ') || '—',
+          dice.some((d) => d.status === 'locked') ? ' · ' + tn('temple.locked', dice.filter((d) => d.status === 'locked').length) : '',
+          st.gifting ? ' · ' + t('temple.gifting') : ''));
+    })));
+}
+
+// ---- words ----
+
+export function label(a, ctx) {
+  switch (a.type) {
+    case 'roll': return tn('temple.rollSome', a.dice.length);
+    case 'unlock': return tn('temple.unlock', a.targets.length);
+    case 'enter': return t('temple.enter', {to: chamberName(a.to)});
+    case 'discover': return t('temple.discover', {side: t('temple.side.' + a.side)});
+    case 'commit': return tn('temple.commit', a.dice.length, {tier: a.tier || '—'});
+    case 'retarget': return t('temple.retarget', {tier: a.tier});
+    case 'withdraw': return tn('temple.withdraw', a.dice.length);
+    case 'escape': return t('temple.escape');
+    case 'give_die': return t('temple.giveDie', {name: ctx.name(a.to)});
+    case 'provoke_fate': return t('temple.provokeFate', {chamber: chamberName(a.chamber)});
+    case 'claim_treasure': return t('temple.claimTreasure');
+    case 'use_treasure': return t('temple.useTreasure', {treasure: treasureName(a.treasure)});
+    case 'lift_curse': return t('temple.liftCurse', {curse: curseName(a.card)});
+    case 'signal': return t('temple.signal.' + a.kind);
+  }
+  return null;
+}
+
+export function describe(ev, ctx) {
+  const n = (p) => ctx.name(p);
+  switch (ev.type) {
+    case 'rolled': return false; // too many to read; the tray shows them
+    case 'die_lost': return t('temple.ev.die_lost', {seat: n(ev.seat)});
+    case 'unlocked': return t('temple.ev.unlocked', {seat: n(ev.seat)});
+    case 'entered': return t('temple.ev.entered', {seat: n(ev.seat), to: chamberName(ev.to)});
+    case 'discovered': return t('temple.ev.discovered', {seat: n(ev.seat), tile: chamberName(ev.tile)});
+    case 'curse_drawn': return t('temple.ev.curse_drawn', {seat: n(ev.seat), curse: curseName(ev.card)});
+    case 'curse_lifted': return t('temple.ev.curse_lifted', {seat: n(ev.seat), curse: curseName(ev.card)});
+    case 'treasure_claimed': return t('temple.ev.treasure_claimed', {seat: n(ev.seat), treasure: treasureName(ev.treasure)});
+    case 'treasure_used': return t('temple.ev.treasure_used', {seat: n(ev.seat), treasure: treasureName(ev.treasure)});
+    case 'committed': return false;
+    case 'withdrawn': return false;
+    case 'retargeted': return false;
+    case 'activated': return tn('temple.ev.activated', ev.gems, {chamber: chamberName(ev.chamber)});
+    case 'fate_provoked': return t('temple.ev.fate_provoked', {seat: n(ev.seat)});
+    case 'escaped': return t('temple.ev.escaped', {seat: n(ev.seat)});
+    case 'die_given': return t('temple.ev.die_given', {from: n(ev.from), to: n(ev.to)});
+    case 'gong': return t('temple.gongNow', {n: ev.n});
+    case 'door_slam': return t('temple.slamNow') + ((ev.losses || []).length ? ' ' + t('temple.ev.losses', {names: list(ev.losses.map((l) => n(l.seat)))}) : '');
+    case 'sand_out': return t('temple.slamNow');
+    case 'sand_turned': return t('temple.ev.sand_turned', {n: ev.run});
+    case 'collapse': return t('temple.collapseNow');
+    case 'signal': return t('temple.ev.signal', {seat: n(ev.seat), what: t('temple.signal.' + ev.kind)});
+    case 'game_over': return ev.won ? t('temple.won') : t('temple.lost.' + ev.reason);
+  }
+  return null;
+}
+
+export function status(ctx) {
+  const v = ctx.view;
+  if (!v || v.over) return null;
+  return t('temple.statusLine');
+}
+
+export function onKey(e, ctx) {
+  if (!ctx.myTurn) return false;
+  const k = e.key.toLowerCase();
+  if (k === 'r') { const b = document.querySelector('#tp-roll'); if (b && !b.disabled) { b.click(); return true; } }
+  if (/^[1-7]$/.test(k)) { const b = document.querySelectorAll('#tp-dice .die')[+k - 1]; if (b && !b.disabled) { b.click(); return true; } }
+  return false;
+}

@@ -1,0 +1,299 @@
+// The lobby: choose a game, its options and seats, create a match, hand out
+// the invite links; list open, running and finished matches to join, watch or
+// come back to.
+
+import {api, held, heldAll, remember, playerName, setPlayerName} from './api.js';
+import {t, tn, tx, onLang, errorText, has} from './i18n.js';
+import {h, fill, toast, copyText} from './ui.js';
+
+const STATUSES = ['open', 'running', 'finished'];
+// The difficulty levels every game offers (bot.Levels on the server).
+const LEVELS = ['easy', 'medium', 'hard'];
+
+export class Lobby {
+  constructor(root) {
+    this.root = root;
+    this.games = [];
+    this.game = null; // the chosen game's info
+    this.form = null; // the create form's values
+    this.created = null; // the answer to the last creation
+    this.tab = 'running';
+    this.matches = [];
+    this.error = '';
+  }
+
+  async start() {
+    onLang(() => this.draw());
+    try {
+      const r = await api('GET', '/api/games');
+      this.games = r.games || [];
+    } catch (e) {
+      this.error = errorText(e);
+    }
+    const want = new URLSearchParams(location.search).get('game');
+    this.choose(this.games.find((g) => g.id === want) || null);
+    await this.loadMatches();
+    this.draw();
+    this.timer = setInterval(() => this.loadMatches().then(() => this.drawMatches()), 5000);
+  }
+
+  async loadMatches() {
+    try {
+      const r = await api('GET', '/api/matches?status=' + this.tab + '&limit=50');
+      this.matches = r.matches || [];
+    } catch (e) {
+      this.matches = [];
+    }
+  }
+
+  gameName(id) {
+    const g = this.games.find((x) => x.id === id);
+    return g ? tx(g.name) : id;
+  }
+
+  choose(g) {
+    this.game = g;
+    this.created = null;
+    if (!g) { this.form = null; return; }
+    const opts = {};
+    for (const o of g.options || []) opts[o.key] = o.default;
+    const players = g.min_players;
+    this.form = {players, options: opts, seats: [], botDelay: 700, moveLimit: 0, takeover: 0};
+    this.fitSeats();
+  }
+
+  // fitSeats keeps one seat row per player: the first human, the others
+  // bots by default.
+  fitSeats() {
+    const f = this.form, g = this.game;
+    const bot = 'medium';
+    while (f.seats.length < f.players) {
+      f.seats.push({kind: f.seats.length === 0 ? 'human' : 'bot', bot, name: f.seats.length === 0 ? playerName() : ''});
+    }
+    f.seats.length = f.players;
+  }
+
+  draw() {
+    fill(this.root,
+      h('h1', {}, t('lobby.title')),
+      h('p', {class: 'lead'}, t('lobby.lead')),
+      this.error ? h('p', {class: 'error', role: 'alert'}, this.error) : null,
+      h('section', {class: 'panel', 'aria-labelledby': 'new-h'},
+        h('h2', {id: 'new-h'}, t('lobby.new')),
+        this.drawGames(),
+        this.game ? this.drawForm() : null,
+        this.created ? this.drawCreated() : null),
+      this.drawMine(),
+      h('section', {class: 'panel', 'aria-labelledby': 'list-h'},
+        h('h2', {id: 'list-h'}, t('lobby.matches')),
+        h('div', {class: 'tabs', role: 'tablist'}, STATUSES.map((st) => h('button', {
+          type: 'button', role: 'tab', id: 'tab-' + st, 'aria-selected': String(st === this.tab),
+          onclick: async () => { this.tab = st; await this.loadMatches(); this.draw(); },
+        }, t('status.' + st)))),
+        h('div', {id: 'match-list', role: 'tabpanel', 'aria-labelledby': 'tab-' + this.tab})),
+      h('section', {class: 'panel', 'aria-labelledby': 'inv-h'},
+        h('h2', {id: 'inv-h'}, t('lobby.haveInvite')),
+        h('form', {class: 'row', onsubmit: (e) => {
+          e.preventDefault();
+          const v = e.target.elements.invite.value.trim();
+          if (!v) return;
+          try {
+            const u = new URL(v, location.href);
+            if (!u.pathname.startsWith('/play/')) throw new Error('no');
+            location.href = u.pathname + u.search + u.hash;
+          } catch { toast(t('lobby.badInvite'), 'error'); }
+        }},
+        h('label', {for: 'invite'}, t('lobby.inviteLink')),
+        h('input', {id: 'invite', name: 'invite', type: 'url', placeholder: location.origin + '/play/…'}),
+        h('button', {type: 'submit'}, t('lobby.open')))),
+    );
+    this.drawMatches();
+  }
+
+  drawGames() {
+    if (!this.games.length) return h('p', {}, t('lobby.noGames'));
+    return h('fieldset', {class: 'games'},
+      h('legend', {}, t('lobby.chooseGame')),
+      this.games.map((g) => h('label', {class: 'game-card' + (this.game === g ? ' chosen' : ''), 'data-game': g.id},
+        h('input', {type: 'radio', name: 'game', value: g.id, checked: this.game === g,
+          onchange: () => { this.choose(g); this.draw(); document.getElementById('create')?.scrollIntoView({block: 'nearest'}); }}),
+        h('span', {class: 'game-name'}, tx(g.name)),
+        h('span', {class: 'game-meta'}, playerRange(g), ' · ', t('timing.' + g.timing)),
+        h('span', {class: 'game-summary'}, tx(g.summary)))));
+  }
+
+  drawForm() {
+    const g = this.game, f = this.form;
+    const counts = [];
+    for (let n = g.min_players; n <= g.max_players; n++) counts.push(n);
+    return h('form', {id: 'create', class: 'create', onsubmit: (e) => { e.preventDefault(); this.create(); }},
+      h('h3', {}, t('lobby.setup', {game: tx(g.name)})),
+      h('div', {class: 'field'},
+        h('label', {for: 'players'}, t('lobby.players')),
+        h('select', {id: 'players', onchange: (e) => { f.players = +e.target.value; this.fitSeats(); this.draw(); document.getElementById('players').focus(); }},
+          counts.map((n) => h('option', {value: n, selected: n === f.players}, String(n))))),
+      (g.options || []).map((o) => this.drawOption(o)),
+      h('fieldset', {class: 'seats'},
+        h('legend', {}, t('lobby.seats')),
+        f.seats.map((st, i) => this.drawSeat(st, i))),
+      h('details', {class: 'advanced'},
+        h('summary', {}, t('lobby.advanced')),
+        numberField('bot-delay', t('lobby.botDelay'), f.botDelay, 0, 60000, (v) => { f.botDelay = v; }),
+        numberField('move-limit', t('lobby.moveLimit'), f.moveLimit, 0, 86400, (v) => { f.moveLimit = v; }),
+        numberField('takeover', t('lobby.takeover'), f.takeover, 0, 86400, (v) => { f.takeover = v; })),
+      h('button', {type: 'submit', class: 'primary', id: 'create-btn'}, t('lobby.create')));
+  }
+
+  drawOption(o) {
+    const f = this.form, id = 'opt-' + o.key;
+    const help = o.help ? h('small', {id: id + '-help', class: 'help'}, tx(o.help)) : null;
+    let input;
+    if (o.kind === 'bool') {
+      input = h('input', {id, type: 'checkbox', checked: f.options[o.key] === 'true', 'aria-describedby': help ? id + '-help' : null,
+        onchange: (e) => { f.options[o.key] = String(e.target.checked); }});
+      return h('div', {class: 'field check'}, input, h('label', {for: id}, tx(o.name)), help);
+    }
+    if (o.kind === 'int') {
+      input = h('input', {id, type: 'number', min: o.min, max: o.max, value: f.options[o.key], 'aria-describedby': help ? id + '-help' : null,
+        onchange: (e) => { f.options[o.key] = String(e.target.value); }});
+    } else {
+      input = h('select', {id, 'aria-describedby': help ? id + '-help' : null, onchange: (e) => { f.options[o.key] = e.target.value; }},
+        (o.choices || []).map((c) => h('option', {value: c, selected: c === f.options[o.key]}, choiceText(this.game.id, o.key, c))));
+    }
+    return h('div', {class: 'field'}, h('label', {for: id}, tx(o.name)), input, help);
+  }
+
+  drawSeat(st, i) {
+    const g = this.game;
+    const kind = h('select', {id: 'seat-kind-' + i, 'aria-label': t('lobby.seatKind', {n: i + 1}),
+      onchange: (e) => { st.kind = e.target.value; this.draw(); document.getElementById('seat-kind-' + i).focus(); }},
+      h('option', {value: 'human', selected: st.kind === 'human'}, t('seat.human')),
+      h('option', {value: 'bot', selected: st.kind === 'bot'}, t('seat.bot')));
+    // The levels every game offers (the server maps them to its bots), then
+    // the game's own bots by name.
+    const others = (g.bots || []).filter((b) => !LEVELS.includes(b));
+    const level = h('select', {id: 'seat-bot-' + i, 'aria-label': st.kind === 'bot' ? t('lobby.botLevel', {n: i + 1}) : t('lobby.standIn', {n: i + 1}),
+      onchange: (e) => { st.bot = e.target.value; }},
+      h('optgroup', {label: t('lobby.levels')}, LEVELS.map((b) => h('option', {value: b, selected: b === st.bot}, botName(b)))),
+      others.length ? h('optgroup', {label: t('lobby.namedBots')}, others.map((b) => h('option', {value: b, selected: b === st.bot}, botName(b)))) : null);
+    const name = h('input', {id: 'seat-name-' + i, type: 'text', maxlength: 40, value: st.name,
+      'aria-label': t('lobby.seatName', {n: i + 1}), placeholder: st.kind === 'bot' ? botName(st.bot) : t('lobby.namePlaceholder'),
+      oninput: (e) => { st.name = e.target.value; if (i === 0 && st.kind === 'human') setPlayerName(st.name); }});
+    return h('div', {class: 'seat-row', 'data-seat': i},
+      h('span', {class: 'seat-no'}, t('seat.n', {n: i + 1})), kind,
+      st.kind === 'bot' ? level : null, name);
+  }
+
+  async create() {
+    const g = this.game, f = this.form;
+    const req = {
+      game: g.id, players: f.players, options: f.options, auto_start: true,
+      bot_delay_ms: Math.round(f.botDelay), move_limit_ms: Math.round(f.moveLimit * 1000),
+      takeover_after_ms: Math.round(f.takeover * 1000),
+      seats: f.seats.map((st) => ({kind: st.kind, bot: st.bot, name: st.name.trim()})),
+    };
+    const btn = document.getElementById('create-btn');
+    if (btn) btn.disabled = true;
+    try {
+      const c = await api('POST', '/api/matches', req);
+      const seats = {}, invites = {};
+      for (const st of c.seats) {
+        if (st.token) {
+          seats[st.seat] = st.token;
+          invites[st.seat] = new URL(st.invite, location.href).href;
+        }
+      }
+      const first = c.seats.find((st) => st.token);
+      remember(c.match.id, {game: g.id, seats, invites, host: c.host_token, last: first ? first.seat : null, created: Date.now()});
+      this.created = c;
+      // The creator's own seat is joined at once under the name given.
+      if (first) {
+        const name = (f.seats[first.seat].name || '').trim();
+        try { await api('POST', '/api/matches/' + c.match.id + '/join', {name}, first.token); } catch (e) { toast(errorText(e), 'error'); }
+      }
+      this.draw();
+      document.getElementById('created')?.focus();
+    } catch (e) {
+      toast(errorText(e, g.id), 'error', 8000);
+      if (btn) btn.disabled = false;
+    }
+  }
+
+  drawCreated() {
+    const c = this.created, id = c.match.id;
+    const humans = c.seats.filter((st) => st.token);
+    const first = humans[0];
+    return h('div', {id: 'created', class: 'created', tabindex: '-1', role: 'region', 'aria-label': t('lobby.created')},
+      h('h3', {}, t('lobby.created')),
+      humans.length > 1 ? h('p', {}, t('lobby.sendInvites')) : null,
+      h('ul', {class: 'invites'}, humans.slice(1).map((st) => {
+        const url = new URL(st.invite, location.href).href;
+        return h('li', {'data-seat': st.seat},
+          h('span', {}, t('seat.n', {n: st.seat + 1})), ' ',
+          h('input', {type: 'text', readonly: true, value: url, class: 'invite-url', 'aria-label': t('lobby.inviteFor', {n: st.seat + 1}), onfocus: (e) => e.target.select()}),
+          h('button', {type: 'button', class: 'copy', onclick: async () => {
+            toast(await copyText(url) ? t('lobby.copied') : t('lobby.copyFailed'));
+          }}, t('lobby.copy')));
+      })),
+      first
+        ? h('a', {class: 'button primary', id: 'play-link', href: '/play/' + id + '?seat=' + first.seat}, t('lobby.play', {n: first.seat + 1}))
+        : h('a', {class: 'button primary', id: 'play-link', href: '/play/' + id}, t('lobby.watch')));
+  }
+
+  drawMine() {
+    const mine = Object.entries(heldAll()).sort((a, b) => (b[1].created || 0) - (a[1].created || 0)).slice(0, 10);
+    if (!mine.length) return null;
+    return h('section', {class: 'panel', 'aria-labelledby': 'mine-h'},
+      h('h2', {id: 'mine-h'}, t('lobby.mine')),
+      h('ul', {class: 'mine'}, mine.map(([id, m]) => {
+        const seat = m.last != null ? m.last : Object.keys(m.seats || {})[0];
+        return h('li', {},
+          h('a', {href: '/play/' + id + (seat != null ? '?seat=' + seat : '')},
+            t('lobby.mineItem', {game: this.gameName(m.game), id, n: seat != null ? +seat + 1 : '—'})));
+      })));
+  }
+
+  drawMatches() {
+    const box = document.getElementById('match-list');
+    if (!box) return;
+    if (!this.matches.length) {
+      fill(box, h('p', {}, t('lobby.noMatches.' + this.tab)));
+      return;
+    }
+    fill(box, h('ul', {class: 'matches'}, this.matches.map((m) => {
+      const mine = held(m.id);
+      const seatTexts = (m.seats || []).map((st) => (st.name || t('seat.n', {n: st.seat + 1})) +
+        (st.kind === 'bot' ? ' (' + t('seat.bot') + ')' : st.joined ? '' : ' (' + t('seat.free') + ')'));
+      const mySeat = mine && Object.keys(mine.seats || {}).length ? (mine.last != null ? mine.last : Object.keys(mine.seats)[0]) : null;
+      return h('li', {class: 'match', 'data-match': m.id},
+        h('span', {class: 'game-name'}, this.gameName(m.game)), ' ',
+        h('span', {class: 'badge'}, t('status.' + m.status)), ' ',
+        h('span', {class: 'seats-list'}, seatTexts.join(' · ')), ' ',
+        m.outcome && m.outcome.winners ? h('span', {class: 'winners'}, t('lobby.won', {names: m.outcome.winners.map((w) => (m.seats[w] && m.seats[w].name) || t('seat.n', {n: w + 1})).join(', ')})) : null,
+        h('span', {class: 'actions'},
+          mySeat != null && m.status !== 'finished' ? h('a', {class: 'button primary', href: '/play/' + m.id + '?seat=' + mySeat}, t('lobby.resume')) : null,
+          h('a', {class: 'button', href: '/play/' + m.id}, m.status === 'finished' ? t('lobby.replay') : t('lobby.spectate'))));
+    })));
+  }
+}
+
+function playerRange(g) {
+  return g.min_players === g.max_players ? tn('lobby.playersExact', g.min_players) : t('lobby.playersRange', {min: g.min_players, max: g.max_players});
+}
+
+function numberField(id, label, value, min, max, set) {
+  return h('div', {class: 'field'}, h('label', {for: id}, label),
+    h('input', {id, type: 'number', min, max, value, onchange: (e) => set(+e.target.value || 0)}));
+}
+
+export function botName(b) {
+  return has('bot.' + b) ? t('bot.' + b) : b;
+}
+
+function choiceText(game, key, c) {
+  const k = game + '.opt.' + key + '.' + c;
+  if (has(k)) return t(k);
+  if (has('opt.choice.' + c)) return t('opt.choice.' + c);
+  if (/_ms$/.test(key) && /^\d+$/.test(c)) return t('opt.seconds', {s: +c / 1000});
+  return c;
+}

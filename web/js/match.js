@@ -1,0 +1,656 @@
+// The match page, shared by every game: joining a seat, the socket to the
+// match (and coming back after a drop), whose turn it is, the legal actions,
+// the event log, clocks, errors in words, and at the end the outcome, the
+// full reveal and a replay of the match's log.
+
+import {api, held, remember, playerName, setPlayerName} from './api.js';
+import {t, tn, tx, onLang, errorText, getLang, list} from './i18n.js';
+import {h, fill, toast, copyText, fmtClock, sameAction} from './ui.js';
+import {loadBoard, describeEvent, labelAction} from './boards.js';
+import {botName} from './lobby.js';
+
+// Retry delays after a dropped connection, in milliseconds.
+const RETRY = [500, 1000, 2000, 4000, 8000, 10000];
+// Past this many legal actions the list gets a filter box.
+const FILTER_AT = 12;
+// The views kept for the replay when the server serves no step views (a
+// real-time match sends several a second).
+const HISTORY = 2000;
+
+// Seat marks: a shape and a letter for each seat, so that seats never
+// differ by colour alone.
+export const SEAT_SHAPES = ['●', '■', '▲', '◆', '★', '⬟'];
+
+export class MatchPage {
+  constructor(root, id) {
+    this.root = root;
+    this.id = id;
+    this.seat = -1; // -1: spectator
+    this.token = '';
+    this.summary = null;
+    this.info = null;
+    this.mod = null;
+    this.msg = null; // the newest state: seq, status, clock, actors, view, legal, outcome
+    this.seats = [];
+    this.log = [];
+    this.history = new Map(); // seq → {view, events}, for the replay when the server has no step views
+    this.ui = {}; // the board module's own state (selections), kept across redraws
+    this.ws = null;
+    this.retry = 0;
+    this.sending = false;
+    this.clockAt = 0; // performance.now() when msg.clock was received
+    this.turnSince = new Map(); // seat → match clock when its turn began
+    this.replay = null;
+    this.step = null;
+    window.sortie = {page: this}; // for the browser tests and curious players
+  }
+
+  async start() {
+    onLang(() => this.drawAll());
+    const q = new URLSearchParams(location.search);
+    const hash = new URLSearchParams(location.hash.slice(1));
+    let seat = q.has('seat') ? parseInt(q.get('seat'), 10) : null;
+    if (hash.get('token') && seat != null) {
+      remember(this.id, {seats: {[seat]: hash.get('token')}, last: seat});
+      // The token leaves the address bar: it is kept in this browser only.
+      history.replaceState(null, '', location.pathname + location.search);
+    }
+    const mine = held(this.id);
+    if (seat == null && mine && mine.last != null && mine.seats[mine.last]) seat = +mine.last;
+    if (seat != null && mine && mine.seats && mine.seats[seat]) {
+      this.seat = seat;
+      this.token = mine.seats[seat];
+      remember(this.id, {last: seat});
+    }
+    try {
+      this.summary = await api('GET', '/api/matches/' + this.id);
+      this.info = await api('GET', '/api/games/' + this.summary.game);
+    } catch (e) {
+      fill(this.root, h('h1', {}, t('match.notFound')), h('p', {class: 'error', role: 'alert'}, errorText(e)),
+        h('p', {}, h('a', {href: '/'}, t('match.backToLobby'))));
+      return;
+    }
+    if (mine && !mine.game) remember(this.id, {game: this.summary.game});
+    this.mod = await loadBoard(this.summary.game);
+    this.seats = this.summary.seats || [];
+    this.skeleton();
+    const me = this.seats[this.seat];
+    if (this.token && me && me.kind === 'human' && !me.joined && this.summary.status !== 'finished') {
+      this.drawJoin();
+      return;
+    }
+    this.connect();
+    this.tick = setInterval(() => this.drawClock(), 250);
+    addEventListener('online', () => { if (!this.ws) this.connect(); });
+    addEventListener('keydown', (e) => this.onKey(e));
+  }
+
+  get game() { return this.summary.game; }
+
+  // name returns a seat's display name.
+  name(s) {
+    const st = this.seats[s];
+    if (!st) return t('seat.n', {n: s + 1});
+    return st.name || (st.kind === 'bot' ? botName(st.bot) : t('seat.n', {n: s + 1}));
+  }
+
+  // ---- layout ----
+
+  skeleton() {
+    this.el = {};
+    const mk = (k, tag, attrs) => (this.el[k] = h(tag, attrs));
+    fill(this.root, h('div', {class: 'match-page', id: 'match'},
+      h('div', {class: 'match-head'},
+        mk('title', 'h1', {}),
+        mk('badge', 'span', {class: 'badge', id: 'status-badge'}),
+        mk('clock', 'span', {class: 'clock', id: 'clock', 'aria-live': 'off'}),
+        h('a', {href: '/', class: 'back'}, '')),
+      mk('banner', 'div', {class: 'banner', id: 'conn-banner', role: 'status', hidden: true}),
+      mk('turn', 'p', {class: 'turn', id: 'turn', 'aria-live': 'polite'}),
+      mk('error', 'div', {class: 'error-box', id: 'error', role: 'alert', hidden: true}),
+      mk('host', 'section', {class: 'panel host', id: 'host', hidden: true}),
+      mk('end', 'section', {class: 'panel end', id: 'end', hidden: true, 'aria-labelledby': 'end-h'}),
+      h('div', {class: 'match-body'},
+        mk('board', 'section', {class: 'board game-' + this.game, id: 'board', 'aria-labelledby': 'board-h'}),
+        h('aside', {class: 'side'},
+          mk('seatsBox', 'section', {class: 'panel', id: 'seats', 'aria-labelledby': 'seats-h'}),
+          mk('actions', 'section', {class: 'panel', id: 'actions', 'aria-labelledby': 'actions-h'}),
+          mk('logBox', 'section', {class: 'panel log-panel', id: 'log-panel', 'aria-labelledby': 'log-h'})))));
+    this.root.querySelector('.back').textContent = t('match.backToLobby');
+    this.el.board.addEventListener('pointerdown', () => { this.pressed = true; });
+    const release = () => {
+      if (!this.pressed) return;
+      this.pressed = false;
+      // After the click event of this press.
+      setTimeout(() => {
+        const d = this.deferred;
+        this.deferred = null;
+        if (d && !this.pressed) this.drawBoard(d.events, d.prevView);
+      }, 0);
+    };
+    addEventListener('pointerup', release, true);
+    addEventListener('pointercancel', release, true);
+  }
+
+  drawAll() {
+    if (!this.el) return;
+    this.root.querySelector('.back').textContent = t('match.backToLobby');
+    if (this.joining) { this.drawJoin(); return; }
+    this.draw();
+    this.drawLog(true);
+    if (this.summary && this.summary.status === 'finished' || (this.msg && this.msg.status === 'finished')) this.drawEnd();
+  }
+
+  drawJoin() {
+    this.joining = true;
+    this.el.title.textContent = tx(this.info.name);
+    this.el.turn.textContent = t('match.joinAs', {n: this.seat + 1});
+    const input = h('input', {id: 'join-name', type: 'text', maxlength: 40, value: playerName(), autocomplete: 'nickname'});
+    fill(this.el.board, h('form', {class: 'join', onsubmit: async (e) => {
+      e.preventDefault();
+      const name = input.value.trim();
+      setPlayerName(name);
+      try {
+        const r = await api('POST', '/api/matches/' + this.id + '/join', {name}, this.token);
+        this.summary = r.match;
+        this.seats = r.match.seats;
+        this.joining = false;
+        fill(this.el.board);
+        this.connect();
+        this.tick = setInterval(() => this.drawClock(), 250);
+        addEventListener('keydown', (ev) => this.onKey(ev));
+      } catch (err) {
+        this.showError(err);
+      }
+    }},
+    h('h2', {id: 'board-h'}, t('match.join')),
+    h('p', {}, tx(this.info.summary)),
+    h('label', {for: 'join-name'}, t('match.yourName')), input,
+    h('button', {type: 'submit', class: 'primary', id: 'join-btn'}, t('match.joinBtn'))));
+    input.focus();
+  }
+
+  // ---- the socket ----
+
+  connect() {
+    const u = new URL('/api/matches/' + this.id + '/ws', location.href);
+    u.protocol = u.protocol === 'https:' ? 'wss:' : 'ws:';
+    if (this.token) {
+      u.searchParams.set('token', this.token);
+      u.searchParams.set('seat', String(this.seat));
+    }
+    const ws = new WebSocket(u);
+    this.ws = ws;
+    ws.onopen = () => {
+      this.retry = 0;
+    };
+    ws.onmessage = (e) => {
+      let m;
+      try { m = JSON.parse(e.data); } catch { return; }
+      this.onMessage(m);
+    };
+    ws.onclose = (e) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      this.sending = false;
+      if (e.code === 4001) {
+        this.banner(t('match.replaced'), t('match.takeBack'), () => this.connect());
+        return;
+      }
+      if (this.msg && this.msg.status === 'finished' && this.stopped) return;
+      const wait = RETRY[Math.min(this.retry, RETRY.length - 1)];
+      this.retry++;
+      this.banner(t('match.reconnecting', {s: Math.ceil(wait / 1000)}), t('match.reconnectNow'), () => { clearTimeout(this.retryTimer); this.connect(); });
+      clearTimeout(this.retryTimer);
+      this.retryTimer = setTimeout(() => { if (!this.ws) this.connect(); }, wait);
+    };
+  }
+
+  // drop closes the socket as a network failure would (the tests use it).
+  drop() {
+    if (this.ws) this.ws.close();
+  }
+
+  banner(text, button, action) {
+    fill(this.el.banner, h('span', {}, text), button ? h('button', {type: 'button', onclick: action}, button) : null);
+    this.el.banner.hidden = false;
+  }
+
+  onMessage(m) {
+    switch (m.type) {
+      case 'state': {
+        const reconnected = this.msg != null;
+        this.seats = m.seats || this.seats;
+        if (this.msg && m.seq > this.msg.seq) this.logLine(t('match.missed'), 'sys');
+        this.setState(m, []);
+        this.el.banner.hidden = true;
+        if (reconnected) toast(t('match.reconnected'));
+        break;
+      }
+      case 'update':
+        if (this.msg && m.seq <= this.msg.seq) return; // already shown
+        this.setState(m, m.events || []);
+        break;
+      case 'seats':
+        this.seats = m.seats || this.seats;
+        this.drawSeats();
+        this.drawTurn();
+        break;
+      case 'error':
+        this.sending = false;
+        this.showError(m.error || {});
+        this.draw();
+        break;
+    }
+  }
+
+  setState(m, events) {
+    const prev = this.msg;
+    const was = prev ? prev.status : null;
+    this.msg = {
+      seq: m.seq, status: m.status, clock: m.clock || 0, actors: m.actors || [], view: m.view,
+      legal: m.legal || [], outcome: m.outcome || null,
+    };
+    this.clockAt = performance.now();
+    this.sending = false;
+    this.history.set(m.seq, {view: m.view, events});
+    if (this.history.size > HISTORY) this.history.delete(this.history.keys().next().value);
+    for (const a of this.msg.actors) if (!prev || !prev.actors.includes(a) || (m.ack != null && a === this.seat)) this.turnSince.set(a, this.msg.clock);
+    if (events.length) this.hideError();
+    const ctx = this.ctx(events, prev ? prev.view : null);
+    for (const ev of events) {
+      const s = describeEvent(this.mod, ev, ctx);
+      if (s) this.logLine(s, 'ev', m.seq);
+    }
+    this.drawLog();
+    this.draw(events, prev ? prev.view : null);
+    if (m.status === 'finished' && was !== 'finished') {
+      this.summary.status = 'finished';
+      this.drawEnd();
+    }
+  }
+
+  // play sends an action chosen on the state shown.
+  play(action) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+      this.showError({code: 'offline'});
+      return;
+    }
+    if (this.sending) return;
+    this.sending = true;
+    this.ws.send(JSON.stringify({seq: this.msg.seq, action}));
+    this.root.querySelector('.match-page').dataset.busy = 'true';
+    clearTimeout(this.sendTimer);
+    this.sendTimer = setTimeout(() => { this.sending = false; this.draw(); }, 8000);
+  }
+
+  showError(e) {
+    const text = errorText(e, this.game);
+    fill(this.el.error, h('strong', {}, t('match.refused')), ' ', h('span', {class: 'error-text'}, text),
+      h('button', {type: 'button', class: 'close', 'aria-label': t('match.dismiss'), onclick: () => this.hideError()}, '×'));
+    this.el.error.hidden = false;
+    this.el.error.dataset.code = (e && e.code) || '';
+  }
+
+  hideError() {
+    this.el.error.hidden = true;
+  }
+
+  // ---- drawing ----
+
+  isMyTurn() {
+    return !!this.msg && this.msg.status === 'running' && this.seat >= 0 && this.msg.actors.includes(this.seat);
+  }
+
+  ctx(events = [], prevView = null, over = {}) {
+    const page = this;
+    const legal = this.msg && this.seat >= 0 ? this.msg.legal : [];
+    return {
+      game: this.game, view: this.msg ? this.msg.view : null, prev: prevView, seat: this.seat,
+      players: this.seats.length || (this.summary ? this.summary.players : 0),
+      legal, actors: this.msg ? this.msg.actors : [], status: this.msg ? this.msg.status : this.summary.status,
+      myTurn: this.isMyTurn(), busy: this.sending, events, readonly: false, ui: this.ui, lang: getLang(),
+      clock: this.msg ? this.currentClock() : 0,
+      name: (s) => page.name(s),
+      shape: (s) => SEAT_SHAPES[s % SEAT_SHAPES.length],
+      play: (a) => page.play(a),
+      find: (pred) => legal.filter(pred),
+      isLegal: (a) => legal.some((b) => sameAction(a, b)),
+      legalOf: (a) => legal.find((b) => sameAction(a, b)) || null,
+      redraw: () => page.draw(),
+      label: (a) => labelAction(page.mod, a, page.ctx()),
+      ...over,
+    };
+  }
+
+  draw(events = [], prevView = null) {
+    if (!this.el || !this.msg) return;
+    const page = this.root.querySelector('.match-page');
+    page.dataset.status = this.msg.status;
+    page.dataset.seq = String(this.msg.seq);
+    page.dataset.myTurn = String(this.isMyTurn());
+    page.dataset.seat = String(this.seat);
+    page.dataset.busy = String(this.sending);
+    this.el.title.textContent = tx(this.info.name);
+    this.el.badge.textContent = t('status.' + this.msg.status);
+    this.drawTurn();
+    this.drawSeats();
+    this.drawBoard(events, prevView);
+    this.drawActions();
+    this.drawHost();
+    this.drawClock();
+  }
+
+  drawBoard(events, prevView) {
+    if (this.pressed) {
+      // A pointer is down on the board: drawing now would swap the element
+      // under it and lose the click. Draw once it is released.
+      this.deferred = this.deferred || {events: [], prevView};
+      this.deferred.events.push(...events);
+      return;
+    }
+    this.deferred = null;
+    const key = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
+    const inBoard = key && this.el.board.contains(document.activeElement);
+    const ctx = this.ctx(events, prevView);
+    const inner = h('div', {class: 'board-inner'});
+    try {
+      this.mod.render(inner, ctx);
+    } catch (e) {
+      console.error(e);
+      inner.replaceChildren(h('p', {class: 'error'}, t('match.boardFailed')));
+    }
+    fill(this.el.board, h('h2', {id: 'board-h', class: 'visually-hidden'}, t('match.board')), inner);
+    if (inBoard) {
+      const again = this.el.board.querySelector('[data-key="' + CSS.escape(key) + '"]');
+      if (again) again.focus();
+    }
+  }
+
+  drawTurn() {
+    if (!this.msg) return;
+    let text;
+    const st = this.msg.status;
+    if (st === 'open') {
+      const humans = this.seats.filter((s) => s.kind === 'human');
+      text = t('match.waitingJoin', {joined: humans.filter((s) => s.joined).length, total: humans.length});
+    } else if (st === 'finished') {
+      text = t('match.over');
+    } else {
+      const actors = this.msg.actors;
+      let extra = null;
+      if (this.mod.status) {
+        try { extra = this.mod.status(this.ctx()); } catch (e) { console.warn(e); }
+      }
+      if (this.isMyTurn()) text = actors.length > 1 ? t('match.youAndOthers', {others: list(actors.filter((a) => a !== this.seat).map((a) => this.name(a)))}) : t('match.yourTurn');
+      else if (!actors.length) text = t('match.nobody');
+      else text = tn('match.waitingFor', actors.length, {names: list(actors.map((a) => this.name(a)))});
+      if (extra) text += ' ' + extra;
+    }
+    this.el.turn.textContent = text;
+    this.el.turn.classList.toggle('mine', this.isMyTurn());
+  }
+
+  drawSeats() {
+    const actors = this.msg ? this.msg.actors : [];
+    fill(this.el.seatsBox, h('h2', {id: 'seats-h'}, t('match.players')),
+      h('ul', {class: 'seat-list'}, this.seats.map((st) => h('li', {
+        class: 'seat' + (actors.includes(st.seat) && this.msg.status === 'running' ? ' acting' : '') + (st.seat === this.seat ? ' me' : ''),
+        'data-seat': st.seat,
+      },
+      h('span', {class: 'seat-mark seat-' + st.seat, 'aria-hidden': 'true'}, SEAT_SHAPES[st.seat % SEAT_SHAPES.length]),
+      h('span', {class: 'seat-name'}, this.name(st.seat)),
+      st.seat === this.seat ? h('span', {class: 'tag'}, t('match.you')) : null,
+      h('span', {class: 'tag'}, st.kind === 'bot' ? t('seat.botLevel', {level: botName(st.bot)}) : st.played_by === 'bot' ? t('seat.byBot') : st.connected ? t('seat.online') : st.joined ? t('seat.offline') : t('seat.notJoined')),
+      actors.includes(st.seat) && this.msg.status === 'running' ? h('span', {class: 'tag acting-tag'}, t('match.toAct')) : null))));
+  }
+
+  drawActions() {
+    const legal = this.msg.legal || [];
+    const mine = this.isMyTurn();
+    const box = this.el.actions;
+    const openBefore = box.querySelector('details') ? box.querySelector('details').open : !!this.mod.generic;
+    const filterVal = box.querySelector('input.filter') ? box.querySelector('input.filter').value : '';
+    const focusedIdx = document.activeElement && box.contains(document.activeElement) ? document.activeElement.dataset.key : null;
+    if (!mine || !legal.length) {
+      // A seat to act with no list: the server lists only short lists of
+      // choices (engine.Offer); longer ones are composed on the board.
+      const why = this.seat < 0 ? t('match.spectating') : mine ? t('match.onBoard') : this.msg.status === 'running' ? t('match.notYourTurn') : '—';
+      fill(box, h('h2', {id: 'actions-h'}, t('match.actions')), h('p', {class: 'muted'}, why));
+      return;
+    }
+    const ctx = this.ctx();
+    // A module may keep actions out of the list: Outran's legal submissions
+    // during a run are the answers themselves.
+    const shown = this.mod.listed ? legal.map((a, i) => [a, i]).filter(([a]) => this.mod.listed(a, ctx)) : legal.map((a, i) => [a, i]);
+    if (!shown.length) {
+      fill(box, h('h2', {id: 'actions-h'}, t('match.actions')), h('p', {class: 'muted'}, t('match.onBoard')));
+      return;
+    }
+    const items = shown.map(([a, i]) => ({a, i, label: labelAction(this.mod, a, ctx)}));
+    const list = h('ul', {class: 'legal-list'});
+    const paint = (q) => {
+      const words = q.toLowerCase().split(/\s+/).filter(Boolean);
+      const shown = items.filter((it) => words.every((w) => it.label.toLowerCase().includes(w))).slice(0, 150);
+      fill(list, shown.map((it) => h('li', {}, h('button', {
+        type: 'button', class: 'legal', 'data-key': 'legal-' + it.i, 'data-action': it.a.type,
+        disabled: this.sending, onclick: () => this.play(it.a),
+      }, it.label))));
+    };
+    paint(filterVal);
+    const generic = !!this.mod.generic;
+    const details = h('details', {open: generic || openBefore ? true : null},
+      h('summary', {}, tn('match.legalCount', items.length)),
+      items.length > FILTER_AT ? h('input', {type: 'search', class: 'filter', value: filterVal, 'aria-label': t('match.filter'), placeholder: t('match.filter'), oninput: (e) => paint(e.target.value)}) : null,
+      list);
+    fill(box, h('h2', {id: 'actions-h'}, t('match.actions')), details);
+    if (focusedIdx) {
+      const again = box.querySelector('[data-key="' + CSS.escape(focusedIdx) + '"]');
+      if (again) again.focus();
+    }
+  }
+
+  drawHost() {
+    const mine = held(this.id);
+    const open = this.msg.status === 'open';
+    if (!open || !mine || !mine.host) { this.el.host.hidden = true; return; }
+    const invites = Object.entries(mine.invites || {}).filter(([s]) => +s !== this.seat);
+    fill(this.el.host, h('h2', {}, t('match.hostTitle')),
+      invites.length ? h('ul', {class: 'invites'}, invites.map(([s, url]) => {
+        const st = this.seats[+s];
+        return h('li', {'data-seat': s}, h('span', {}, t('seat.n', {n: +s + 1}), st && st.joined ? ' ✓ ' + t('seat.joined') : ''), ' ',
+          h('input', {type: 'text', readonly: true, value: url, class: 'invite-url', 'aria-label': t('lobby.inviteFor', {n: +s + 1}), onfocus: (e) => e.target.select()}),
+          h('button', {type: 'button', onclick: async () => toast(await copyText(url) ? t('lobby.copied') : t('lobby.copyFailed'))}, t('lobby.copy')));
+      })) : null,
+      h('button', {type: 'button', id: 'start-btn', onclick: async () => {
+        try { await api('POST', '/api/matches/' + this.id + '/start', undefined, mine.host); } catch (e) { this.showError(e); }
+      }}, t('match.startNow')));
+    this.el.host.hidden = false;
+  }
+
+  currentClock() {
+    if (!this.msg) return 0;
+    if (this.msg.status !== 'running') return this.msg.clock;
+    return this.msg.clock + (performance.now() - this.clockAt);
+  }
+
+  drawClock() {
+    if (!this.msg || !this.el) return;
+    const parts = [];
+    const realTime = this.info.timing === 'real_time';
+    if (realTime || this.msg.status === 'running') parts.push(t('match.clock', {time: fmtClock(this.currentClock())}));
+    const limit = this.summary.settings ? this.summary.settings.move_limit_ms : 0;
+    if (limit > 0 && this.msg.status === 'running' && !realTime) {
+      for (const a of this.msg.actors) {
+        const since = this.turnSince.get(a);
+        if (since == null) continue;
+        const left = limit - (this.currentClock() - since);
+        parts.push(a === this.seat ? t('match.yourTime', {time: fmtClock(left)}) : t('match.theirTime', {name: this.name(a), time: fmtClock(left)}));
+      }
+    }
+    this.el.clock.textContent = parts.join(' · ');
+    if (this.mod.tick) {
+      try { this.mod.tick(this.el.board, this.ctx()); } catch (e) { console.warn(e); }
+    }
+  }
+
+  // ---- the log ----
+
+  logLine(text, cls, seq) {
+    this.log.push({text, cls, seq});
+    if (this.log.length > 500) this.log.splice(0, this.log.length - 500);
+  }
+
+  drawLog(full) {
+    let ol = this.el.logBox.querySelector('ol');
+    if (!ol || full) {
+      fill(this.el.logBox, h('h2', {id: 'log-h'}, t('match.log')));
+      ol = h('ol', {class: 'log', id: 'log', 'aria-live': 'polite', 'aria-relevant': 'additions', tabindex: '0', 'aria-label': t('match.log')});
+      this.el.logBox.append(ol);
+      this.shown = 0;
+    }
+    for (const line of this.log.slice(this.shown || 0)) {
+      ol.append(h('li', {class: line.cls, 'data-seq': line.seq}, line.text));
+    }
+    this.shown = this.log.length;
+    while (ol.children.length > 300) ol.firstChild.remove();
+    ol.scrollTop = ol.scrollHeight;
+  }
+
+  // ---- keyboard ----
+
+  onKey(e) {
+    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+    const tag = e.target && e.target.tagName;
+    if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT') return;
+    if (this.replay && this.el.end.contains(e.target) && (e.key === 'ArrowLeft' || e.key === 'ArrowRight')) return;
+    if (this.mod.onKey && this.msg) {
+      try { if (this.mod.onKey(e, this.ctx())) { e.preventDefault(); return; } } catch (err) { console.warn(err); }
+    }
+    if (e.key === 'a' && this.isMyTurn()) {
+      const d = this.el.actions.querySelector('details');
+      if (d) { d.open = true; const b = d.querySelector('button.legal'); if (b) b.focus(); e.preventDefault(); }
+    } else if (e.key === 'l') {
+      this.el.logBox.querySelector('ol')?.focus();
+      e.preventDefault();
+    }
+  }
+
+  // ---- the end: outcome, full reveal, replay ----
+
+  async drawEnd() {
+    const out = (this.msg && this.msg.outcome) || this.summary.outcome;
+    const end = this.el.end;
+    end.hidden = false;
+    const winners = out && out.winners ? out.winners : [];
+    const rows = this.seats.map((st) => ({seat: st.seat, rank: out && out.ranks ? out.ranks[st.seat] : null, score: out && out.scores ? out.scores[st.seat] : null}))
+      .sort((a, b) => (a.rank ?? 99) - (b.rank ?? 99));
+    let headline;
+    if (!winners.length) headline = t('end.noWinner');
+    else if (this.seat >= 0 && winners.includes(this.seat)) headline = winners.length > 1 ? t('end.youShare') : t('end.youWin');
+    else headline = tn('end.winners', winners.length, {names: list(winners.map((w) => this.name(w)))});
+    fill(end,
+      h('h2', {id: 'end-h'}, t('end.title')),
+      h('p', {class: 'headline', id: 'end-headline'}, headline),
+      h('table', {class: 'outcome'},
+        h('thead', {}, h('tr', {}, h('th', {scope: 'col'}, t('end.rank')), h('th', {scope: 'col'}, t('end.player')), h('th', {scope: 'col'}, t('end.score')))),
+        h('tbody', {}, rows.map((r) => h('tr', {class: winners.includes(r.seat) ? 'winner' : ''},
+          h('td', {}, r.rank ?? '—', winners.includes(r.seat) ? ' ★' : ''), h('td', {}, SEAT_SHAPES[r.seat % SEAT_SHAPES.length], ' ', this.name(r.seat)), h('td', {}, r.score ?? '—'))))),
+      out && out.summary ? h('p', {class: 'muted', lang: 'en'}, out.summary) : null,
+      h('div', {id: 'review'}, h('p', {}, t('end.loading'))));
+    if (!this.replay) {
+      try {
+        this.replay = await api('GET', '/api/matches/' + this.id + '/replay');
+      } catch (e) {
+        fill(end.querySelector('#review'), h('p', {class: 'error'}, errorText(e)));
+        return;
+      }
+      this.step = this.replay.log.length;
+      this.perspective = this.seat;
+    }
+    this.drawReview();
+  }
+
+  drawReview() {
+    const box = this.el.end.querySelector('#review');
+    if (!box || !this.replay) return;
+    const n = this.replay.log.length;
+    const persp = h('select', {id: 'perspective', onchange: (e) => { this.perspective = +e.target.value; this.drawReview(); }},
+      h('option', {value: -1, selected: this.perspective === -1}, t('end.spectator')),
+      this.seats.map((st) => h('option', {value: st.seat, selected: this.perspective === st.seat}, this.name(st.seat))));
+    const range = h('input', {type: 'range', id: 'scrubber', min: 0, max: n, value: this.step, 'aria-label': t('end.step'),
+      'aria-valuetext': t('end.stepOf', {k: this.step, n}), oninput: (e) => { this.step = +e.target.value; this.drawStep(); }});
+    const go = (d) => () => { this.step = Math.max(0, Math.min(n, this.step + d)); range.value = this.step; this.drawStep(); };
+    fill(box,
+      h('h3', {}, t('end.review')),
+      h('div', {class: 'row'}, h('label', {for: 'perspective'}, t('end.perspective')), persp),
+      h('div', {class: 'scrub row', onkeydown: (e) => {
+        if (e.key === 'ArrowLeft' && e.target !== range) { go(-1)(); e.preventDefault(); }
+        if (e.key === 'ArrowRight' && e.target !== range) { go(1)(); e.preventDefault(); }
+      }},
+      h('button', {type: 'button', id: 'step-first', onclick: go(-n), 'aria-label': t('end.first')}, '«'),
+      h('button', {type: 'button', id: 'step-prev', onclick: go(-1), 'aria-label': t('end.prev')}, '◀'),
+      range,
+      h('button', {type: 'button', id: 'step-next', onclick: go(1), 'aria-label': t('end.next')}, '▶'),
+      h('button', {type: 'button', id: 'step-last', onclick: go(n), 'aria-label': t('end.last')}, '»')),
+      h('p', {id: 'step-text', class: 'step-text', 'aria-live': 'polite'}),
+      h('div', {id: 'review-board', class: 'board review game-' + this.game}));
+    this.drawStep();
+  }
+
+  // drawStep shows the match after `step` records of its log: the final
+  // views come with the replay; earlier ones from the server's step views
+  // when it serves them, else from the views this page received.
+  async drawStep() {
+    const n = this.replay.log.length, k = this.step;
+    const text = this.el.end.querySelector('#step-text');
+    const boardBox = this.el.end.querySelector('#review-board');
+    const range = this.el.end.querySelector('#scrubber');
+    if (range) range.setAttribute('aria-valuetext', t('end.stepOf', {k, n}));
+    let line = k === 0 ? t('end.start') : this.recordText(this.replay.log[k - 1]);
+    text.textContent = t('end.stepOf', {k, n}) + ' — ' + line;
+    let view = null, events = [];
+    if (k === n) {
+      view = this.perspective >= 0 ? this.replay.reveal.seats[this.perspective] : this.replay.reveal.spectator;
+    } else {
+      const got = await this.stepView(k);
+      if (this.step !== k) return; // the scrubber moved on
+      if (got) { view = got.view; events = got.events || []; }
+    }
+    if (!view) {
+      fill(boardBox, h('p', {class: 'muted'}, t('end.noView')));
+      return;
+    }
+    const ctx = this.ctx(events, null, {view, seat: this.perspective, legal: [], actors: [], myTurn: false, readonly: true, ui: {}, play: () => {}});
+    const inner = h('div', {class: 'board-inner'});
+    try { this.mod.render(inner, ctx); } catch (e) { console.error(e); inner.textContent = t('match.boardFailed'); }
+    fill(boardBox, inner);
+  }
+
+  async stepView(k) {
+    this.stepCache = this.stepCache || new Map();
+    const key = k + '/' + this.perspective;
+    if (this.stepCache.has(key)) return this.stepCache.get(key);
+    let got = null;
+    if (this.stepEndpoint !== false) {
+      try {
+        const r = await api('GET', '/api/matches/' + this.id + '/replay/' + k);
+        this.stepEndpoint = true;
+        const view = this.perspective >= 0 ? (r.seats || [])[this.perspective] : r.spectator;
+        got = view ? {view, events: r.events || []} : null;
+      } catch (e) {
+        if (e.status === 404 && (e.code === 'not_found' || e.code === 'http_404')) this.stepEndpoint = false;
+      }
+    }
+    if (!got && this.perspective === this.seat && this.history.has(k)) got = this.history.get(k);
+    this.stepCache.set(key, got);
+    return got;
+  }
+
+  recordText(raw) {
+    const r = typeof raw === 'string' ? JSON.parse(raw) : raw;
+    if (!r.action) return t('end.timePasses', {time: fmtClock(r.at)});
+    const ctx = this.ctx([], null, {seat: r.seat});
+    return t('end.played', {name: this.name(r.seat), action: labelAction(this.mod, r.action, ctx)});
+  }
+}

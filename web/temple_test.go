@@ -1,0 +1,82 @@
+package web_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"sortie/games/temple"
+)
+
+// clockSeconds reads "m:ss".
+func clockSeconds(s string) int {
+	var m, sec int
+	parts := strings.SplitN(strings.TrimSpace(s), ":", 2)
+	if len(parts) != 2 {
+		return -1
+	}
+	for _, c := range parts[0] {
+		m = m*10 + int(c-'0')
+	}
+	for _, c := range parts[1] {
+		sec = sec*10 + int(c-'0')
+	}
+	return m*60 + sec
+}
+
+// TestTempleFirstSeconds plays the first 25 seconds of a Temple match on the
+// real clock with a heuristic bot: dice rolled through the page (mouse and
+// keyboard), chambers entered or discovered, and the countdown running down
+// with the match clock. (A whole match lasts ten minutes of real time and the
+// rules allow no shorter clock; see the report of the web client.)
+func TestTempleFirstSeconds(t *testing.T) {
+	s := newSite(t, temple.Game{})
+	p := s.browser("tess", "en").tab("match")
+	p.createMatch("temple", []string{"human", "heuristic"}, nil, "Tess")
+	p.click("#play-link")
+	p.wait(`document.querySelector('#tp-countdown') && document.querySelector('.match-page').dataset.status === 'running'`, 10*time.Second)
+	start := clockSeconds(p.text("#tp-time-left"))
+	if start < 9*60 || start > 10*60 {
+		t.Fatalf("the countdown starts at %q", p.text("#tp-time-left"))
+	}
+	if !strings.Contains(p.text("#tp-countdown"), "door slam") {
+		t.Errorf("no next door slam in %q", p.text("#tp-countdown"))
+	}
+	// The sounds are made by the page itself.
+	if ok, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](`import('/games/temple.js').then(m => { m.gong(); m.slam(); return true; })`, chromedp.EvalAwaitPromise)); err != nil || !ok {
+		t.Errorf("the sounds: %v", err)
+	}
+
+	rolls, moves := 0, 0
+	began := time.Now()
+	for time.Since(began) < 25*time.Second {
+		if js[bool](p, `!!document.querySelector('#tp-map .tp-chamber.can, #tp-map .tp-discover.can')`) && moves < 4 {
+			p.click(`#tp-map .tp-chamber.can, #tp-map .tp-discover.can`)
+			moves++
+		} else if js[bool](p, `(() => { const b = document.querySelector('#tp-roll'); return !!b && !b.disabled; })()`) {
+			if rolls%2 == 0 {
+				p.click("#tp-roll")
+			} else {
+				p.do("roll by key", chromedpKey("r"))
+			}
+			rolls++
+		}
+		time.Sleep(1600 * time.Millisecond) // the roll cooldown
+	}
+	p.shot("play")
+	left := clockSeconds(p.text("#tp-time-left"))
+	if elapsed := start - left; elapsed < 20 || elapsed > 35 {
+		t.Errorf("the countdown went from %d s to %d s in 25 s", start, left)
+	}
+	faces := js[int](p, `window.sortie.page.msg.view.dice.filter(d => d.owner === 0 && d.face !== 'none').length`)
+	if rolls == 0 || faces == 0 {
+		t.Errorf("%d rolls sent, %d faces showing", rolls, faces)
+	}
+	if n := js[int](p, `document.querySelectorAll('#tp-map .tp-chamber').length`); n < 2 {
+		t.Errorf("%d chambers on the map", n)
+	}
+	t.Logf("%d rolls, %d moves, %d chambers", rolls, moves, js[int](p, `document.querySelectorAll('#tp-map .tp-chamber').length`))
+	p.checkErrors()
+}
