@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"sortie/engine"
+	"sortie/games/evades"
 	"sortie/games/outran"
 	"sortie/games/plandesecours"
 	"sortie/games/room25"
@@ -18,6 +19,7 @@ import (
 // games lists every game, in the order they are shown to players.
 var games = []engine.Game{
 	plandesecours.Game{},
+	evades.Game{},
 	room25.Game{},
 	outran.Game{},
 }

@@ -1,0 +1,49 @@
+package evades
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"sortie/engine"
+)
+
+// BenchmarkRandomPlayout plays whole 4-player games with uniformly random
+// legal actions; it reports actions per second besides ns/op per game.
+func BenchmarkRandomPlayout(b *testing.B) {
+	g := Game{}
+	r := rand.New(rand.NewPCG(1, 2))
+	actions := 0
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		st, err := g.New(engine.Setup{Players: 4, Seed: uint64(i)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for {
+			if _, over := st.Outcome(); over {
+				break
+			}
+			p := st.Actors()[0]
+			l := st.Legal(p)
+			if _, err := st.Apply(p, l[r.IntN(len(l))], 0); err != nil {
+				b.Fatal(err)
+			}
+			actions++
+		}
+	}
+	b.ReportMetric(float64(actions)/b.Elapsed().Seconds(), "actions/s")
+	b.ReportMetric(float64(actions)/float64(b.N), "actions/game")
+}
+
+// BenchmarkLegalDrawAt12 lists step 1 for a 12-card hand of twelve types:
+// the longest list random play meets often.
+func BenchmarkLegalDrawAt12(b *testing.B) {
+	s := newGame(b, 4)
+	setHand(s, 0, Spoon, Soap, Paperclip, Cigarettes, File, Screwdriver, Rope, WireCutters, Crowbar, Uniform, Keypad, Joker)
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		n += len(s.Legal(0))
+	}
+	b.ReportMetric(float64(n)/float64(b.N), "actions")
+}

@@ -1,0 +1,244 @@
+package evades
+
+import (
+	"slices"
+
+	"sortie/engine"
+)
+
+// View is what one seat (or a spectator) may know (§7): the whole board, the
+// face-up row and the discard piles, every hand's size, its own hand and plan.
+// Once the game is over every hand, every plan and the order of every pile
+// are revealed to all.
+type View struct {
+	Seat            int          `json:"seat"` // -1 for a spectator
+	Players         int          `json:"players"`
+	ObjectsRequired int          `json:"objects_required"`
+	Turn            int          `json:"turn"` // turns begun so far
+	TurnLimit       int          `json:"turn_limit"`
+	Active          int          `json:"active"`
+	Phase           string       `json:"phase"` // "action", "move" or "over"
+	Pending         *PendingView `json:"pending,omitempty"`
+	Direction       int          `json:"direction"` // +1 clockwise, -1 counter-clockwise
+	ReverseAtEnd    bool         `json:"reverse_at_end"`
+	BadgeCredits    int          `json:"badge_credits"`
+	CorruptionCreds int          `json:"corruption_credits"`
+	Doors           []DoorView   `json:"doors"`
+	Seats           []SeatView   `json:"seats"`
+	Rooms           []RoomView   `json:"rooms"`
+	Row             []Card       `json:"row"`
+	DrawPile        int          `json:"draw_pile"`
+	Discard         []Card       `json:"discard"`
+	PassPassPile    int          `json:"pass_pass_pile"`
+	PassPassDiscard []PassPass   `json:"pass_pass_discard"`
+	Warning         WarningView  `json:"warning"`
+	Winner          int          `json:"winner"` // -1 while playing, or when nobody escaped
+	Revealed        *RevealView  `json:"revealed,omitempty"`
+}
+
+// PendingView is the decision owed now (§4.12).
+type PendingView struct {
+	Decision string    `json:"decision"` // the action type that answers it
+	Seat     int       `json:"seat"`     // who must answer
+	Card     *PassPass `json:"card,omitempty"`
+	Target   *int      `json:"target,omitempty"` // give_cards: who receives; answer_blackmail: who asked
+	Count    int       `json:"count,omitempty"`  // give_cards, discard: how many cards
+}
+
+// DoorView is one door: the face its tab shows, how many cards that face
+// asks for, and the face a flip would show (both faces of a tab are public).
+// Where the door stands and whether it has a Warning spot is in BoardLayout.
+type DoorView struct {
+	Door  Door `json:"door"`
+	Face  Card `json:"face"`
+	Level int  `json:"level"`
+	Other Card `json:"other"`
+}
+
+// SeatView is one seat as the viewer may see it.
+type SeatView struct {
+	Seat     int      `json:"seat"`
+	Area     Area     `json:"area"`
+	LastDoor *Door    `json:"last_door,omitempty"`
+	HandSize int      `json:"hand_size"`
+	Hand     []Card   `json:"hand,omitempty"` // own hand, or every hand at the end
+	Plan     *Plan    `json:"plan,omitempty"` // own plan, or every plan at the end
+	Carried  []Object `json:"carried,omitempty"`
+	Skip     int      `json:"skip,omitempty"`
+	Extra    int      `json:"extra,omitempty"`
+}
+
+// RoomView lists the object tokens still lying in a common room.
+type RoomView struct {
+	Room    Area     `json:"room"`
+	Objects []Object `json:"objects"`
+}
+
+// WarningView is the public state of the Warning tokens.
+type WarningView struct {
+	Colour      string  `json:"colour"` // the current pile's colour
+	Pile        int     `json:"pile"`   // tokens left in it
+	OrangeAside []Token `json:"orange_aside"`
+	BlackAside  []Token `json:"black_aside"`
+}
+
+// RevealView is what the end of the game uncovers: the plans set aside and
+// the order of the piles (top first).
+type RevealView struct {
+	Aside       []Plan     `json:"aside"`
+	DrawPile    []Card     `json:"draw_pile"`
+	PassPass    []PassPass `json:"pass_pass_pile"`
+	WarningPile []Token    `json:"warning_pile"`
+}
+
+// View returns what seat p (or engine.Spectator) may know now.
+func (s *State) View(p engine.Seat) engine.View {
+	over := s.phase == phaseOver
+	v := &View{
+		Seat:            int(p),
+		Players:         s.n,
+		ObjectsRequired: s.objectsRequired,
+		Turn:            s.turnsBegun,
+		TurnLimit:       s.turnLimit,
+		Active:          int(s.active),
+		Phase:           phaseIDs[s.phase],
+		Direction:       int(s.direction),
+		ReverseAtEnd:    s.reverseAtEnd,
+		BadgeCredits:    s.badge,
+		CorruptionCreds: s.corruption,
+		Row:             slices.Clone(s.row[:]),
+		DrawPile:        len(s.pile),
+		Discard:         slices.Clone(s.discard),
+		PassPassPile:    len(s.ppPile),
+		PassPassDiscard: slices.Clone(s.ppDiscard),
+		Winner:          int(s.winner),
+		Warning: WarningView{
+			Colour:      colourIDs[s.warnColour],
+			Pile:        len(s.warnPile),
+			OrangeAside: slices.Clone(s.warnUsed[orange]),
+			BlackAside:  slices.Clone(s.warnUsed[black]),
+		},
+	}
+	if v.Discard == nil {
+		v.Discard = []Card{}
+	}
+	if v.PassPassDiscard == nil {
+		v.PassPassDiscard = []PassPass{}
+	}
+	if v.Warning.OrangeAside == nil {
+		v.Warning.OrangeAside = []Token{}
+	}
+	if v.Warning.BlackAside == nil {
+		v.Warning.BlackAside = []Token{}
+	}
+	if pd := s.pend; pd.kind != pendNone {
+		pv := &PendingView{Decision: pendIDs[pd.kind], Seat: int(pd.seat)}
+		switch pd.kind {
+		case pendTarget:
+			c := pd.card
+			pv.Card = &c
+		case pendGiveCards, pendBlackmail:
+			t := int(pd.target)
+			pv.Target = &t
+		}
+		if pd.kind == pendGiveCards || pd.kind == pendDiscard {
+			pv.Count = int(pd.count)
+		}
+		v.Pending = pv
+	}
+	v.Doors = make([]DoorView, numDoors)
+	for d := range numDoors {
+		f := s.face(Door(d))
+		v.Doors[d] = DoorView{Door: Door(d), Face: f, Level: cards[f].Level, Other: s.otherFace(Door(d))}
+	}
+	v.Seats = make([]SeatView, s.n)
+	for q := range s.n {
+		st := &s.seats[q]
+		sv := SeatView{Seat: q, Area: st.area, HandSize: st.hand.size(), Skip: st.skip, Extra: st.extra}
+		if st.lastDoor >= 0 {
+			d := Door(st.lastDoor)
+			sv.LastDoor = &d
+		}
+		if over || q == int(p) {
+			sv.Hand = st.hand.list()
+			pl := st.plan
+			sv.Plan = &pl
+		}
+		for o, h := range s.objHolder {
+			if int(h) == q {
+				sv.Carried = append(sv.Carried, Object(o))
+			}
+		}
+		v.Seats[q] = sv
+	}
+	v.Rooms = make([]RoomView, len(board.rooms))
+	for i, r := range board.rooms {
+		rv := RoomView{Room: r, Objects: []Object{}}
+		for o, a := range s.objRoom {
+			if int(a) == int(r) {
+				rv.Objects = append(rv.Objects, Object(o))
+			}
+		}
+		v.Rooms[i] = rv
+	}
+	if over {
+		v.Revealed = &RevealView{
+			Aside:       append([]Plan{}, s.aside...),
+			DrawPile:    reversed(s.pile),
+			PassPass:    reversed(s.ppPile),
+			WarningPile: reversed(s.warnPile),
+		}
+	}
+	return v
+}
+
+// reversed returns a pile top first, never nil.
+func reversed[T any](pile []T) []T {
+	out := make([]T, len(pile))
+	for i, x := range pile {
+		out[len(pile)-1-i] = x
+	}
+	return out
+}
+
+// Layout is the board as the client draws it: every area and door of the
+// data table with its coordinates on the 0–24 grid (x right, y down).
+type Layout struct {
+	Areas []LayoutArea `json:"areas"`
+	Doors []LayoutDoor `json:"doors"`
+}
+
+// LayoutArea is one area of the board drawing.
+type LayoutArea struct {
+	Area Area    `json:"area"`
+	Kind string  `json:"kind"`
+	En   string  `json:"en"`
+	Fr   string  `json:"fr"`
+	X    float64 `json:"x"`
+	Y    float64 `json:"y"`
+	Vent bool    `json:"vent,omitempty"`
+}
+
+// LayoutDoor is one door of the board drawing, across the line joining its
+// two areas.
+type LayoutDoor struct {
+	Door    Door    `json:"door"`
+	A       Area    `json:"a"`
+	B       Area    `json:"b"`
+	X       float64 `json:"x"`
+	Y       float64 `json:"y"`
+	Warning bool    `json:"warning,omitempty"`
+	Exit    bool    `json:"exit,omitempty"`
+}
+
+// BoardLayout returns the static board drawing data.
+func BoardLayout() Layout {
+	var l Layout
+	for i, a := range areas {
+		l.Areas = append(l.Areas, LayoutArea{Area(i), a.Kind, a.En, a.Fr, a.X, a.Y, a.Vent})
+	}
+	for i, d := range doors {
+		l.Doors = append(l.Doors, LayoutDoor{Door(i), board.doorA[i], board.doorB[i], d.X, d.Y, d.Warning, d.Exit})
+	}
+	return l
+}
