@@ -1,11 +1,14 @@
 // Package bot holds what plays a seat without a human: the [Bot] and [Policy]
-// interfaces, the game-agnostic policies (uniform random now, search later),
-// and the lookup of a game's own heuristic policies.
+// interfaces, the game-agnostic policies (uniform random, and [ISMCTS], an
+// information-set tree search over determinizations), the difficulty
+// [Levels], and the lookup of a game's own heuristic policies.
 //
 // A bot sees exactly what its seat may see — the seat's [engine.View], the
 // events its seat is told, and the seat's legal actions — and never the state.
-// That is what lets one bot serve in a simulation on a virtual clock and in a
-// live match against people alike. This package must never import a game.
+// A search bot is also handed a [Sampler] of states drawn from its seat's
+// point of view, which hold nothing its view does not (see [Ask]). That is
+// what lets one bot serve in a simulation on a virtual clock and in a live
+// match against people alike. This package must never import a game.
 package bot
 
 import (
@@ -68,10 +71,14 @@ type Provider interface {
 	Policies() []Policy
 }
 
-// Policies returns every policy that can play g: the generic ones and g's
-// own, sorted by name.
+// Policies returns every policy that can play g: the generic ones (random,
+// and ismcts where g's states can be determinized) and g's own, sorted by
+// name. The levels of [Level] are found by [Find] but not listed here.
 func Policies(g engine.Game) []Policy {
 	ps := []Policy{Random{}}
+	if Searchable(g) {
+		ps = append(ps, ISMCTS{})
+	}
 	if p, ok := g.(Provider); ok {
 		ps = append(ps, p.Policies()...)
 	}
@@ -79,7 +86,8 @@ func Policies(g engine.Game) []Policy {
 	return ps
 }
 
-// Find returns the policy of g with the given name.
+// Find returns the policy of g with the given name, or the policy of the
+// level with that name (see [Level]).
 func Find(g engine.Game, name string) (Policy, error) {
 	ps := Policies(g)
 	names := make([]string, len(ps))
@@ -89,5 +97,16 @@ func Find(g engine.Game, name string) (Policy, error) {
 		}
 		names[i] = p.Name()
 	}
-	return nil, fmt.Errorf("%s has no bot %q (its bots: %s)", g.Info().ID, name, strings.Join(names, ", "))
+	if isLevel(name) {
+		return Level(g, name)
+	}
+	searchable := Searchable(g)
+	if strings.HasPrefix(name, "ismcts:") && searchable {
+		return parseISMCTS(g, name)
+	}
+	more := ""
+	if searchable {
+		more = "; a search with settings: ismcts:ITERATIONS[:guide=POLICY][:horizon=MOVES]"
+	}
+	return nil, fmt.Errorf("%s has no bot %q (its bots: %s; levels: %s%s)", g.Info().ID, name, strings.Join(names, ", "), strings.Join(Levels, ", "), more)
 }

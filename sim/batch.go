@@ -32,18 +32,28 @@ type Config struct {
 	// Progress, if set, is called after each finished game with the number
 	// finished so far (from several goroutines, one call at a time).
 	Progress func(done int)
+	// Label names the batch in a sweep ("players=3 danger=true"); it is
+	// copied to its Stats.
+	Label string
 }
 
 // Stats sums up a batch. A shared victory counts as a win for each winner,
 // so win rates of a batch may add up to more than one; in co-operative games
 // every seat's rate is the team's success rate.
 type Stats struct {
-	Game     string            `json:"game"`
-	Players  int               `json:"players"`
-	Options  map[string]string `json:"options"`
-	Games    int               `json:"games"`
-	Seats    []SeatStats       `json:"seats"`
-	Policies []PolicyStats     `json:"policies"`
+	Game string `json:"game"`
+	// Label names the batch in a sweep.
+	Label   string `json:"label,omitempty"`
+	Players int    `json:"players"`
+	// Options are the match options, every default filled in.
+	Options map[string]string `json:"options"`
+	// Bots are the policies' names in seat order before any rotation;
+	// Rotated says whether they moved one seat on at each game.
+	Bots     []string      `json:"bots"`
+	Rotated  bool          `json:"rotated"`
+	Games    int           `json:"games"`
+	Seats    []SeatStats   `json:"seats"`
+	Policies []PolicyStats `json:"policies"`
 	// AllWon and NoneWon are the shares of games every seat won (a
 	// co-operative success) and no seat won.
 	AllWon  Interval `json:"all_won"`
@@ -55,6 +65,31 @@ type Stats struct {
 	Clock          float64 `json:"mean_clock_seconds"`
 	Seconds        float64 `json:"seconds"`
 	GamesPerSecond float64 `json:"games_per_second"`
+	// Lengths counts games by their number of actions; Clocks by their
+	// match time at the end, in whole seconds (all zero in games without a
+	// clock).
+	Lengths Histogram `json:"lengths"`
+	Clocks  Histogram `json:"clock_seconds"`
+}
+
+// EvenShare is the win rate every seat (and every bot) would have if none
+// had an edge: the mean of the seats' win rates. It is one in the number of
+// seats when every game has exactly one winner, more with shared victories.
+func (s Stats) EvenShare() float64 {
+	if s.Games == 0 || s.Players == 0 {
+		return 0
+	}
+	wins := 0
+	for _, st := range s.Seats {
+		wins += st.Wins
+	}
+	return float64(wins) / float64(s.Games*s.Players)
+}
+
+// CoOperative reports whether every game of the batch was won by every seat
+// or by none, as in a co-operative game (or a batch too small to tell).
+func (s Stats) CoOperative() bool {
+	return s.Games > 0 && s.Players > 1 && s.AllWon.P+s.NoneWon.P > 1-1e-9
 }
 
 // SeatStats is one seat's record over a batch.
@@ -63,15 +98,23 @@ type SeatStats struct {
 	Wins      int      `json:"wins"`
 	WinRate   Interval `json:"win_rate"`
 	MeanScore float64  `json:"mean_score"`
+	// Scores counts the seat's final scores.
+	Scores Histogram `json:"scores"`
 }
 
 // PolicyStats is one policy's record over a batch, over every seat it sat in.
 type PolicyStats struct {
-	Policy    string   `json:"policy"`
-	Seatings  int      `json:"seatings"`
-	Wins      int      `json:"wins"`
+	Policy   string `json:"policy"`
+	Seatings int    `json:"seatings"`
+	Wins     int    `json:"wins"`
+	// WinRate is Wins over Seatings. Its interval counts games, not
+	// seatings: a policy holding several seats of one game (a team of
+	// three, say) wins or loses them together, and counting each seating
+	// as a trial of its own would make the interval too narrow.
 	WinRate   Interval `json:"win_rate"`
 	MeanScore float64  `json:"mean_score"`
+	// Scores counts the policy's final scores, one per seating.
+	Scores Histogram `json:"scores"`
 }
 
 // SeatPolicies returns the policies of game i of a batch, seat by seat.
@@ -162,17 +205,21 @@ type accumulator struct {
 	games              int
 	seatWins           []int
 	seatScore          []float64
+	seatHist           []Histogram
 	polIndex           map[string]int
 	polName            []string
 	polSeat, polWin    []int
 	polScore           []float64
+	polHist            []Histogram
 	allWon, noneWon    int
 	actions, actionsSq float64
 	clock              float64
+	lengths, clocks    Histogram
 }
 
 func newAccumulator(c Config) *accumulator {
-	a := &accumulator{c: c, seatWins: make([]int, c.Players), seatScore: make([]float64, c.Players), polIndex: map[string]int{}}
+	a := &accumulator{c: c, seatWins: make([]int, c.Players), seatScore: make([]float64, c.Players),
+		seatHist: make([]Histogram, c.Players), polIndex: map[string]int{}}
 	for _, p := range c.Policies {
 		if _, ok := a.polIndex[p.Name()]; !ok {
 			a.polIndex[p.Name()] = len(a.polName)
@@ -182,6 +229,7 @@ func newAccumulator(c Config) *accumulator {
 	a.polSeat = make([]int, len(a.polName))
 	a.polWin = make([]int, len(a.polName))
 	a.polScore = make([]float64, len(a.polName))
+	a.polHist = make([]Histogram, len(a.polName))
 	return a
 }
 
@@ -197,6 +245,8 @@ func (a *accumulator) add(i int, r Result) {
 		}
 		a.seatScore[p] += score
 		a.polScore[k] += score
+		a.seatHist[p].Add(int(score))
+		a.polHist[k].Add(int(score))
 		if r.Outcome.Won(engine.Seat(p)) {
 			a.seatWins[p]++
 			a.polWin[k]++
@@ -211,14 +261,25 @@ func (a *accumulator) add(i int, r Result) {
 	a.actions += float64(r.Actions)
 	a.actionsSq += float64(r.Actions) * float64(r.Actions)
 	a.clock += float64(r.Clock) / 1000
+	a.lengths.Add(r.Actions)
+	a.clocks.Add(int(r.Clock / 1000))
 }
 
 func (a *accumulator) stats(elapsed time.Duration) Stats {
 	n := float64(a.games)
+	info := a.c.Game.Info()
+	opts, err := info.Check(engine.Setup{Players: a.c.Players, Options: a.c.Options})
+	if err != nil {
+		opts = a.c.Options
+	}
 	st := Stats{
-		Game: a.c.Game.Info().ID, Players: a.c.Players, Options: a.c.Options, Games: a.games,
-		AllWon: Wilson(float64(a.allWon), n), NoneWon: Wilson(float64(a.noneWon), n),
-		Seconds: elapsed.Seconds(),
+		Game: info.ID, Label: a.c.Label, Players: a.c.Players, Options: opts, Games: a.games,
+		Rotated: a.c.Rotate,
+		AllWon:  Wilson(float64(a.allWon), n), NoneWon: Wilson(float64(a.noneWon), n),
+		Seconds: elapsed.Seconds(), Lengths: a.lengths, Clocks: a.clocks,
+	}
+	for _, p := range a.c.Policies {
+		st.Bots = append(st.Bots, p.Name())
 	}
 	if a.games > 0 {
 		st.Actions = a.actions / n
@@ -231,14 +292,16 @@ func (a *accumulator) stats(elapsed time.Duration) Stats {
 	for p := range a.c.Players {
 		st.Seats = append(st.Seats, SeatStats{
 			Seat: p, Wins: a.seatWins[p], WinRate: Wilson(float64(a.seatWins[p]), n),
-			MeanScore: safeDiv(a.seatScore[p], n),
+			MeanScore: safeDiv(a.seatScore[p], n), Scores: a.seatHist[p],
 		})
 	}
 	for k, name := range a.polName {
 		m := float64(a.polSeat[k])
+		perGame := safeDiv(m, n) // the same in every game: rotation keeps the lineup
 		st.Policies = append(st.Policies, PolicyStats{
 			Policy: name, Seatings: a.polSeat[k], Wins: a.polWin[k],
-			WinRate: Wilson(float64(a.polWin[k]), m), MeanScore: safeDiv(a.polScore[k], m),
+			WinRate: Wilson(safeDiv(float64(a.polWin[k]), perGame), n), MeanScore: safeDiv(a.polScore[k], m),
+			Scores: a.polHist[k],
 		})
 	}
 	return st

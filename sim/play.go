@@ -1,12 +1,16 @@
 // Package sim plays games between bots, one at a time or by the thousand on
 // every core, and sums up what happened: win rates by seat and by policy with
-// 95% intervals, game lengths, speed.
+// 95% intervals, distributions of game lengths and scores, speed. It is also
+// a small lab: sweeps over player counts, options and bot lineups
+// ([ParseAxis], [Sweep], [RunAll]) and a self-contained HTML report with
+// charts ([Report]).
 //
 // Games run on a virtual clock: a bot's modelled reaction time moves match
 // time forward, deadlines fire when they are due, and nothing waits for the
 // wall clock, so a ten-minute real-time game plays in microseconds. Bots see
 // only their seat's view, events and legal actions, exactly as in a live
-// match. This package must never import a concrete game.
+// match, and search bots samples of the state drawn from their seat's point
+// of view (see bot.Ask). This package must never import a concrete game.
 package sim
 
 import (
@@ -111,7 +115,7 @@ func Play(g engine.Game, setup engine.Setup, policies []bot.Policy, keepLog bool
 				waiting[p] = &pending{at: now + pollEvery}
 				continue
 			}
-			d := bots[p].Decide(s.View(p), legal, now)
+			d := bot.Ask(bots[p], s, p, legal, now)
 			if !realTime {
 				d.Delay = 0
 			}

@@ -167,7 +167,7 @@ func (t *terminal) play(pols []bot.Policy) error {
 				waiting[p] = &wakeup{at: now + 100}
 				continue
 			}
-			d := bots[p].Decide(s.View(p), legal, now)
+			d := bot.Ask(bots[p], s, p, legal, now)
 			delay := d.Delay
 			if !realTime {
 				delay = engine.Millis(t.pace.Milliseconds())

@@ -648,7 +648,7 @@ func (x *Match) plan(clock engine.Millis) {
 			}
 			continue
 		}
-		d := x.botFor(s).Decide(x.state.View(s), legal, clock)
+		d := bot.Ask(x.botFor(s), x.state, s, legal, clock)
 		if x.realTime {
 			if d.Action == nil && d.Delay <= 0 {
 				d.Delay = botPoll
@@ -683,7 +683,7 @@ func (x *Match) forceMove(s engine.Seat, clock engine.Millis) {
 		x.seats[s].turnStart = clock // nothing to play: the limit starts again
 		return
 	}
-	d := x.botFor(s).Decide(x.state.View(s), legal, clock)
+	d := bot.Ask(x.botFor(s), x.state, s, legal, clock)
 	if d.Action == nil {
 		d.Action = legal[0]
 	}
