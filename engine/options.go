@@ -33,6 +33,9 @@ const (
 	Bool   OptionKind = "bool"   // "true" or "false"
 	Int    OptionKind = "int"    // a whole number between Min and Max
 	Choice OptionKind = "choice" // one of Choices
+	// String is free text of at most Max characters (0: 200), which the
+	// game reads and checks itself in New (Room 25's custom room list).
+	String OptionKind = "string"
 )
 
 // Options are the validated options of a match: every key of the schema with
@@ -105,13 +108,23 @@ func (o Option) parse(v string) (string, error) {
 			return "", fmt.Errorf("%q is not one of %s", v, strings.Join(o.Choices, ", "))
 		}
 		return v, nil
+	case String:
+		v = strings.TrimSpace(v)
+		limit := o.Max
+		if limit <= 0 {
+			limit = 200
+		}
+		if len(v) > limit {
+			return "", fmt.Errorf("it is longer than %d characters", limit)
+		}
+		return v, nil
 	}
 	return "", fmt.Errorf("option kind %q is unknown", o.Kind)
 }
 
 // Values returns every value an option can take, in order: both booleans,
-// each choice, or each whole number from Min to Max. Tools use it to sweep
-// over options.
+// each choice, or each whole number from Min to Max; a [String] option gives
+// only its default. Tools use it to sweep over options.
 func (o Option) Values() []string {
 	switch o.Kind {
 	case Bool:
@@ -124,6 +137,8 @@ func (o Option) Values() []string {
 			vs = append(vs, strconv.Itoa(n))
 		}
 		return vs
+	case String:
+		return []string{o.Default}
 	}
 	return nil
 }

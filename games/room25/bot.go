@@ -190,6 +190,9 @@ func (m *mind) rateDanger() {
 	}
 	for r := range numRooms {
 		pool[r] = rooms[r].inSet[set]
+		if m.v.CustomRooms != nil {
+			pool[r] = m.v.CustomRooms[rooms[r].id]
+		}
 	}
 	for i := range numCells {
 		if m.known[i] && (m.up[i] || m.hint[i] != HintBlue) {

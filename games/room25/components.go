@@ -1,6 +1,10 @@
 package room25
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
 
 // This file holds every number and every piece of component data of the game
 // (rules reference /work/shared/rules/room25.md, §2 and §3). Values marked (R)
@@ -110,10 +114,19 @@ const (
 	numSets
 )
 
+// SetCustom is the expert "choose your rooms" set [RB p8]: its rooms come
+// from the custom_rooms option (D3).
+const SetCustom = numSets
+
 var setNames = [numSets]string{"beginner", "expert_competition", "expert_suspicion"}
 
 // String returns the set's option value.
-func (s RoomSet) String() string { return setNames[s] }
+func (s RoomSet) String() string {
+	if s == SetCustom {
+		return "custom"
+	}
+	return setNames[s]
+}
 
 // roomSpec is one row of the room table.
 type roomSpec struct {
@@ -183,6 +196,55 @@ func setRooms(set RoomSet) []Room {
 		}
 	}
 	return out
+}
+
+// customRooms reads the custom_rooms option, "room:count" pairs separated by
+// commas ("empty:6,vision:1,vortex:2,..."), and checks it by D3: exactly 23
+// rooms, none above its box count, neither the Central Room nor Room 25
+// (they are added), exactly one Vision Room. It returns the 25 rooms of the
+// set in table order, as setRooms does.
+func customRooms(spec string) ([]Room, error) {
+	var count [numRooms]int
+	for _, part := range strings.Split(spec, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		id, n, ok := strings.Cut(part, ":")
+		k, err := strconv.Atoi(strings.TrimSpace(n))
+		if !ok || err != nil || k < 0 {
+			return nil, fmt.Errorf("custom_rooms: write each room as id:count, not %q", part)
+		}
+		var r Room
+		if err := r.UnmarshalText([]byte(strings.TrimSpace(id))); err != nil {
+			return nil, fmt.Errorf("custom_rooms: %v", err)
+		}
+		count[r] += k
+	}
+	total := 0
+	for r := range numRooms {
+		switch {
+		case (r == RoomCentral || r == Room25) && count[r] > 0:
+			return nil, fmt.Errorf("custom_rooms: leave out %s, it is always in the complex", rooms[r].english)
+		case count[r] > rooms[r].inBox:
+			return nil, fmt.Errorf("custom_rooms: the box has %d %s, not %d", rooms[r].inBox, rooms[r].english, count[r])
+		}
+		total += count[r]
+	}
+	if total != numTiles-2 {
+		return nil, fmt.Errorf("custom_rooms: choose exactly %d rooms besides the Central Room and Room 25, not %d", numTiles-2, total)
+	}
+	if count[RoomVision] != 1 {
+		return nil, fmt.Errorf("custom_rooms: the complex needs exactly one Vision Room")
+	}
+	count[RoomCentral], count[Room25] = 1, 1
+	out := make([]Room, 0, numTiles)
+	for r := range numRooms {
+		for range count[r] {
+			out = append(out, r)
+		}
+	}
+	return out, nil
 }
 
 // Mode is a way to play (§3.1).

@@ -33,6 +33,7 @@ func conformanceSetups() []engine.Setup {
 			}
 		}
 		out = append(out, engine.Setup{Players: m.seats[0], Options: map[string]string{optMode: m.mode, optBeacons: "off"}})
+		out = append(out, engine.Setup{Players: m.seats[0], Options: map[string]string{optMode: m.mode, optRoomSet: "custom", optCustom: exampleCustom}})
 	}
 	return out
 }

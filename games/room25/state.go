@@ -82,6 +82,7 @@ type State struct {
 	rng     engine.RNG
 	mode    Mode
 	set     RoomSet
+	custom  [numRooms]int8 // the rooms of a custom set, by room (zero otherwise)
 	beacons bool
 	seats   int
 
@@ -128,6 +129,12 @@ type State struct {
 
 // newState sets a match up (§3.2).
 func newState(mode Mode, set RoomSet, beacons bool, seats int, seed uint64) *State {
+	return newStateWith(mode, set, setRooms(set), beacons, seats, seed)
+}
+
+// newStateWith sets a match up with the given 25 rooms of the set (a
+// custom set brings its own).
+func newStateWith(mode Mode, set RoomSet, roomList []Room, beacons bool, seats int, seed uint64) *State {
 	s := &State{rng: engine.NewRNG(seed), mode: mode, set: set, beacons: beacons, seats: seats}
 	for p := range s.team {
 		s.team[p] = -1
@@ -195,7 +202,10 @@ func newState(mode Mode, set RoomSet, beacons bool, seats int, seed uint64) *Sta
 
 	// The complex (§3.2 step 6).
 	var shuffled, exits []Room
-	for _, r := range setRooms(set) {
+	for _, r := range roomList {
+		if set == SetCustom {
+			s.custom[r]++
+		}
 		switch rooms[r].pool {
 		case PoolShuffled:
 			shuffled = append(shuffled, r)
@@ -485,6 +495,7 @@ const (
 	optRoomSet  = "room_set"
 	optBeacons  = "beacons"
 	optTeamChat = "team_chat"
+	optCustom   = "custom_rooms"
 )
 
 // Info describes Room 25 and its options (§6).
@@ -502,6 +513,7 @@ func buildInfo() engine.Info {
 	for st := range numSets {
 		setChoices = append(setChoices, setNames[st])
 	}
+	setChoices = append(setChoices, "custom")
 	return engine.Info{
 		ID:   "room25",
 		Name: engine.Text{"fr": "Room 25", "en": "Room 25"},
@@ -524,6 +536,12 @@ func buildInfo() engine.Info {
 				Help: engine.Text{
 					"en": "auto: beginner for cooperation and solo, expert_suspicion for suspicion, expert_competition for competition and team.",
 					"fr": "auto : débutant en coopération et solo, expert_suspicion en suspicion, expert_competition en compétition et équipe.",
+				}},
+			{Key: optCustom, Kind: engine.String, Default: "", Max: 400,
+				Name: engine.Text{"en": "Custom rooms", "fr": "Salles au choix"},
+				Help: engine.Text{
+					"en": "With room_set=custom: 23 rooms as id:count pairs (Central Room and Room 25 are added), at most the box's count of each, exactly one vision. Example: empty:4,vision:1,control_room:1,mobile:1,twin:2,vortex:1,prison:2,cold:2,dark:2,trapped:2,deadly:1,illusion:1,flooded:1,acid:2.",
+					"fr": "Avec room_set=custom : 23 salles en paires id:nombre (la salle centrale et la Room 25 s'ajoutent), au plus le nombre de la boîte pour chacune, exactement une vision. Exemple : empty:4,vision:1,control_room:1,mobile:1,twin:2,vortex:1,prison:2,cold:2,dark:2,trapped:2,deadly:1,illusion:1,flooded:1,acid:2.",
 				}},
 			{Key: optBeacons, Kind: engine.Choice, Default: "on", Choices: []string{"on", "off"},
 				Name: engine.Text{"en": "Memory beacons", "fr": "Balises mémorielles"}},
@@ -567,8 +585,25 @@ func (g Game) New(setup engine.Setup) (engine.State, error) {
 				set = st
 			}
 		}
+		if v == "custom" {
+			set = SetCustom
+		}
 	}
-	s := newState(mode, set, opts.String(optBeacons) == "on", n, setup.Seed)
+	var list []Room
+	spec := opts.String(optCustom)
+	switch {
+	case set == SetCustom && spec == "":
+		return nil, fmt.Errorf("the custom room set needs custom_rooms: 23 rooms as id:count pairs, such as empty:6,vision:1,…")
+	case set != SetCustom && spec != "":
+		return nil, fmt.Errorf("custom_rooms is only read with room_set=custom")
+	case set == SetCustom:
+		if list, err = customRooms(spec); err != nil {
+			return nil, err
+		}
+	default:
+		list = setRooms(set)
+	}
+	s := newStateWith(mode, set, list, opts.String(optBeacons) == "on", n, setup.Seed)
 	return s, nil
 }
 

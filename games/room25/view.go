@@ -9,13 +9,16 @@ import "sortie/engine"
 // revealed.
 type View struct {
 	// Seat is the viewer, -1 for a spectator.
-	Seat      int    `json:"seat"`
-	Mode      string `json:"mode"`
-	RoomSet   string `json:"room_set"`
-	Beacons   bool   `json:"beacons"`
-	Phase     string `json:"phase"`
-	Turn      int    `json:"turn"`
-	TurnsLeft int    `json:"turns_left"`
+	Seat    int    `json:"seat"`
+	Mode    string `json:"mode"`
+	RoomSet string `json:"room_set"`
+	// CustomRooms counts the rooms of a custom set by id (public: the set
+	// is chosen at setup); absent for the rulebook's sets.
+	CustomRooms map[string]int `json:"custom_rooms,omitempty"`
+	Beacons     bool           `json:"beacons"`
+	Phase       string         `json:"phase"`
+	Turn        int            `json:"turn"`
+	TurnsLeft   int            `json:"turns_left"`
 	// Counter is the side of the turn counter: 8 or 10.
 	Counter int  `json:"counter"`
 	Alarm   bool `json:"alarm"`
@@ -145,7 +148,8 @@ func (s *State) View(p engine.Seat) engine.View {
 	mine := func(q int8) bool { return s.over || (me >= 0 && q == me) }
 	v := View{
 		Seat: int(me), Mode: s.mode.String(), RoomSet: s.set.String(), Beacons: s.beacons,
-		Phase: phaseNames[s.phase], Turn: s.turn, TurnsLeft: s.turnsLeft,
+		CustomRooms: s.customRooms(),
+		Phase:       phaseNames[s.phase], Turn: s.turn, TurnsLeft: s.turnsLeft,
 		Counter: modes[s.mode].counter, Alarm: s.alarm,
 		Line:   append([]Character(nil), s.line...),
 		Deaths: append([]Character{}, s.deaths...),
@@ -288,4 +292,18 @@ func (s *State) View(p engine.Seat) engine.View {
 		v.Result = r
 	}
 	return v
+}
+
+// customRooms returns the rooms of a custom set by id, or nil.
+func (s *State) customRooms() map[string]int {
+	if s.set != SetCustom {
+		return nil
+	}
+	m := make(map[string]int, numRooms)
+	for r := range numRooms {
+		if s.custom[r] > 0 {
+			m[rooms[r].id] = int(s.custom[r])
+		}
+	}
+	return m
 }

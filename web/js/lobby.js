@@ -156,6 +156,9 @@ export class Lobby {
     if (o.kind === 'int') {
       input = h('input', {id, type: 'number', min: o.min, max: o.max, value: f.options[o.key], 'aria-describedby': help ? id + '-help' : null,
         onchange: (e) => { f.options[o.key] = String(e.target.value); }});
+    } else if (o.kind === 'string') {
+      input = h('input', {id, type: 'text', maxlength: o.max || 200, value: f.options[o.key] || '', 'aria-describedby': help ? id + '-help' : null,
+        onchange: (e) => { f.options[o.key] = e.target.value; }});
     } else {
       input = h('select', {id, 'aria-describedby': help ? id + '-help' : null, onchange: (e) => { f.options[o.key] = e.target.value; }},
         (o.choices || []).map((c) => h('option', {value: c, selected: c === f.options[o.key]}, choiceText(this.game.id, o.key, c))));
