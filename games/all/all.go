@@ -14,6 +14,7 @@ import (
 	"sortie/games/outran"
 	"sortie/games/plandesecours"
 	"sortie/games/room25"
+	"sortie/games/temple"
 )
 
 // games lists every game, in the order they are shown to players.
@@ -21,6 +22,7 @@ var games = []engine.Game{
 	plandesecours.Game{},
 	evades.Game{},
 	room25.Game{},
+	temple.Game{},
 	outran.Game{},
 }
 
