@@ -1,149 +1,28 @@
 package outran
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
 	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 
-	"sortie/bot"
 	"sortie/engine"
-	"sortie/sim"
+	"sortie/engine/enginetest"
 )
 
 var updateGolden = flag.Bool("update-golden", false, "rewrite the recorded games in testdata/golden")
 
 // goldenGames are the recorded games: bots of the given policies play them
 // when -update-golden is set; every run replays them.
-var goldenGames = []struct {
-	name     string
-	setup    engine.Setup
-	policies []string
-}{
-	{"bear_players3", engine.Setup{Players: 3, Seed: 21, Options: map[string]string{"monster": "bear", "exit_boards": "1"}}, []string{"heuristic", "easy", "hard"}},
-	{"vampire_players4", engine.Setup{Players: 4, Seed: 22, Options: map[string]string{"monster": "vampire"}}, []string{"easy", "heuristic", "hard", "expert"}},
-	{"zombie_players5", engine.Setup{Players: 5, Seed: 23, Options: map[string]string{"monster": "zombie"}}, []string{"heuristic", "heuristic", "easy", "hard", "random"}},
-	{"dragon_players6", engine.Setup{Players: 6, Seed: 24, Options: map[string]string{"monster": "dragon", "exit_boards": "3"}}, []string{"easy", "heuristic", "hard", "expert", "random", "heuristic"}},
-	{"bear_players2_slow", engine.Setup{Players: 2, Seed: 25, Options: map[string]string{"monster": "bear", "exit_boards": "1"}}, []string{"easy", "easy"}},
+var goldenGames = []enginetest.GoldenGame{
+	{Name: "bear_players3", Setup: engine.Setup{Players: 3, Seed: 21, Options: map[string]string{"monster": "bear", "exit_boards": "1"}}, Policies: []string{"heuristic", "easy", "hard"}},
+	{Name: "vampire_players4", Setup: engine.Setup{Players: 4, Seed: 22, Options: map[string]string{"monster": "vampire"}}, Policies: []string{"easy", "heuristic", "hard", "expert"}},
+	{Name: "zombie_players5", Setup: engine.Setup{Players: 5, Seed: 23, Options: map[string]string{"monster": "zombie"}}, Policies: []string{"heuristic", "heuristic", "easy", "hard", "random"}},
+	{Name: "dragon_players6", Setup: engine.Setup{Players: 6, Seed: 24, Options: map[string]string{"monster": "dragon", "exit_boards": "3"}}, Policies: []string{"easy", "heuristic", "hard", "expert", "random", "heuristic"}},
+	{Name: "bear_players2_slow", Setup: engine.Setup{Players: 2, Seed: 25, Options: map[string]string{"monster": "bear", "exit_boards": "1"}}, Policies: []string{"easy", "easy"}},
 }
 
-// golden is the expected end of a recorded game, beside its action log.
-type golden struct {
-	Setup     engine.Setup    `json:"setup"`
-	Policies  []string        `json:"policies"`
-	Actions   int             `json:"actions"`
-	Outcome   engine.Outcome  `json:"outcome"`
-	FinalView json.RawMessage `json:"final_view"`
-}
-
-// TestGolden replays the recorded games of testdata/golden (NAME.jsonl: one
-// engine.Record per line; NAME.json: the setup, the outcome and the final
-// spectator view) and checks that they end exactly as recorded. A rules
-// change that alters them must be deliberate: rerun with -update-golden.
+// TestGolden replays the recorded games of testdata/golden and checks that
+// they end exactly as recorded (see enginetest.Golden).
 func TestGolden(t *testing.T) {
-	dir := filepath.Join("testdata", "golden")
-	if *updateGolden {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		for _, gg := range goldenGames {
-			record(t, dir, gg.name, gg.setup, gg.policies)
-		}
-	}
-	for _, gg := range goldenGames {
-		t.Run(gg.name, func(t *testing.T) {
-			var want golden
-			b, err := os.ReadFile(filepath.Join(dir, gg.name+".json"))
-			if err != nil {
-				t.Fatalf("%v (run with -update-golden to record it)", err)
-			}
-			if err := json.Unmarshal(b, &want); err != nil {
-				t.Fatal(err)
-			}
-			log := readLog(t, filepath.Join(dir, gg.name+".jsonl"))
-			s, err := engine.Replay(Game{}, want.Setup, log)
-			if err != nil {
-				t.Fatal(err)
-			}
-			out, over := s.Outcome()
-			if !over || len(log) != want.Actions {
-				t.Fatalf("after %d records the game is over: %v (recorded: %d actions)", len(log), over, want.Actions)
-			}
-			if a, b := js(out), js(want.Outcome); a != b {
-				t.Errorf("outcome %s, recorded %s", a, b)
-			}
-			var compact bytes.Buffer
-			if err := json.Compact(&compact, want.FinalView); err != nil {
-				t.Fatal(err)
-			}
-			if a := js(s.View(engine.Spectator)); a != compact.String() {
-				t.Errorf("the final spectator view differs from the recorded one:\n got %s\nwant %s", a, compact.String())
-			}
-		})
-	}
-}
-
-// record plays a game between bots and writes its log and its end.
-func record(t *testing.T, dir, name string, setup engine.Setup, policies []string) {
-	ps := make([]bot.Policy, len(policies))
-	for i, n := range policies {
-		p, err := bot.Find(Game{}, n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ps[i] = p
-	}
-	res, err := sim.Play(Game{}, setup, ps, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var lines bytes.Buffer
-	for _, r := range res.Log {
-		b, err := json.Marshal(r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lines.Write(b)
-		lines.WriteByte('\n')
-	}
-	s, err := engine.Replay(Game{}, setup, res.Log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	view, _ := json.Marshal(s.View(engine.Spectator))
-	g := golden{Setup: setup, Policies: policies, Actions: len(res.Log), Outcome: res.Outcome, FinalView: view}
-	b, err := json.MarshalIndent(g, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, name+".jsonl"), lines.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, name+".json"), append(b, '\n'), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func readLog(t *testing.T, path string) []engine.Record {
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var log []engine.Record
-	sc := bufio.NewScanner(f)
-	for line := 1; sc.Scan(); line++ {
-		r, err := engine.DecodeRecord(Game{}, sc.Bytes())
-		if err != nil {
-			t.Fatalf("%s:%d: %v", path, line, err)
-		}
-		log = append(log, r)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return log
+	enginetest.Golden(t, Game{}, filepath.Join("testdata", "golden"), goldenGames, *updateGolden)
 }
