@@ -40,8 +40,18 @@ func init() {
 						vals = []string{"true", "false"}
 					case engine.Int:
 						vals = []string{fmt.Sprintf("%d..%d", o.Min, o.Max)}
+					case engine.String:
+						vals = []string{"text"}
 					}
-					fmt.Fprintf(w, "\t  --option %s=…\t%s (default %s)\t%s\n", o.Key, strings.Join(vals, "|"), o.Default, o.Name["en"])
+					list := strings.Join(vals, "|")
+					if len(list) > 48 {
+						list = list[:strings.LastIndex(list[:45], "|")+1] + "…"
+					}
+					def := o.Default
+					if def == "" {
+						def = `""`
+					}
+					fmt.Fprintf(w, "\t  --option %s=…\t%s (default %s)\t%s\n", o.Key, list, def, o.Name["en"])
 				}
 				var bots []string
 				for _, p := range bot.Policies(g) {
