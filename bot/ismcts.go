@@ -328,6 +328,21 @@ func (b *ismctsBot) choose(n *node, p engine.Seat, legal []engine.Action) (i int
 	return best, false
 }
 
+// waitForDeadline lets time pass to s's next deadline when nobody may act,
+// and reports whether it did: false when the game is over or nothing is
+// scheduled.
+func waitForDeadline(s engine.State, now engine.Millis) (engine.Millis, bool) {
+	if _, over := s.Outcome(); over {
+		return now, false
+	}
+	dl, ok := s.Deadline()
+	if !ok {
+		return now, false
+	}
+	s.Advance(dl)
+	return max(now, dl), true
+}
+
 // iterate plays one iteration on the sample s: selection and expansion down
 // the tree, a playout to the end, and the backing up of every seat's reward.
 func (b *ismctsBot) iterate(root *node, s engine.State, now engine.Millis) {
@@ -337,15 +352,10 @@ func (b *ismctsBot) iterate(root *node, s engine.State, now engine.Millis) {
 	for steps := 0; !expanded && steps < b.maxSteps; steps++ {
 		actors := s.Actors()
 		if len(actors) == 0 {
-			if _, over := s.Outcome(); over {
+			var waited bool
+			if now, waited = waitForDeadline(s, now); !waited {
 				break
 			}
-			dl, ok := s.Deadline()
-			if !ok {
-				break
-			}
-			s.Advance(dl)
-			now = max(now, dl)
 			continue
 		}
 		if len(actors) == 1 {
@@ -419,15 +429,10 @@ func (b *ismctsBot) playout(s engine.State, now engine.Millis) {
 	for steps := 0; steps < limit; steps++ {
 		actors := s.Actors()
 		if len(actors) == 0 {
-			if _, over := s.Outcome(); over {
+			var waited bool
+			if now, waited = waitForDeadline(s, now); !waited {
 				return
 			}
-			dl, ok := s.Deadline()
-			if !ok {
-				return
-			}
-			s.Advance(dl)
-			now = max(now, dl)
 			continue
 		}
 		if len(actors) > 1 {
