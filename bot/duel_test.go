@@ -176,14 +176,7 @@ func (s *duelState) Outcome() (engine.Outcome, bool) {
 	if !s.over {
 		return engine.Outcome{}, false
 	}
-	ranks := engine.RanksFromScores(s.points)
-	var w []engine.Seat
-	for p, r := range ranks {
-		if r == 1 {
-			w = append(w, engine.Seat(p))
-		}
-	}
-	return engine.Outcome{Winners: w, Ranks: ranks, Scores: slices.Clone(s.points)}, true
+	return engine.OutcomeFromScores(slices.Clone(s.points), ""), true
 }
 
 func (s *duelState) Clone() engine.State {

@@ -109,6 +109,19 @@ func (o Outcome) Won(p Seat) bool {
 	return false
 }
 
+// OutcomeFromScores is the outcome of a game won by the highest score: seats
+// ranked by score (see [RanksFromScores]), every seat of rank 1 a winner.
+// The scores slice is kept, not copied.
+func OutcomeFromScores(scores []int, summary string) Outcome {
+	o := Outcome{Scores: scores, Ranks: RanksFromScores(scores), Summary: summary}
+	for p, r := range o.Ranks {
+		if r == 1 {
+			o.Winners = append(o.Winners, Seat(p))
+		}
+	}
+	return o
+}
+
 // RanksFromScores ranks seats by score, highest first; equal scores share a
 // rank (scores 5, 7, 7, 2 give ranks 3, 1, 1, 4).
 func RanksFromScores(scores []int) []int {

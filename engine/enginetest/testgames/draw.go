@@ -198,14 +198,7 @@ func (s *drawState) Outcome() (engine.Outcome, bool) {
 			scores[p] += c
 		}
 	}
-	ranks := engine.RanksFromScores(scores)
-	var w []engine.Seat
-	for p, r := range ranks {
-		if r == 1 {
-			w = append(w, engine.Seat(p))
-		}
-	}
-	return engine.Outcome{Winners: w, Ranks: ranks, Scores: scores}, true
+	return engine.OutcomeFromScores(scores, ""), true
 }
 
 func (s *drawState) Clone() engine.State {

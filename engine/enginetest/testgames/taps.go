@@ -135,14 +135,7 @@ func (s *tapsState) Outcome() (engine.Outcome, bool) {
 	if !s.over {
 		return engine.Outcome{}, false
 	}
-	ranks := engine.RanksFromScores(s.taps)
-	var w []engine.Seat
-	for p, r := range ranks {
-		if r == 1 {
-			w = append(w, engine.Seat(p))
-		}
-	}
-	return engine.Outcome{Winners: w, Ranks: ranks, Scores: slices.Clone(s.taps)}, true
+	return engine.OutcomeFromScores(slices.Clone(s.taps), ""), true
 }
 
 func (s *tapsState) Clone() engine.State {

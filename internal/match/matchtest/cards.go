@@ -270,14 +270,7 @@ func (s *CardsState) Outcome() (engine.Outcome, bool) {
 			scores[i] += c
 		}
 	}
-	o := engine.Outcome{Scores: scores, Ranks: engine.RanksFromScores(scores)}
-	for i, r := range o.Ranks {
-		if r == 1 {
-			o.Winners = append(o.Winners, engine.Seat(i))
-		}
-	}
-	o.Summary = fmt.Sprintf("Best total: %v", scores)
-	return o, true
+	return engine.OutcomeFromScores(scores, fmt.Sprintf("Best total: %v", scores)), true
 }
 
 // Clone copies the state.

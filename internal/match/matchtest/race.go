@@ -232,13 +232,7 @@ func (s *RaceState) Outcome() (engine.Outcome, bool) {
 		return engine.Outcome{}, false
 	}
 	scores := slices.Clone(s.pos)
-	o := engine.Outcome{Scores: scores, Ranks: engine.RanksFromScores(scores), Summary: fmt.Sprintf("Positions %v", scores)}
-	for i, r := range o.Ranks {
-		if r == 1 {
-			o.Winners = append(o.Winners, engine.Seat(i))
-		}
-	}
-	return o, true
+	return engine.OutcomeFromScores(scores, fmt.Sprintf("Positions %v", scores)), true
 }
 
 // Clone copies the state.
