@@ -471,7 +471,12 @@ func setupMatch(ctx context.Context, c *client.Client, game string, players int,
 	}
 	// The move limit lets a seat's bot play where the game offers no choice
 	// a random client could click (a list too long to show, a puzzle).
-	cm, err := c.Create(ctx, match.CreateRequest{Game: game, Seats: seats, MoveLimitMs: o.moveLimit.Milliseconds()})
+	// Idle matches have no move limit, else their seats' bots would play.
+	limit := o.moveLimit
+	if o.idle {
+		limit = 0
+	}
+	cm, err := c.Create(ctx, match.CreateRequest{Game: game, Seats: seats, MoveLimitMs: limit.Milliseconds()})
 	if err != nil {
 		return nil, err
 	}

@@ -60,7 +60,11 @@ finishes the writes under way, saves the clocks of real-time matches and stops.`
 				srv.Shutdown(context.Background())
 				return fmt.Errorf("resuming matches: %v", err)
 			}
-			ln, err := net.Listen("tcp", addr)
+			// TCP keep-alive finds clients that vanished without closing
+			// their sockets (idle sockets wait in no read that could).
+			lc := net.ListenConfig{KeepAliveConfig: net.KeepAliveConfig{
+				Enable: true, Idle: 30 * time.Second, Interval: 10 * time.Second, Count: 3}}
+			ln, err := lc.Listen(ctx, "tcp", addr)
 			if err != nil {
 				srv.Shutdown(context.Background())
 				return err

@@ -58,6 +58,7 @@ type Manager struct {
 	store  store.Store
 	bus    bus.Bus
 	games  []engine.Game
+	infos  []engine.Info // games[i].Info(), built once: every match of a game shares it
 	log    *slog.Logger
 	speed  float64
 	max    int
@@ -83,6 +84,10 @@ func NewManager(c Config) *Manager {
 		store: c.Store, bus: c.Bus, games: c.Games, log: c.Logger, speed: c.ClockSpeed,
 		max: c.MaxLive, linger: c.Linger, buffer: c.Buffer, hooks: c.Hooks,
 		live: make(map[string]*Match), loading: make(map[string]*loadCall),
+	}
+	m.infos = make([]engine.Info, len(m.games))
+	for i, g := range m.games {
+		m.infos[i] = g.Info()
 	}
 	if m.bus == nil {
 		m.bus = bus.NewLocal()
@@ -110,12 +115,22 @@ func (m *Manager) Games() []engine.Game { return m.games }
 
 // Game returns the game with the given id.
 func (m *Manager) Game(id string) (engine.Game, error) {
-	for _, g := range m.games {
-		if g.Info().ID == id {
+	for i, g := range m.games {
+		if m.infos[i].ID == id {
 			return g, nil
 		}
 	}
 	return nil, refuse(CodeUnknownGame, "There is no game %q on this server.", id)
+}
+
+// info returns the shared Info of game g, whose id is id.
+func (m *Manager) info(g engine.Game, id string) engine.Info {
+	for i := range m.games {
+		if m.infos[i].ID == id {
+			return m.infos[i]
+		}
+	}
+	return g.Info()
 }
 
 // Live returns the number of matches in memory.
@@ -291,7 +306,7 @@ func (m *Manager) load(ctx context.Context, id string) (*Match, error) {
 
 // newMatch builds a match from what is stored, replaying its log.
 func (m *Manager) newMatch(g engine.Game, rec *store.Match, log [][]byte) (*Match, error) {
-	info := g.Info()
+	info := m.info(g, rec.Game)
 	opts, err := info.Check(rec.Setup)
 	if err != nil {
 		return nil, refuse(CodeUnavailable, "The stored setup of match %s no longer fits its game: %v.", rec.ID, err)

@@ -27,6 +27,8 @@ const (
 	TypeSeats = "seats"
 	// TypeError answers a refused message.
 	TypeError = "error"
+	// TypePing is the keep-alive of an idle socket; it carries nothing.
+	TypePing = "ping"
 )
 
 // Message is any message the server sends on a match socket, in the decoded

@@ -85,6 +85,8 @@ type Server struct {
 	mux      *http.ServeMux
 
 	sockets   sync.WaitGroup
+	pollOnce  sync.Once
+	poll      *poller    // nil where sockets cannot wait for readiness
 	closeMu   sync.Mutex // guards stopping against sockets.Add
 	stopping  bool
 	closeOnce sync.Once
@@ -220,11 +222,29 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		case <-ctx.Done():
 			err = errors.Join(err, ctx.Err())
 		}
+		s.pollOnce.Do(func() {}) // no poller may start after this
+		if s.poll != nil {
+			s.poll.close()
+		}
 		if s.ownStore {
 			err = errors.Join(err, s.store.Close())
 		}
 	})
 	return err
+}
+
+// readiness returns the poller idle sockets wait on, started by the first
+// socket; nil where the system has none.
+func (s *Server) readiness() *poller {
+	s.pollOnce.Do(func() {
+		p, err := newPoller()
+		if err != nil {
+			s.log.Info("sockets keep a reader goroutine each", "reason", err)
+			return
+		}
+		s.poll = p
+	})
+	return s.poll
 }
 
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {

@@ -1,17 +1,21 @@
 package server
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"sortie/engine"
 	"sortie/internal/bus"
@@ -31,26 +35,54 @@ const (
 // excesses over MaxMessage get an error and the socket lives on.
 const hardMessageLimit = 1 << 20
 
+// Buffers of a socket: small, because an idle socket should cost little. A
+// client message is short (an action). Server messages are gathered, while
+// they are written, in a pooled buffer of the socket's frameWriter, so that
+// each goes out in one system call while an idle socket holds no buffer; the
+// library's own write buffer need only hold a control frame.
+const (
+	socketReadBuffer  = 512
+	socketWriteBuffer = 256
+)
+
+// pingMessage is the keep-alive message: idle sockets get one every
+// Config.PingEvery so that proxies keep them open. A peer that vanished is
+// found by TCP keep-alive and by failing writes, which end the socket.
+var pingMessage = []byte(`{"type":"` + match.TypePing + `"}`)
+
 // socket serves GET /api/matches/{id}/ws: one seat's (or a spectator's)
 // connection to a match.
+//
+// An idle socket holds no goroutine on Linux: the handler returns once the
+// connection is set up, a readiness watch (see poller) starts a reader only
+// when the client has sent something, and a writer runs only while messages
+// wait. Elsewhere, or when the connection cannot be watched, a reader
+// goroutine stays for the socket's life.
 func (s *Server) socket(w http.ResponseWriter, r *http.Request) {
 	if !s.enter() {
 		writeError(w, &match.Error{Code: match.CodeUnavailable, Message: "The server is stopping."})
 		return
 	}
-	defer s.sockets.Done()
 	x, err := s.mgr.Get(r.Context(), r.PathValue("id"))
-	if err != nil {
-		writeError(w, err)
-		return
+	if err == nil {
+		var seat engine.Seat
+		if seat, err = audience(r, x); err == nil {
+			s.openSocket(w, r, x, seat)
+			return
+		}
 	}
-	seat, err := audience(r, x)
+	s.sockets.Done()
+	writeError(w, err)
+}
+
+// openSocket upgrades the connection, connects it to the match and sends the
+// snapshot. From then on the socket lives on by itself until
+// [sockConn.end].
+func (s *Server) openSocket(w http.ResponseWriter, r *http.Request, x *match.Match, seat engine.Seat) {
+	hw := &hijackWriter{ResponseWriter: w}
+	conn, err := websocket.Accept(hw, r, &websocket.AcceptOptions{OriginPatterns: s.cfg.OriginPatterns})
 	if err != nil {
-		writeError(w, err)
-		return
-	}
-	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.cfg.OriginPatterns})
-	if err != nil {
+		s.sockets.Done()
 		return // Accept has answered
 	}
 	conn.SetReadLimit(hardMessageLimit)
@@ -58,42 +90,134 @@ func (s *Server) socket(w http.ResponseWriter, r *http.Request) {
 	if seat == engine.Spectator {
 		aud = "spectator"
 	}
-	gauge := s.metrics.sockets.WithLabelValues(aud)
-	gauge.Inc()
-	defer gauge.Dec()
-
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var watch *match.Watch
-	err = s.mgr.Do(ctx, x.ID(), func(y *match.Match) (err error) {
-		x = y
-		watch, err = y.Watch(ctx, seat)
+	c := &sockConn{s: s, x: x, conn: conn, gauge: s.metrics.sockets.WithLabelValues(aud),
+		lim: newLimiter(s.cfg.MessageRate, s.cfg.MessageBurst), fw: hw.fw}
+	if c.fw != nil {
+		c.fw.timeout = s.cfg.WriteTimeout
+	}
+	c.ctx, c.cancel = context.WithCancel(context.Background())
+	c.gauge.Inc()
+	err = s.mgr.Do(c.ctx, x.ID(), func(y *match.Match) (err error) {
+		c.x = y
+		c.w, err = y.Watch(c.ctx, seat)
 		return err
 	})
 	if err != nil {
 		b, _ := errorMessage(nil, match.AsError(err))
-		_ = conn.Write(ctx, websocket.MessageText, b)
+		_ = conn.Write(c.ctx, websocket.MessageText, b)
 		conn.Close(websocket.StatusTryAgainLater, "the match is not available")
+		c.end()
 		return
 	}
-	defer x.Unwatch(watch)
+	// The snapshot goes first; then a writer runs whenever messages wait.
+	if err := c.send(c.w.State); err != nil {
+		c.end()
+		return
+	}
+	c.w.State = nil // sent: an idle socket keeps as little as it can
+	c.w.Sub.OnReady(c.kick)
+	c.pingMu.Lock()
+	c.pinger = time.AfterFunc(s.cfg.PingEvery, c.ping)
+	c.pingMu.Unlock()
+	c.startReading(hw)
+}
 
-	// The snapshot goes first; then a writer runs whenever messages wait,
-	// so that an idle socket holds one goroutine: its reader.
-	if err := s.write(ctx, conn, watch.State); err != nil {
-		conn.CloseNow()
-		return
+// hijackWriter hands the WebSocket library smaller buffers than net/http's
+// (4 KiB each way) and a frameWriter under its writes, and remembers the
+// connection, so that the socket can wait for readiness instead of in a
+// read.
+type hijackWriter struct {
+	http.ResponseWriter
+	conn net.Conn
+	br   *bufio.Reader // ours; nil when the client sent frames ahead of the handshake's answer
+	fw   *frameWriter  // nil then too
+}
+
+func (h *hijackWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	conn, brw, err := http.NewResponseController(h.ResponseWriter).Hijack()
+	if err != nil {
+		return nil, nil, err
 	}
-	watch.State = nil // sent: an idle socket keeps as little as it can
-	sw := &socketWriter{s: s, ctx: ctx, conn: conn, w: watch}
-	watch.Sub.OnReady(sw.kick)
-	sw.pingMu.Lock()
-	sw.pinger = time.AfterFunc(s.cfg.PingEvery, sw.ping)
-	sw.pingMu.Unlock()
-	defer sw.pinger.Stop()
-	s.readLoop(ctx, conn, x, watch)
-	cancel()
-	conn.CloseNow()
+	h.conn = conn
+	if brw.Reader.Buffered() > 0 {
+		// Bytes already read ahead live in net/http's reader: keep it (the
+		// socket then reads with a goroutine of its own).
+		return conn, brw, nil
+	}
+	h.br = bufio.NewReaderSize(conn, socketReadBuffer)
+	h.fw = &frameWriter{conn: conn}
+	return conn, bufio.NewReadWriter(h.br, bufio.NewWriterSize(h.fw, socketWriteBuffer)), nil
+}
+
+// frameWriter is what the WebSocket library writes to. While a message is
+// being sent (between hold and release) it gathers the pieces of the frame
+// in a pooled buffer and writes them in one system call at the end;
+// otherwise (the frames the library writes by itself: pongs, close) it
+// writes through.
+type frameWriter struct {
+	conn    net.Conn
+	timeout time.Duration
+	mu      sync.Mutex
+	holders int
+	buf     *[]byte // pooled; nil while nothing is gathered
+	err     error
+}
+
+// frameBufs holds the buffers frames are gathered in.
+var frameBufs = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+
+func (f *frameWriter) Write(p []byte) (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.err != nil {
+		return 0, f.err
+	}
+	if f.holders == 0 {
+		return f.writeLocked(p)
+	}
+	if f.buf == nil {
+		f.buf = frameBufs.Get().(*[]byte)
+	}
+	*f.buf = append(*f.buf, p...)
+	return len(p), nil
+}
+
+// writeLocked writes to the connection within the write timeout.
+func (f *frameWriter) writeLocked(p []byte) (int, error) {
+	if f.timeout > 0 {
+		_ = f.conn.SetWriteDeadline(time.Now().Add(f.timeout))
+	}
+	n, err := f.conn.Write(p)
+	if err != nil {
+		f.err = err
+	}
+	return n, err
+}
+
+func (f *frameWriter) hold() {
+	f.mu.Lock()
+	f.holders++
+	f.mu.Unlock()
+}
+
+// release ends a hold; the last one out writes what was gathered.
+func (f *frameWriter) release() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.holders--
+	if f.holders > 0 || f.buf == nil {
+		return f.err
+	}
+	b := f.buf
+	f.buf = nil
+	if f.err == nil {
+		f.writeLocked(*b)
+	}
+	if cap(*b) <= 64<<10 {
+		*b = (*b)[:0]
+		frameBufs.Put(b)
+	}
+	return f.err
 }
 
 // enter counts a socket in, unless the server is stopping; the caller calls
@@ -108,144 +232,248 @@ func (s *Server) enter() bool {
 	return true
 }
 
-// socketWriter sends a subscription's messages to a socket. It runs as a
-// goroutine only while there is something to send.
-type socketWriter struct {
-	s       *Server
-	ctx     context.Context
-	conn    *websocket.Conn
-	w       *match.Watch
+// sockConn is one open socket: its reading side (the client's actions), its
+// writing side (the subscription's messages) and its end.
+type sockConn struct {
+	s      *Server
+	x      *match.Match
+	conn   *websocket.Conn
+	w      *match.Watch
+	ctx    context.Context
+	cancel context.CancelFunc
+	gauge  prometheus.Gauge
+
+	// Reading: one goroutine at a time (readiness re-arms only after a read
+	// is over).
+	br  *bufio.Reader // the reader under conn when the socket waits for readiness
+	rc  syscall.RawConn
+	lim *limiter
+	// The readiness registration, which the reading side and end share.
+	regMu  sync.Mutex
+	pollID uint64 // 0: no readiness (a reader goroutine), or not yet
+	ended  bool
+
+	// Writing.
+	fw      *frameWriter // nil: the library's buffer writes straight to the connection
 	pingMu  sync.Mutex
 	pinger  *time.Timer
 	running atomic.Bool
 	mu      sync.Mutex // one drain at a time owns buf
 	buf     []bus.Message
+
+	endOnce sync.Once
+}
+
+// startReading reads what the client sends: on readiness where the system
+// tells it, else on a goroutine of its own.
+func (c *sockConn) startReading(hw *hijackWriter) {
+	if hw.br != nil {
+		if p := c.s.readiness(); p != nil {
+			if rc, ok := rawConn(hw.conn); ok {
+				c.br, c.rc = hw.br, rc
+				c.regMu.Lock()
+				defer c.regMu.Unlock()
+				if c.ended {
+					return
+				}
+				if id, err := p.add(rc, c.read); err == nil {
+					// A read that readiness started before this line waits
+					// for regMu to learn the id.
+					c.pollID = id
+					return
+				}
+			}
+		}
+	}
+	go c.read()
+}
+
+// read reads the client's messages: those that wait, after which the
+// socket waits for readiness again, or, without readiness, every message
+// until the connection ends.
+func (c *sockConn) read() {
+	for {
+		if !c.readOne() {
+			c.end()
+			return
+		}
+		c.regMu.Lock()
+		id, ended := c.pollID, c.ended
+		c.regMu.Unlock()
+		if ended {
+			return
+		}
+		if id != 0 && c.br.Buffered() == 0 {
+			if err := c.s.poll.arm(c.rc, id); err != nil {
+				c.end()
+			}
+			return
+		}
+	}
+}
+
+// end closes the socket and lets go of everything it held. It may be called
+// more than once, from the reading or the writing side.
+func (c *sockConn) end() {
+	c.endOnce.Do(func() {
+		c.regMu.Lock()
+		id := c.pollID
+		c.ended = true
+		c.regMu.Unlock()
+		if id != 0 {
+			c.s.poll.remove(c.rc, id)
+		}
+		c.cancel()
+		c.conn.CloseNow()
+		c.pingMu.Lock()
+		if c.pinger != nil {
+			c.pinger.Stop()
+		}
+		c.pingMu.Unlock()
+		if c.w != nil {
+			c.x.Unwatch(c.w)
+		}
+		c.gauge.Dec()
+		c.s.sockets.Done()
+	})
 }
 
 // kick starts a drain unless one runs. It is called from the match's
 // goroutine and never blocks.
-func (sw *socketWriter) kick() {
-	if sw.running.CompareAndSwap(false, true) {
-		go sw.drain()
+func (c *sockConn) kick() {
+	if c.running.CompareAndSwap(false, true) {
+		go c.drain()
 	}
 }
 
 // drain sends what waits, then ends; when the subscription has ended it
 // closes the socket with the reason.
-func (sw *socketWriter) drain() {
-	sw.mu.Lock()
-	defer sw.mu.Unlock()
+func (c *sockConn) drain() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	for {
-		sw.buf = sw.w.Sub.Take(sw.buf[:0])
-		for i, m := range sw.buf {
-			sw.buf[i] = bus.Message{}
-			if m.Seq != 0 && m.Seq <= sw.w.Seq {
+		c.buf = c.w.Sub.Take(c.buf[:0])
+		for i, m := range c.buf {
+			c.buf[i] = bus.Message{}
+			if m.Seq != 0 && m.Seq <= c.w.Seq {
 				continue // already in the snapshot
 			}
-			if err := sw.s.write(sw.ctx, sw.conn, m.Data); err != nil {
-				sw.conn.CloseNow()
+			if err := c.send(m.Data); err != nil {
+				c.end()
 				return // running stays set: nothing more is sent
 			}
 		}
-		if cap(sw.buf) > 16 {
-			sw.buf = nil
+		if cap(c.buf) > 16 {
+			c.buf = nil
 		}
-		if err := sw.w.Sub.Err(); err != nil && sw.w.Sub.Len() == 0 {
+		if err := c.w.Sub.Err(); err != nil && c.w.Sub.Len() == 0 {
 			switch {
 			case errors.Is(err, bus.ErrReplaced):
-				sw.conn.Close(CloseReplaced, "this seat connected again elsewhere")
+				c.conn.Close(CloseReplaced, "this seat connected again elsewhere")
 			case errors.Is(err, bus.ErrSlow):
-				sw.conn.Close(CloseSlow, "too far behind: reconnect for a fresh state")
+				c.conn.Close(CloseSlow, "too far behind: reconnect for a fresh state")
 			default:
-				sw.conn.Close(websocket.StatusGoingAway, "the server is stopping or the match left memory")
+				c.conn.Close(websocket.StatusGoingAway, "the server is stopping or the match left memory")
 			}
+			c.end()
 			return
 		}
-		sw.running.Store(false)
+		c.running.Store(false)
 		// A message that came after Take but before the flag dropped found
 		// the writer running and did not kick: look again.
-		if sw.w.Sub.Len() == 0 && sw.w.Sub.Err() == nil || !sw.running.CompareAndSwap(false, true) {
+		if c.w.Sub.Len() == 0 && c.w.Sub.Err() == nil || !c.running.CompareAndSwap(false, true) {
 			return
 		}
 	}
 }
 
-// ping keeps the connection alive, and closes it if the client does not
-// answer.
-func (sw *socketWriter) ping() {
-	if sw.ctx.Err() != nil {
+// ping sends the keep-alive message and schedules the next.
+func (c *sockConn) ping() {
+	if c.ctx.Err() != nil {
 		return
 	}
-	ctx, cancel := context.WithTimeout(sw.ctx, sw.s.cfg.WriteTimeout)
-	defer cancel()
-	if err := sw.conn.Ping(ctx); err != nil {
-		if sw.ctx.Err() == nil {
-			sw.conn.Close(websocket.StatusPolicyViolation, "no answer to keep-alive pings")
-		}
+	if err := c.send(pingMessage); err != nil {
+		c.end()
 		return
 	}
-	sw.pingMu.Lock()
-	sw.pinger.Reset(sw.s.cfg.PingEvery)
-	sw.pingMu.Unlock()
+	c.pingMu.Lock()
+	c.pinger.Reset(c.s.cfg.PingEvery)
+	c.pingMu.Unlock()
 }
 
-func (s *Server) write(ctx context.Context, conn *websocket.Conn, b []byte) error {
-	wctx, cancel := context.WithTimeout(ctx, s.cfg.WriteTimeout)
+// send writes one message, in one system call where the socket has a
+// frameWriter.
+func (c *sockConn) send(b []byte) error {
+	ctx, cancel := context.WithTimeout(c.ctx, c.s.cfg.WriteTimeout)
 	defer cancel()
-	return conn.Write(wctx, websocket.MessageText, b)
+	if c.fw == nil {
+		return c.conn.Write(ctx, websocket.MessageText, b)
+	}
+	c.fw.hold()
+	err := c.conn.Write(ctx, websocket.MessageText, b)
+	return errors.Join(err, c.fw.release())
 }
 
-// readLoop reads the client's actions until the connection ends.
-func (s *Server) readLoop(ctx context.Context, conn *websocket.Conn, x *match.Match, w *match.Watch) {
-	// Every message gets one answer, in order: its acknowledgement (the
-	// seat's update carrying "ack") or its refusal.
-	lim := newLimiter(s.cfg.MessageRate, s.cfg.MessageBurst)
-	buf := make([]byte, 0, 512)
-	for {
-		typ, rd, err := conn.Reader(ctx)
-		if err != nil {
-			return
-		}
-		buf, err = readAtMost(buf[:0], rd, s.cfg.MaxMessage)
-		if errors.Is(err, errTooLarge) {
-			// Drop the rest of the message (the hard limit closes the socket
-			// if it is absurd) and say so.
-			if _, err := io.Copy(io.Discard, rd); err != nil {
-				return
-			}
-			s.refuseMsg(w, nil, &match.Error{Code: CodeTooLarge,
-				Message: fmt.Sprintf("A message may hold at most %d bytes.", s.cfg.MaxMessage)})
-			continue
-		}
-		if err != nil {
-			return
-		}
-		if !lim.allow(time.Now()) {
-			s.refuseMsg(w, nil, &match.Error{Code: CodeRateLimited,
-				Message: fmt.Sprintf("Too many messages: at most %g a second. This one was not played.", s.cfg.MessageRate)})
-			continue
-		}
-		if typ != websocket.MessageText {
-			s.refuseMsg(w, nil, &match.Error{Code: CodeUnsupported, Message: "Messages are JSON text, not binary."})
-			continue
-		}
-		var msg match.ClientMessage
-		if err := decodeStrict(buf, &msg); err != nil {
-			s.refuseMsg(w, nil, match.AsError(err))
-			continue
-		}
-		if len(msg.Action) == 0 || string(msg.Action) == "null" {
-			s.refuseMsg(w, &msg.Seq, &match.Error{Code: CodeMalformed, Message: `The message has no "action".`})
-			continue
-		}
-		if w.Seat == engine.Spectator {
-			s.refuseMsg(w, &msg.Seq, &match.Error{Code: CodeSpectator, Message: "Spectators cannot act."})
-			continue
-		}
-		if err := x.Act(ctx, w.Seat, msg.Seq, msg.Action); err != nil {
-			s.refuseMsg(w, &msg.Seq, match.AsError(err))
-		}
+// readBufs holds the buffers messages are read into, so that an idle socket
+// holds none.
+var readBufs = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
+
+// readOne reads one client message and answers it: its acknowledgement (the
+// seat's update carrying "ack") or its refusal, in the order messages came.
+// It reports false when the connection has ended.
+func (c *sockConn) readOne() bool {
+	s, w := c.s, c.w
+	typ, rd, err := c.conn.Reader(c.ctx)
+	if err != nil {
+		return false
 	}
+	bp := readBufs.Get().(*[]byte)
+	defer func() {
+		if cap(*bp) <= 4096 {
+			readBufs.Put(bp)
+		}
+	}()
+	buf, err := readAtMost((*bp)[:0], rd, s.cfg.MaxMessage)
+	*bp = buf[:0]
+	if errors.Is(err, errTooLarge) {
+		// Drop the rest of the message (the hard limit closes the socket
+		// if it is absurd) and say so.
+		if _, err := io.Copy(io.Discard, rd); err != nil {
+			return false
+		}
+		s.refuseMsg(w, nil, &match.Error{Code: CodeTooLarge,
+			Message: fmt.Sprintf("A message may hold at most %d bytes.", s.cfg.MaxMessage)})
+		return true
+	}
+	if err != nil {
+		return false
+	}
+	if !c.lim.allow(time.Now()) {
+		s.refuseMsg(w, nil, &match.Error{Code: CodeRateLimited,
+			Message: fmt.Sprintf("Too many messages: at most %g a second. This one was not played.", s.cfg.MessageRate)})
+		return true
+	}
+	if typ != websocket.MessageText {
+		s.refuseMsg(w, nil, &match.Error{Code: CodeUnsupported, Message: "Messages are JSON text, not binary."})
+		return true
+	}
+	var msg match.ClientMessage
+	if err := decodeStrict(buf, &msg); err != nil {
+		s.refuseMsg(w, nil, match.AsError(err))
+		return true
+	}
+	if len(msg.Action) == 0 || string(msg.Action) == "null" {
+		s.refuseMsg(w, &msg.Seq, &match.Error{Code: CodeMalformed, Message: `The message has no "action".`})
+		return true
+	}
+	if w.Seat == engine.Spectator {
+		s.refuseMsg(w, &msg.Seq, &match.Error{Code: CodeSpectator, Message: "Spectators cannot act."})
+		return true
+	}
+	if err := c.x.Act(c.ctx, w.Seat, msg.Seq, msg.Action); err != nil {
+		s.refuseMsg(w, &msg.Seq, match.AsError(err))
+	}
+	return true
 }
 
 // refuseMsg answers a refused socket message. The answer joins the socket's
