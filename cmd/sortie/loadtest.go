@@ -108,47 +108,80 @@ type loadMsg struct {
 	Error  *match.Error      `json:"error"`
 }
 
-// readLoadMsg decodes what the load clients read of a message. Most messages
-// go to seats that cannot act: their head (type, seq, ack, status, which the
-// server writes before the view) is enough, and the view is not decoded, so
-// that the clients leave the machine's cores to the server.
+// readLoadMsg decodes what the load clients read of a message, cheaply, so
+// that the clients leave the machine's cores to the server: the head of a
+// state or update (type, seq, ack, status), which the server writes in that
+// order before the view, is read without decoding the view, and the legal
+// actions, when there are some, are decoded alone. Anything else (errors,
+// unexpected shapes) is decoded in full.
 func readLoadMsg(b []byte) (loadMsg, error) {
 	var m loadMsg
-	if bytes.Contains(b, []byte(`"legal":`)) || !bytes.HasPrefix(b, []byte(`{"type":"`)) {
+	head := b
+	if i := bytes.Index(b, []byte(`,"view":`)); i >= 0 {
+		head = b[:i]
+	}
+	typ, ok := jsonString(head, `{"type":"`)
+	if !ok || (typ != match.TypeState && typ != match.TypeUpdate) {
 		err := json.Unmarshal(b, &m)
 		return m, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return m, errors.New("not an object")
+	m.Type = typ
+	seq, ok := jsonUint(head, `"seq":`)
+	if !ok {
+		err := json.Unmarshal(b, &m)
+		return m, err
 	}
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
+	m.Seq = seq
+	if ack, ok := jsonUint(head, `"ack":`); ok {
+		m.Ack = &ack
+	}
+	status, _ := jsonString(head, `"status":"`)
+	m.Status = store.Status(status)
+	if bytes.Contains(b, []byte(`"legal":[`)) {
+		// Probably the seat's offer (a view may hold such a key too):
+		// decode the top level's legal actions alone.
+		var offer struct {
+			Legal []json.RawMessage `json:"legal"`
+		}
+		if err := json.Unmarshal(b, &offer); err != nil {
 			return m, err
 		}
-		var dst any
-		switch t {
-		case "type":
-			dst = &m.Type
-		case "seq":
-			dst = &m.Seq
-		case "ack":
-			dst = &m.Ack
-		case "status":
-			dst = &m.Status
-		case "error":
-			dst = &m.Error
-		case "view":
-			return m, nil
-		default:
-			dst = new(json.RawMessage)
-		}
-		if err := dec.Decode(dst); err != nil {
-			return m, err
-		}
+		m.Legal = offer.Legal
 	}
 	return m, nil
+}
+
+// jsonString returns the string that follows key (which ends with its
+// opening quote) in b; such strings hold no escapes.
+func jsonString(b []byte, key string) (string, bool) {
+	i := bytes.Index(b, []byte(key))
+	if i < 0 {
+		return "", false
+	}
+	rest := b[i+len(key):]
+	j := bytes.IndexByte(rest, '"')
+	if j < 0 {
+		return "", false
+	}
+	return string(rest[:j]), true
+}
+
+// jsonUint returns the unsigned number that follows key in b.
+func jsonUint(b []byte, key string) (uint64, bool) {
+	i := bytes.Index(b, []byte(key))
+	if i < 0 {
+		return 0, false
+	}
+	var n uint64
+	digits := 0
+	for _, c := range b[i+len(key):] {
+		if c < '0' || c > '9' {
+			break
+		}
+		n = n*10 + uint64(c-'0')
+		digits++
+	}
+	return n, digits > 0
 }
 
 // loadPacer spaces actions out to a total rate.
