@@ -60,6 +60,7 @@ type Match struct {
 	savedClock time.Time // when the clock was last saved (real time)
 	seats      []*seat
 	spectators map[*bus.Subscription]bool
+	specMemo   *viewMemo // what spectators were last sent of their view
 	idleSince  time.Time // finished with nobody watching since
 	realTime   bool
 	broken     bool // the state could not be rebuilt after a store failure
@@ -68,6 +69,7 @@ type Match struct {
 // seat is what the match knows of one seat beyond the store.
 type seat struct {
 	sub       *bus.Subscription // the socket of the seat's human, if connected
+	memo      *viewMemo         // what the socket was last sent of the seat's view
 	byBot     bool              // played by its bot now
 	bot       bot.Bot
 	pending   *move         // the bot's next move, waiting for its time
@@ -444,15 +446,25 @@ func (x *Match) broadcast(evs []engine.Event, actor engine.Seat, ack int64) {
 			if s == actor {
 				a = ack
 			}
-			x.mgr.bus.Publish(bus.Topic{Match: x.id, Seat: s}, bus.Message{Seq: x.seq, Data: x.encodeFor(f, s, a, nil)})
+			if st.memo == nil {
+				st.memo = &viewMemo{}
+			}
+			x.mgr.bus.Publish(bus.Topic{Match: x.id, Seat: s}, bus.Message{Seq: x.seq, Data: x.encodeFor(f, s, a, nil, st.memo)})
+		} else {
+			st.memo = nil // nobody saw this state's view: the next one goes whole
 		}
 		if o, ok := st.bot.(bot.Observer); ok {
 			o.Observe(x.state.View(s), engine.Visible(nil, evs, s))
 		}
 	}
 	if len(x.spectators) > 0 {
+		if x.specMemo == nil {
+			x.specMemo = &viewMemo{}
+		}
 		x.mgr.bus.Publish(bus.Topic{Match: x.id, Seat: engine.Spectator},
-			bus.Message{Seq: x.seq, Data: x.encodeFor(f, engine.Spectator, -1, nil)})
+			bus.Message{Seq: x.seq, Data: x.encodeFor(f, engine.Spectator, -1, nil, x.specMemo)})
+	} else {
+		x.specMemo = nil
 	}
 }
 
@@ -479,12 +491,21 @@ func (x *Match) newFrame(typ string, clock engine.Millis, evs []engine.Event) *f
 	return f
 }
 
-// encodeFor encodes f for audience s from s's view alone.
-func (x *Match) encodeFor(f *frame, s engine.Seat, ack int64, head []byte) []byte {
+// encodeFor encodes f for audience s from s's view alone. With a memo of
+// what the audience was sent of the state before, the message carries only
+// what changed in the view (see viewMemo).
+func (x *Match) encodeFor(f *frame, s engine.Seat, ack int64, head []byte, memo *viewMemo) []byte {
 	view, err := json.Marshal(x.state.View(s))
 	if err != nil {
 		x.log.Error("cannot encode a view", "seat", s, "err", err)
 		view = []byte(`null`)
+	}
+	var patch, drop []byte
+	if memo != nil {
+		var ok bool
+		if patch, drop, ok = memo.patch(view, f.seq); !ok {
+			patch, drop = nil, nil
+		}
 	}
 	// People are shown what the game offers them (its legal actions, unless
 	// listing those would give a puzzle away); bots choose from Legal.
@@ -492,7 +513,7 @@ func (x *Match) encodeFor(f *frame, s engine.Seat, ack int64, head []byte) []byt
 	if s >= 0 && x.rec.Status == store.Running && x.seats[s].isActor {
 		legal = engine.Offer(x.state, s)
 	}
-	return f.encode(s, view, legal, ack, head)
+	return f.encode(s, view, patch, drop, legal, ack, head)
 }
 
 // snapshot is the full state message for audience s.
@@ -506,7 +527,7 @@ func (x *Match) snapshot(s engine.Seat, now time.Time) []byte {
 	}{x.id, x.info.ID, s, x.seatSummaries()})
 	// Splice the head's fields in front of the frame's own.
 	head = append(head[1:len(head)-1], ',')
-	return x.encodeFor(f, s, -1, head)
+	return x.encodeFor(f, s, -1, head, nil)
 }
 
 func (x *Match) seatSummaries() []SeatSummary {

@@ -48,11 +48,16 @@ type Message struct {
 	// named.
 	Ack *uint64 `json:"ack,omitempty"`
 	// Re, on an error, is the Seq the refused message named.
-	Re     *uint64           `json:"re,omitempty"`
-	Status store.Status      `json:"status,omitempty"`
-	Clock  engine.Millis     `json:"clock"`
-	Actors []engine.Seat     `json:"actors,omitempty"`
+	Re     *uint64       `json:"re,omitempty"`
+	Status store.Status  `json:"status,omitempty"`
+	Clock  engine.Millis `json:"clock"`
+	Actors []engine.Seat `json:"actors,omitempty"`
+	// View is the audience's whole view; an update may carry Patch instead:
+	// the members of the view that changed since the state before (whose
+	// view the socket holds), and Drop, the members that are gone.
 	View   json.RawMessage   `json:"view,omitempty"`
+	Patch  json.RawMessage   `json:"patch,omitempty"`
+	Drop   []string          `json:"drop,omitempty"`
 	Events []json.RawMessage `json:"events,omitempty"`
 	// Legal are the actions offered to the seat (engine.Offer): its legal
 	// actions, unless listing them would give a puzzle away.
@@ -75,9 +80,15 @@ type frame struct {
 	outcome []byte   // JSON of the outcome once over, else nil
 }
 
-// encode builds the message of one audience. ack < 0 means none.
-func (f *frame) encode(s engine.Seat, view []byte, legal []engine.Action, ack int64, head []byte) []byte {
-	b := make([]byte, 0, 128+len(view)+len(head)+64*len(legal)+64*len(f.evJSON))
+// encode builds the message of one audience: with the whole view, or with
+// the patch of the view (and the keys it drops) when patch is not nil. ack
+// < 0 means none.
+func (f *frame) encode(s engine.Seat, view, patch, drop []byte, legal []engine.Action, ack int64, head []byte) []byte {
+	size := len(view)
+	if patch != nil {
+		size = len(patch) + len(drop)
+	}
+	b := make([]byte, 0, 128+size+len(head)+64*len(legal)+64*len(f.evJSON))
 	b = append(b, `{"type":"`...)
 	b = append(b, f.typ...)
 	b = append(b, `",`...)
@@ -99,8 +110,17 @@ func (f *frame) encode(s engine.Seat, view []byte, legal []engine.Action, ack in
 		}
 		b = strconv.AppendInt(b, int64(a), 10)
 	}
-	b = append(b, `],"view":`...)
-	b = append(b, view...)
+	if patch != nil {
+		b = append(b, `],"patch":`...)
+		b = append(b, patch...)
+		if drop != nil {
+			b = append(b, `,"drop":`...)
+			b = append(b, drop...)
+		}
+	} else {
+		b = append(b, `],"view":`...)
+		b = append(b, view...)
+	}
 	b = append(b, `,"events":[`...)
 	first := true
 	for i, e := range f.events {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"math/rand/v2"
 	"net/http/httptest"
 	"path/filepath"
@@ -329,9 +330,10 @@ func (p *player) play(ctx context.Context, r *rand.Rand, o playOptions) (*match.
 }
 
 // checkNoLeak proves that everything audience seat got over a whole match is
-// exactly what an independent replay of the log gives that seat: its view,
-// the events it may see, its legal actions, and nothing else.
-func checkNoLeak(t *testing.T, g engine.Game, rp *match.Replay, seat engine.Seat, raw [][]byte) {
+// exactly what an independent replay of the log gives that seat: its view
+// (whole, or rebuilt from patches), the events it may see, its legal
+// actions, and nothing else. It returns how many updates carried a patch.
+func checkNoLeak(t *testing.T, g engine.Game, rp *match.Replay, seat engine.Seat, raw [][]byte) (patches int) {
 	t.Helper()
 	var log []engine.Record
 	for i, b := range rp.Log {
@@ -381,11 +383,16 @@ func checkNoLeak(t *testing.T, g engine.Game, rp *match.Replay, seat engine.Seat
 	}
 	allowed := map[string][]string{
 		match.TypeState:  {"type", "match", "game", "seat", "seats", "seq", "status", "clock", "actors", "view", "events", "legal", "outcome"},
-		match.TypeUpdate: {"type", "seq", "ack", "status", "clock", "actors", "view", "events", "legal", "outcome"},
+		match.TypeUpdate: {"type", "seq", "ack", "status", "clock", "actors", "view", "patch", "drop", "events", "legal", "outcome"},
 		match.TypeSeats:  {"type", "seq", "seats"},
 		match.TypeError:  {"type", "re", "error"},
+		match.TypePing:   {"type"},
 	}
 	nextSeq := uint64(0)
+	// The view the socket holds, as a client keeps it: whole from a state
+	// message or an update with a view, patched by the updates with a patch.
+	var held map[string]json.RawMessage
+	heldSeq := uint64(0)
 	sawFinal := false
 	for i, b := range raw {
 		var fields map[string]json.RawMessage
@@ -410,6 +417,8 @@ func checkNoLeak(t *testing.T, g engine.Game, rp *match.Replay, seat engine.Seat
 			Seq    uint64            `json:"seq"`
 			Status store.Status      `json:"status"`
 			View   json.RawMessage   `json:"view"`
+			Patch  json.RawMessage   `json:"patch"`
+			Drop   []string          `json:"drop"`
 			Events []json.RawMessage `json:"events"`
 			Legal  []json.RawMessage `json:"legal"`
 			Actors []engine.Seat     `json:"actors"`
@@ -421,9 +430,28 @@ func checkNoLeak(t *testing.T, g engine.Game, rp *match.Replay, seat engine.Seat
 			t.Fatalf("message %d names state %d; the log has %d records", i, m.Seq, len(log))
 		}
 		ex := want[m.Seq]
-		if !bytes.Equal(m.View, ex.view) {
-			t.Fatalf("%s: view at state %d differs from the replay's:\n got %s\nwant %s", seat, m.Seq, m.View, ex.view)
+		if m.Patch == nil {
+			if !bytes.Equal(m.View, ex.view) {
+				t.Fatalf("%s: view at state %d differs from the replay's:\n got %s\nwant %s", seat, m.Seq, m.View, ex.view)
+			}
+			held = objectMembers(t, m.View)
+		} else {
+			if typ != match.TypeUpdate || m.View != nil || held == nil || heldSeq+1 != m.Seq {
+				t.Fatalf("%s: a patch of the view at state %d, on the view of state %d: %s", seat, m.Seq, heldSeq, b)
+			}
+			patches++
+			maps.Copy(held, objectMembers(t, m.Patch))
+			for _, k := range m.Drop {
+				if _, ok := held[k]; !ok {
+					t.Fatalf("%s: state %d drops %q, which the view did not hold", seat, m.Seq, k)
+				}
+				delete(held, k)
+			}
+			if w := objectMembers(t, ex.view); !maps.EqualFunc(held, w, func(a, b json.RawMessage) bool { return bytes.Equal(a, b) }) {
+				t.Fatalf("%s: the view patched to state %d differs from the replay's:\n got %v\nwant %s", seat, m.Seq, held, ex.view)
+			}
 		}
+		heldSeq = m.Seq
 		if m.Status == store.Open {
 			continue
 		}
@@ -454,6 +482,17 @@ func checkNoLeak(t *testing.T, g engine.Game, rp *match.Replay, seat engine.Seat
 	if nextSeq != uint64(len(log)) {
 		t.Fatalf("%s last saw state %d of %d", seat, nextSeq, len(log))
 	}
+	return patches
+}
+
+// objectMembers decodes a JSON object into its members, as written.
+func objectMembers(t *testing.T, b []byte) map[string]json.RawMessage {
+	t.Helper()
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatalf("not a JSON object: %s", b)
+	}
+	return m
 }
 
 func equalRaw(a []json.RawMessage, b [][]byte) bool {

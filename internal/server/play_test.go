@@ -67,11 +67,15 @@ func fullMatch(t *testing.T, e *env, g engine.Game, req match.CreateRequest, spe
 	if rp.Outcome == nil || rp.Match.Status != store.Finished {
 		t.Fatalf("the replay has no outcome: %+v", rp.Match)
 	}
+	patches := 0
 	for _, p := range append(players, spec) {
-		checkNoLeak(t, g, rp, p.seat, p.messages())
+		patches += checkNoLeak(t, g, rp, p.seat, p.messages())
 		p.close()
 	}
-	t.Logf("%s: %d records, %s", g.Info().ID, len(rp.Log), rp.Outcome.Summary)
+	if len(rp.Log) > 10 && patches == 0 {
+		t.Errorf("%s: no update of %d records carried a patch of the view", g.Info().ID, len(rp.Log))
+	}
+	t.Logf("%s: %d records, %d updates with a patch, %s", g.Info().ID, len(rp.Log), patches, rp.Outcome.Summary)
 	return rp
 }
 

@@ -247,8 +247,16 @@ export class MatchPage {
   setState(m, events) {
     const prev = this.msg;
     const was = prev ? prev.status : null;
+    // An update may carry only what changed in the view since the state
+    // before, which is the one held: rebuild the whole view from it.
+    let view = m.view;
+    if (view === undefined && m.patch && prev) {
+      view = Object.assign({}, prev.view, m.patch);
+      for (const k of m.drop || []) delete view[k];
+    }
+    m.view = view;
     this.msg = {
-      seq: m.seq, status: m.status, clock: m.clock || 0, actors: m.actors || [], view: m.view,
+      seq: m.seq, status: m.status, clock: m.clock || 0, actors: m.actors || [], view,
       legal: m.legal || [], outcome: m.outcome || null,
     };
     this.clockAt = performance.now();

@@ -1,0 +1,190 @@
+package match
+
+import (
+	"hash/maphash"
+	"slices"
+)
+
+// viewMemo is what one audience was last sent of its view, member by member
+// (the view's top-level keys and a hash of each value), so that the next
+// update may carry only the members that changed: a patch. The client
+// applies it to the view it holds — the one of the state just before — by
+// replacing the members the patch holds and removing those listed in
+// "drop".
+//
+// The memo always describes the view of state seq for its audience. It is
+// only kept while the audience listens: a state published while nobody of
+// the audience listened breaks the chain, and the next update sends the
+// whole view again. A subscriber holds the view of the state before each
+// update it gets, because it got either the snapshot of that state or every
+// update since one, in order (the bus ends subscriptions that miss one).
+type viewMemo struct {
+	seq  uint64
+	keys []string
+	sums []uint64
+}
+
+// viewSeed hashes view members; hashes never leave the process.
+var viewSeed = maphash.MakeSeed()
+
+// patch compares view, the JSON object of state seq, with the memo of state
+// seq-1 and returns the members that changed as a JSON object, and the keys
+// that disappeared as a JSON array (nil when none). ok is false when the
+// whole view should be sent instead: no memo of the state before, a view
+// that is not an object, or a patch hardly smaller than the view. The memo
+// describes view afterwards in every case.
+func (m *viewMemo) patch(view []byte, seq uint64) (patch, drop []byte, ok bool) {
+	var buf [48]member
+	ms, split := appendMembers(buf[:0], view)
+	chained := split && m.keys != nil && m.seq+1 == seq
+	m.seq = seq
+	if !split {
+		m.keys, m.sums = nil, nil
+		return nil, nil, false
+	}
+	sameKeys := len(ms) == len(m.keys)
+	for k := 0; sameKeys && k < len(ms); k++ {
+		sameKeys = string(ms[k].key) == m.keys[k]
+	}
+	if chained {
+		var seen []bool
+		if !sameKeys {
+			seen = make([]bool, len(m.keys))
+		}
+		patch = append(make([]byte, 0, 256), '{')
+		for k, mb := range ms {
+			j := k
+			if !sameKeys {
+				j = slices.Index(m.keys, string(mb.key))
+				if j >= 0 {
+					seen[j] = true
+				}
+			}
+			if j < 0 || m.sums[j] != mb.sum {
+				if len(patch) > 1 {
+					patch = append(patch, ',')
+				}
+				patch = append(patch, mb.raw...)
+			}
+		}
+		patch = append(patch, '}')
+		for j, was := range seen {
+			if was {
+				continue
+			}
+			if drop == nil {
+				drop = append(make([]byte, 0, 32), '[')
+			} else {
+				drop = append(drop, ',')
+			}
+			drop = append(append(append(drop, '"'), m.keys[j]...), '"')
+		}
+		if drop != nil {
+			drop = append(drop, ']')
+		}
+	}
+	if !sameKeys {
+		m.keys = make([]string, len(ms))
+		for k, mb := range ms {
+			m.keys[k] = string(mb.key)
+		}
+	}
+	m.sums = slices.Grow(m.sums[:0], len(ms))[:len(ms)]
+	for k, mb := range ms {
+		m.sums[k] = mb.sum
+	}
+	if !chained || len(patch)+len(drop) >= len(view)*3/4 {
+		return nil, nil, false
+	}
+	return patch, drop, true
+}
+
+// member is one top-level member of a JSON object: its key (without quotes,
+// still escaped as written), the member as written ("key":value), and a
+// hash of its value.
+type member struct {
+	key, raw []byte
+	sum      uint64
+}
+
+// appendMembers appends the top-level members of the JSON object b to dst.
+// It reports false if b is not an object it could split; b is JSON that
+// encoding/json wrote, so it is valid and has no white space.
+func appendMembers(dst []member, b []byte) ([]member, bool) {
+	if len(b) < 2 || b[0] != '{' || b[len(b)-1] != '}' {
+		return dst, false
+	}
+	for i := 1; i < len(b)-1; {
+		if b[i] != '"' {
+			return dst, false
+		}
+		end := skipString(b, i)
+		if end < 0 || end >= len(b) || b[end] != ':' {
+			return dst, false
+		}
+		vend := skipValue(b, end+1)
+		if vend < 0 || vend > len(b)-1 {
+			return dst, false
+		}
+		dst = append(dst, member{key: b[i+1 : end-1], raw: b[i:vend], sum: maphash.Bytes(viewSeed, b[end+1:vend])})
+		i = vend
+		switch {
+		case b[i] == ',':
+			i++
+		case i != len(b)-1:
+			return dst, false
+		}
+	}
+	return dst, true
+}
+
+// skipString returns the index just past the string starting at b[i] (a
+// quote), or -1.
+func skipString(b []byte, i int) int {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return -1
+}
+
+// skipValue returns the index just past the value starting at b[i], or -1.
+func skipValue(b []byte, i int) int {
+	if i >= len(b) {
+		return -1
+	}
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(b); j++ {
+			switch b[j] {
+			case '"':
+				k := skipString(b, j)
+				if k < 0 {
+					return -1
+				}
+				j = k - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return -1
+	default: // a number, true, false or null
+		j := i
+		for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' {
+			j++
+		}
+		return j
+	}
+}
