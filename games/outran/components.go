@@ -462,6 +462,15 @@ var cards = [...]cardSpec{
 // cardCount is the number of interference cards.
 const cardCount = len(cards)
 
+// oneCard holds a list of each single card, for events, so that they need
+// not be made each time. Nobody may change them.
+var oneCard = func() (t [cardCount][]Card) {
+	for c := range t {
+		t[c] = []Card{Card(c)}
+	}
+	return t
+}()
+
 // Kind returns the card's kind.
 func (c Card) Kind() Kind { return cards[c].Kind }
 
@@ -500,6 +509,9 @@ func cardByID(id string) (Card, bool) {
 	return 0, false
 }
 
+// decks holds, by deckFilter, a board's interference cards in table order.
+var decks = [...][]Card{deckAll: deckOf(deckAll), deckVampire: deckOf(deckVampire), deckZombie: deckOf(deckZombie)}
+
 // deckOf returns a board's interference cards in table order.
 func deckOf(f deckFilter) []Card {
 	var out []Card
@@ -528,6 +540,9 @@ const (
 	optMaxRounds  = "max_rounds"
 	optPathLayout = "path_layout"
 )
+
+// optionKeys are the keys of options, in the same order.
+var optionKeys = [...]string{optMonster, optExitBoards, optCountdown, optRunLimit, optStopVote, optVoteGrace, optDecision, optMaxRounds, optPathLayout}
 
 // options is the option schema of §6.
 var options = []engine.Option{

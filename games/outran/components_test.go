@@ -2,6 +2,8 @@ package outran
 
 import (
 	"testing"
+
+	"sortie/engine"
 )
 
 // The tables of components.go against the totals the reference states for
@@ -187,6 +189,66 @@ func TestParseAction(t *testing.T) {
 	for _, bad := range []string{"", "98x", "infect", "play nothing 1"} {
 		if _, err := (Game{}).ParseAction(bad); err == nil {
 			t.Errorf("%q was read as an action", bad)
+		}
+	}
+}
+
+// TestOptionKeys checks that optionKeys lists the keys of options, in order
+// (quickConfig and New rely on it).
+func TestOptionKeys(t *testing.T) {
+	if len(optionKeys) != len(options) {
+		t.Fatalf("%d option keys for %d options", len(optionKeys), len(options))
+	}
+	for i, o := range options {
+		if optionKeys[i] != o.Key {
+			t.Errorf("optionKeys[%d] = %q, want %q", i, optionKeys[i], o.Key)
+		}
+	}
+}
+
+// TestQuickConfig checks that the options New reads without Info.Check are
+// read as Info.Check reads them, and that whatever it does not take is left
+// to Info.Check.
+func TestQuickConfig(t *testing.T) {
+	for _, c := range []struct {
+		opts  map[string]string
+		quick bool // quickConfig reads it (with 2 to 6 players)
+	}{
+		{nil, true},
+		{map[string]string{}, true},
+		{map[string]string{optMonster: "zombie"}, true},
+		{map[string]string{optMonster: "dragon", optExitBoards: "3", optStopVote: "false", optMaxRounds: "10", optPathLayout: "line"}, true},
+		{map[string]string{optCountdown: "2000", optRunLimit: "180000", optVoteGrace: "3000", optDecision: "60000"}, true},
+		{map[string]string{optExitBoards: " 2"}, false}, // Info.Check takes it
+		{map[string]string{optStopVote: "1"}, false},    // likewise
+		{map[string]string{optExitBoards: "02"}, false}, // likewise
+		{map[string]string{optExitBoards: "4"}, false},  // out of range
+		{map[string]string{optMonster: "ghost"}, false}, // no such monster
+		{map[string]string{"colour": "red"}, false},     // no such option
+		{map[string]string{optStopVote: "maybe"}, false},
+		{map[string]string{optMaxRounds: "ten"}, false},
+		{map[string]string{optPathLayout: "diagonal"}, false},
+	} {
+		for _, players := range []int{1, 2, 6, 7} {
+			setup := engine.Setup{Players: players, Seed: 1, Options: c.opts}
+			checked, err := info.Check(setup)
+			quick, ok := quickConfig(setup)
+			if want := c.quick && players >= 2 && players <= 6; ok != want {
+				t.Errorf("%d players, %v: quickConfig ok = %v, want %v", players, c.opts, ok, want)
+			}
+			if err != nil {
+				if ok {
+					t.Errorf("%d players, %v: quickConfig takes what Info.Check refuses (%v)", players, c.opts, err)
+				}
+				continue
+			}
+			var vals optionValues
+			for i, key := range optionKeys {
+				vals[i] = checked.String(key)
+			}
+			if want := configFrom(&vals); ok && quick != want {
+				t.Errorf("%d players, %v: quickConfig %+v, Info.Check %+v", players, c.opts, quick, want)
+			}
 		}
 	}
 }

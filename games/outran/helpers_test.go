@@ -220,7 +220,7 @@ func submit(t *testing.T, s *state, p engine.Seat, elapsed engine.Millis, list s
 }
 
 // answer is the canonical correct list of seat p this run.
-func answer(s *state, p engine.Seat) string { return listString(s.seats[p].Accepted[0]) }
+func answer(s *state, p engine.Seat) string { return listString(s.seats[p].Canonical) }
 
 // submitCorrect lays seat p's canonical answer.
 func submitCorrect(t *testing.T, s *state, p engine.Seat, elapsed engine.Millis) []engine.Event {
@@ -245,12 +245,16 @@ func progressOf(s *state) []int {
 	return out
 }
 
-// eventsOf returns the bodies of the events of one kind, in order.
-func eventsOf[T engine.EventBody](evs []engine.Event) []T {
+// eventsOf returns the bodies of the events of one kind, in order. Event
+// bodies are pointers (*T).
+func eventsOf[T any, P interface {
+	*T
+	engine.EventBody
+}](evs []engine.Event) []T {
 	var out []T
 	for _, e := range evs {
-		if b, ok := e.Body.(T); ok {
-			out = append(out, b)
+		if b, ok := e.Body.(P); ok {
+			out = append(out, *b)
 		}
 	}
 	return out
@@ -261,11 +265,11 @@ func drawOrder(evs []engine.Event) []engine.Seat {
 	var out []engine.Seat
 	for _, e := range evs {
 		switch b := e.Body.(type) {
-		case Drew:
+		case *Drew:
 			if e.To.Sees(engine.Spectator) {
 				out = append(out, b.Seat)
 			}
-		case DrewFaceUp:
+		case *DrewFaceUp:
 			out = append(out, engine.Seat(b.Seat))
 		}
 	}

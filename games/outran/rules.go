@@ -1,6 +1,7 @@
 package outran
 
 import (
+	"math/bits"
 	"slices"
 
 	"sortie/engine"
@@ -73,15 +74,37 @@ func (s *state) Legal(p engine.Seat) []engine.Action {
 		}
 	case PhaseInterferenceTurn:
 		if p == s.order[s.turn] {
-			out := make([]engine.Action, 0, len(s.seats[p].Hand)*2+1)
-			for _, h := range s.seats[p].Hand {
-				for t := range s.n {
-					if s.playVerdict(p, h.Card, engine.Seat(t)) == canPlay {
-						out = append(out, boxedPlay[h.Card][t])
+			var facts [6]seatFacts
+			for t := range s.n {
+				facts[t] = s.factsOf(engine.Seat(t))
+			}
+			// The seats a card may be played on depend on its kind only:
+			// by kind, those seats, with bit 7 set once worked out.
+			var targets [kindCount]uint8
+			hand := s.seats[p].Hand
+			plays := 0
+			for _, h := range hand {
+				k := h.Card.Kind()
+				if targets[k] == 0 {
+					targets[k] = 1 << 7
+					for t := range s.n {
+						if targetVerdict(k, p, engine.Seat(t), &facts[p], &facts[t]) == canPlay {
+							targets[k] |= 1 << t
+						}
 					}
 				}
+				plays += bits.OnesCount8(targets[k]) - 1
 			}
-			return append(out, EndTurn{})
+			if plays == 0 {
+				return endTurnLegal
+			}
+			l := make([]engine.Action, 0, plays+1)
+			for _, h := range hand {
+				for ts := targets[h.Card.Kind()] &^ (1 << 7); ts != 0; ts &= ts - 1 {
+					l = append(l, boxedPlay[h.Card][bits.TrailingZeros8(ts)])
+				}
+			}
+			return append(l, EndTurn{})
 		}
 	}
 	return nil
@@ -89,11 +112,12 @@ func (s *state) Legal(p engine.Seat) []engine.Action {
 
 // Actions boxed once, so that Legal does not allocate one per action.
 var (
-	boxedPlace  = [2]engine.Action{ChoosePlace{Leftmost: false}, ChoosePlace{Leftmost: true}}
-	boxedInfect [6]engine.Action
-	boxedPlay   [cardCount][6]engine.Action
-	placeLegal  = []engine.Action{boxedPlace[1], boxedPlace[0]}
-	voteLegal   = []engine.Action{VoteStop{}}
+	boxedPlace   = [2]engine.Action{ChoosePlace{Leftmost: false}, ChoosePlace{Leftmost: true}}
+	boxedInfect  [6]engine.Action
+	boxedPlay    [cardCount][6]engine.Action
+	placeLegal   = []engine.Action{boxedPlace[1], boxedPlace[0]}
+	voteLegal    = []engine.Action{VoteStop{}}
+	endTurnLegal = []engine.Action{EndTurn{}}
 )
 
 func init() {
@@ -103,26 +127,6 @@ func init() {
 			boxedPlay[c][t] = Play{Card: Card(c), Target: engine.Seat(t)}
 		}
 	}
-}
-
-// runLegal is the representative set of submissions of §8.3: one per
-// accepted list, the literal path card when it is not accepted, and the
-// empty give-up. The actions are pointers into one array, made once per
-// reveal; callers must not modify them.
-func runLegal(card []Token, accepted [][]Token) []engine.Action {
-	subs := make([]Submit, 0, len(accepted)+2)
-	for _, l := range accepted {
-		subs = append(subs, Submit{Cards: l})
-	}
-	if !isAccepted(card, accepted) {
-		subs = append(subs, Submit{Cards: card})
-	}
-	subs = append(subs, Submit{Cards: []Token{}})
-	out := make([]engine.Action, len(subs))
-	for i := range subs {
-		out[i] = &subs[i]
-	}
-	return out
 }
 
 // ---- Apply ----
@@ -136,41 +140,50 @@ func (s *state) Apply(p engine.Seat, a engine.Action, at engine.Millis) ([]engin
 	if p < 0 || int(p) >= s.n {
 		return nil, engine.NotYourTurn(p)
 	}
+	evs, err := s.apply(p, a, at, s.events())
+	if err != nil {
+		return nil, err
+	}
+	return s.done(evs), nil
+}
+
+// apply dispatches an action to its rule, which appends its events to evs.
+func (s *state) apply(p engine.Seat, a engine.Action, at engine.Millis, evs []engine.Event) ([]engine.Event, error) {
 	switch a := a.(type) {
 	case Submit:
-		return s.submit(p, a, at)
+		return s.submit(p, a, at, evs)
 	case *Submit:
 		if a != nil {
-			return s.submit(p, *a, at)
+			return s.submit(p, *a, at, evs)
 		}
 	case VoteStop, *VoteStop:
-		return s.voteStop(p, at)
+		return s.voteStop(p, at, evs)
 	case ChoosePlace:
-		return s.choosePlace(p, a, at)
+		return s.choosePlace(p, a, at, evs)
 	case *ChoosePlace:
 		if a != nil {
-			return s.choosePlace(p, *a, at)
+			return s.choosePlace(p, *a, at, evs)
 		}
 	case Infect:
-		return s.infect(p, a, at)
+		return s.infect(p, a, at, evs)
 	case *Infect:
 		if a != nil {
-			return s.infect(p, *a, at)
+			return s.infect(p, *a, at, evs)
 		}
 	case Play:
-		return s.play(p, a, at)
+		return s.play(p, a, at, evs)
 	case *Play:
 		if a != nil {
-			return s.play(p, *a, at)
+			return s.play(p, *a, at, evs)
 		}
 	case EndTurn, *EndTurn:
-		return s.endTurn(p, at)
+		return s.endTurn(p, at, evs)
 	}
 	return nil, engine.Refuse(engine.CodeMalformed, "Outran has no such action.")
 }
 
 // submit lays the seat's tokens and its Finish card (§4.2, D20, D37).
-func (s *state) submit(p engine.Seat, a Submit, at engine.Millis) ([]engine.Event, error) {
+func (s *state) submit(p engine.Seat, a Submit, at engine.Millis, evs []engine.Event) ([]engine.Event, error) {
 	if s.phase != PhaseRun {
 		return nil, engine.Refuse(engine.CodeWrongPhase, "You can only lay your arrows while a path card is in play.")
 	}
@@ -178,60 +191,83 @@ func (s *state) submit(p engine.Seat, a Submit, at engine.Millis) ([]engine.Even
 	if st.Submitted {
 		return nil, engine.Refuse(CodeAlreadySubmitted, "Your Finish card is already down: a submission is final.")
 	}
-	if len(a.Cards) > maxSubmission {
-		return nil, engine.Refuse(CodeTooManyTokens, "You laid %d cards; nobody holds more than %d.", len(a.Cards), maxSubmission)
-	}
-	var seen uint16
-	for _, t := range a.Cards {
-		if t >= tokenCount {
-			return nil, engine.Refuse(engine.CodeMalformed, "There is no token %d.", uint8(t))
+	cards, ok := st.offered(a.Cards)
+	if !ok { // not one of the seat's own lists, which are well-formed
+		if len(a.Cards) > maxSubmission {
+			return nil, engine.Refuse(CodeTooManyTokens, "You laid %d cards; nobody holds more than %d.", len(a.Cards), maxSubmission)
 		}
-		if st.Palette&(1<<t) == 0 {
-			switch t {
-			case Detour:
-				return nil, engine.Refuse(CodeNotInPalette, "You have no Detour \"+\" card to lay: no Detour applies to you.")
-			case Antidote:
-				return nil, engine.Refuse(CodeNotInPalette, "The antidote is only laid on the Zombie board.")
-			default:
-				return nil, engine.Refuse(CodeNotInPalette, "You have no Express shortcut to lay.")
+		var seen uint16
+		for _, t := range a.Cards {
+			bit := uint16(1) << (t & 15) // a token past the palette's bits fails below
+			if t >= tokenCount || st.Palette&bit == 0 || seen&bit != 0 {
+				return nil, badToken(t, st.Palette, seen)
 			}
+			seen |= bit
 		}
-		if seen&(1<<t) != 0 {
-			return nil, engine.Refuse(CodeRepeatedToken, "You hold only one %s card: it cannot be laid twice.", t)
-		}
-		seen |= 1 << t
+		cards = keepCards(st, a.Cards)
 	}
 	s.arrivals++
-	st.Submitted, st.Cards, st.At, st.Arrival = true, slices.Clone(a.Cards), at, s.arrivals
-	if st.Cards == nil {
-		st.Cards = []Token{}
-	}
+	st.Submitted, st.Cards, st.At, st.Arrival = true, cards, at, s.arrivals
 	rank := 1
 	for i := range s.seats {
-		o := &s.seats[i]
-		if engine.Seat(i) != p && o.Submitted && (o.At < at || o.At == at && o.Arrival < st.Arrival) {
+		if q := engine.Seat(i); q != p && s.seats[i].Submitted && s.finishesBefore(q, p) {
 			rank++
 		}
 	}
 	// D38: the others learn when, not what; the seat's view shows its list.
-	evs := []engine.Event{engine.Tell(Submitted{Seat: p, At: at, Elapsed: at - s.revealAt, Rank: rank})}
+	evs = append(evs, engine.Tell(s.mem.submitted.one(Submitted{Seat: p, At: at, Elapsed: at - s.revealAt, Rank: rank})))
 	if s.allSubmitted() {
 		return s.endRun(at, "all_submitted", evs), nil
 	}
 	return s.openVotes(at, evs), nil
 }
 
-func (s *state) allSubmitted() bool {
-	for i := range s.seats {
-		if !s.seats[i].Submitted {
-			return false
+// offered reports whether cards is one of the lists of the seat's
+// representative submissions itself (not a copy), as Legal handed it out.
+func (st *seatState) offered(cards []Token) ([]Token, bool) {
+	if len(cards) == 0 {
+		return []Token{}, true
+	}
+	for _, a := range st.Legal {
+		if l := a.(*Submit).Cards; len(l) == len(cards) && &l[0] == &cards[0] {
+			return l, true
 		}
 	}
-	return true
+	return nil, false
 }
 
+// keepCards returns a list equal to a seat's well-formed submission that
+// nobody will change: the same list of the seat's representative
+// submissions (never changed once made) when there is one, else a copy.
+func keepCards(st *seatState, cards []Token) []Token {
+	for _, a := range st.Legal {
+		if l := a.(*Submit).Cards; sameTokens(l, cards) {
+			return l
+		}
+	}
+	return slices.Clone(cards)
+}
+
+// badToken says why token t may not be laid by a seat with this palette
+// after the tokens seen.
+func badToken(t Token, palette, seen uint16) *engine.RuleError {
+	switch {
+	case t >= tokenCount:
+		return engine.Refuse(engine.CodeMalformed, "There is no token %d.", uint8(t))
+	case palette&(1<<t) == 0 && t == Detour:
+		return engine.Refuse(CodeNotInPalette, "You have no Detour \"+\" card to lay: no Detour applies to you.")
+	case palette&(1<<t) == 0 && t == Antidote:
+		return engine.Refuse(CodeNotInPalette, "The antidote is only laid on the Zombie board.")
+	case palette&(1<<t) == 0:
+		return engine.Refuse(CodeNotInPalette, "You have no Express shortcut to lay.")
+	}
+	return engine.Refuse(CodeRepeatedToken, "You hold only one %s card: it cannot be laid twice.", t)
+}
+
+func (s *state) allSubmitted() bool { return s.arrivals == s.n } // arrivals counts the seats that submitted
+
 // voteStop is a finished seat's vote to stop the run (D22).
-func (s *state) voteStop(p engine.Seat, at engine.Millis) ([]engine.Event, error) {
+func (s *state) voteStop(p engine.Seat, at engine.Millis, evs []engine.Event) ([]engine.Event, error) {
 	if s.phase != PhaseRun {
 		return nil, engine.Refuse(engine.CodeWrongPhase, "There is no run to stop now.")
 	}
@@ -247,7 +283,7 @@ func (s *state) voteStop(p engine.Seat, at engine.Millis) ([]engine.Event, error
 		return nil, engine.Refuse(CodeVoteTooEarly, "You may vote %g s after your own Finish, once half the players have finished.", float64(s.cfg.VoteGrace)/1000)
 	}
 	st.Voted = true
-	evs := []engine.Event{engine.Tell(Voted{Seat: p})}
+	evs = append(evs, engine.Tell(&votedBodies[p]))
 	for i := range s.seats {
 		if o := &s.seats[i]; o.Submitted && !o.Voted {
 			return evs, nil
@@ -257,18 +293,18 @@ func (s *state) voteStop(p engine.Seat, at engine.Millis) ([]engine.Event, error
 }
 
 // choosePlace is the last correct seat's choice (D24).
-func (s *state) choosePlace(p engine.Seat, a ChoosePlace, at engine.Millis) ([]engine.Event, error) {
+func (s *state) choosePlace(p engine.Seat, a ChoosePlace, at engine.Millis, evs []engine.Event) ([]engine.Event, error) {
 	if s.phase != PhasePlaceChoice {
 		return nil, engine.Refuse(engine.CodeWrongPhase, "No placement choice is open now.")
 	}
 	if p != s.choiceSeat {
 		return nil, engine.NotYourTurn(p)
 	}
-	return s.settlePlace(a.Leftmost, false, at, nil), nil
+	return s.settlePlace(a.Leftmost, false, at, evs), nil
 }
 
 // infect names the neighbour a spreading seat infects (D29).
-func (s *state) infect(p engine.Seat, a Infect, at engine.Millis) ([]engine.Event, error) {
+func (s *state) infect(p engine.Seat, a Infect, at engine.Millis, evs []engine.Event) ([]engine.Event, error) {
 	if s.phase != PhaseInfectChoice {
 		return nil, engine.Refuse(engine.CodeWrongPhase, "No infection choice is open now.")
 	}
@@ -278,11 +314,11 @@ func (s *state) infect(p engine.Seat, a Infect, at engine.Millis) ([]engine.Even
 	if !slices.Contains(s.candidates, a.Target) {
 		return nil, engine.Refuse(CodeNotANeighbour, "You can only infect a healthy neighbour on the monster board (%s).", seatList(s.candidates))
 	}
-	return s.settleInfect(a.Target, at, nil), nil
+	return s.settleInfect(a.Target, at, evs), nil
 }
 
 // play plays a card from the hand in the seat's interference turn (§4.7.4).
-func (s *state) play(p engine.Seat, a Play, at engine.Millis) ([]engine.Event, error) {
+func (s *state) play(p engine.Seat, a Play, at engine.Millis, evs []engine.Event) ([]engine.Event, error) {
 	if s.phase != PhaseInterferenceTurn {
 		return nil, engine.Refuse(engine.CodeWrongPhase, "Interference cards are played only in your interference turn.")
 	}
@@ -292,19 +328,18 @@ func (s *state) play(p engine.Seat, a Play, at engine.Millis) ([]engine.Event, e
 	if err := s.checkPlay(p, a.Card, a.Target); err != nil {
 		return nil, err
 	}
-	return s.resolvePlay(p, a.Card, a.Target), nil
+	return s.resolvePlay(p, a.Card, a.Target, evs), nil
 }
 
 // endTurn ends the seat's interference turn.
-func (s *state) endTurn(p engine.Seat, at engine.Millis) ([]engine.Event, error) {
+func (s *state) endTurn(p engine.Seat, at engine.Millis, evs []engine.Event) ([]engine.Event, error) {
 	if s.phase != PhaseInterferenceTurn {
 		return nil, engine.Refuse(engine.CodeWrongPhase, "It is not an interference turn.")
 	}
 	if p != s.order[s.turn] {
 		return nil, engine.NotYourTurn(p)
 	}
-	evs := make([]engine.Event, 1, 4)
-	evs[0] = engine.Tell(TurnEnded{Seat: p})
+	evs = append(evs, engine.Tell(&turnEndedBodies[0][p]))
 	s.turn++
 	return s.nextTurn(at, evs), nil
 }
@@ -314,11 +349,11 @@ func (s *state) endTurn(p engine.Seat, at engine.Millis) ([]engine.Event, error)
 // Advance fires, in order, everything due at or before at: the reveal, a
 // vote opening, the run's time limit, a choice's or a turn's timeout.
 func (s *state) Advance(at engine.Millis) []engine.Event {
-	var evs []engine.Event
+	evs := s.events()
 	for {
 		d, ok := s.Deadline()
 		if !ok || d > at {
-			return evs
+			return s.done(evs)
 		}
 		evs = s.fire(d, evs)
 	}
@@ -338,7 +373,7 @@ func (s *state) fire(d engine.Millis, evs []engine.Event) []engine.Event {
 	case PhaseInfectChoice:
 		return s.settleInfect(s.candidates[0], d, evs) // timeout: the higher position
 	case PhaseInterferenceTurn:
-		evs = append(evs, engine.Tell(TurnEnded{Seat: s.order[s.turn], Timeout: true}))
+		evs = append(evs, engine.Tell(&turnEndedBodies[1][s.order[s.turn]]))
 		s.turn++
 		return s.nextTurn(d, evs)
 	}
@@ -355,7 +390,7 @@ func (s *state) openVotes(at engine.Millis, evs []engine.Event) []engine.Event {
 		st := &s.seats[i]
 		if st.Submitted && !st.VoteOpen && st.At+s.cfg.VoteGrace <= at {
 			st.VoteOpen = true
-			evs = append(evs, engine.Tell(VoteOpen{Seat: engine.Seat(i)}))
+			evs = append(evs, engine.Tell(&voteOpenBodies[i]))
 		}
 	}
 	return evs
@@ -365,9 +400,9 @@ func (s *state) openVotes(at engine.Millis, evs []engine.Event) []engine.Event {
 
 func (s *state) reveal(at engine.Millis, evs []engine.Event) []engine.Event {
 	if len(s.pathDeck) == 0 { // D32
-		s.pathDeck, s.pathDiscard = s.pathDiscard, nil
+		s.pathDeck, s.pathDiscard = s.pathDiscard, s.pathDeck[:0]
 		s.rng.Shuffle(len(s.pathDeck), func(i, j int) { s.pathDeck[i], s.pathDeck[j] = s.pathDeck[j], s.pathDeck[i] })
-		evs = append(evs, engine.Tell(Reshuffled{Pile: "path", Count: len(s.pathDeck)}))
+		evs = append(evs, engine.Tell(s.mem.reshuffled.one(Reshuffled{Pile: "path", Count: len(s.pathDeck)})))
 	}
 	top := len(s.pathDeck) - 1
 	s.path = int(s.pathDeck[top])
@@ -375,62 +410,68 @@ func (s *state) reveal(at engine.Millis, evs []engine.Event) []engine.Event {
 	s.phase, s.revealAt = PhaseRun, at
 	s.arrivals, s.finish, s.fastest = 0, nil, -1
 	card := &pathCards[s.path]
-	zombieAntidote := s.cfg.Monster == Zombie && card.Antidote
+	zombie := s.cfg.Monster == Zombie
 	var seen [6]mods
 	for i := range s.seats {
 		st := &s.seats[i]
 		st.Submitted, st.Cards, st.At, st.Arrival = false, nil, 0, 0
 		st.Voted, st.VoteOpen, st.Result = false, false, Pending
+		if i > 0 && s.cfg.Monster == Vampire { // the centre applies to everyone alike
+			o := &s.seats[0]
+			st.Legal, st.NAccepted, st.Canonical, st.Palette = o.Legal, o.NAccepted, o.Canonical, o.Palette
+			continue
+		}
 		m := s.modsFor(engine.Seat(i))
 		seen[i] = m
 		if j := slices.Index(seen[:i], m); j >= 0 { // the same interference: the same answers
 			o := &s.seats[j]
-			st.Accepted, st.Legal, st.Canonical, st.Palette = o.Accepted, o.Legal, o.Canonical, o.Palette
+			st.Legal, st.NAccepted, st.Canonical, st.Palette = o.Legal, o.NAccepted, o.Canonical, o.Palette
 			continue
 		}
-		st.Accepted = acceptedLists(card.Symbols, m, zombieAntidote)
-		st.Legal = runLegal(card.Symbols, st.Accepted)
-		st.Canonical = st.Accepted[0] // steps 1–5, no skip, no antidote
-		st.Palette = paletteOf(m, s.cfg.Monster == Zombie)
+		ans := s.answersFor(m, zombie && card.Antidote)
+		st.Legal, st.NAccepted = ans.Legal, ans.NAccepted
+		st.Canonical = st.Legal[0].(*Submit).Cards // steps 1–5, no skip, no antidote
+		st.Palette = paletteOf(m, zombie)
 	}
-	return append(evs, engine.Tell(Revealed{
+	return append(evs, engine.Tell(s.mem.revealed.one(Revealed{
 		Round: s.round, Card: card.ID, Symbols: card.Symbols,
 		Antidote: card.Antidote, Ends: s.runEnd(),
-	}))
+	})))
 }
 
-// modsFor returns the interference that applies to seat p (§4.3): the
-// Vampire centre for everyone, otherwise the cards in front of p.
-func (s *state) modsFor(p engine.Seat) mods {
+// applying returns the cards whose interference applies to seat p (§4.3):
+// the Vampire centre for everyone, otherwise the cards in front of p.
+func (s *state) applying(p engine.Seat) []held {
 	if s.cfg.Monster == Vampire {
-		return modsOf(s.centre)
+		return s.centre
 	}
-	return modsOf(s.seats[p].Front)
+	return s.seats[p].Front
 }
+
+// modsFor returns the interference that applies to seat p.
+func (s *state) modsFor(p engine.Seat) mods { return modsOf(s.applying(p)) }
 
 // ---- 2–4. End of the run, check and placement (§4.2–§4.4) ----
 
 func (s *state) endRun(at engine.Millis, reason string, evs []engine.Event) []engine.Event {
-	evs = slices.Grow(evs, 8+2*s.n)
 	// D20: finish order by match clock, then by arrival.
-	s.finish = make([]engine.Seat, 0, s.n) // a fresh list each round: clones share it
+	s.finish = s.mem.seats.open(s.n, seatChunk)
 	for i := range s.seats {
 		if s.seats[i].Submitted {
 			s.finish = append(s.finish, engine.Seat(i))
 		}
 	}
-	slices.SortFunc(s.finish, func(a, b engine.Seat) int {
-		x, y := &s.seats[a], &s.seats[b]
-		if x.At != y.At {
-			return cmpMillis(x.At, y.At)
+	for i := 1; i < len(s.finish); i++ { // insertion sort: a few seats, nearly always in order
+		for j := i; j > 0 && s.finishesBefore(s.finish[j], s.finish[j-1]); j-- {
+			s.finish[j], s.finish[j-1] = s.finish[j-1], s.finish[j]
 		}
-		return x.Arrival - y.Arrival
-	})
-	results := make([]SeatResult, 0, s.n)
+	}
+	s.finish = s.mem.seats.keep(s.finish)
+	results := s.mem.results.open(s.n, resultChunk)
 	for _, p := range s.finish {
 		st := &s.seats[p]
 		st.Result = Wrong
-		if isAccepted(st.Cards, st.Accepted) {
+		if st.accepts(st.Cards) {
 			st.Result = Correct
 			if s.fastest < 0 {
 				s.fastest = p
@@ -444,17 +485,23 @@ func (s *state) endRun(at engine.Millis, reason string, evs []engine.Event) []en
 			results = append(results, SeatResult{Seat: engine.Seat(i), Result: Stopped.String(), Cards: []Token{}, Canonical: st.Canonical})
 		}
 	}
-	evs = append(evs, engine.Tell(RunEnded{Reason: reason, At: at, Results: results}))
+	evs = append(evs, engine.Tell(s.mem.runEnded.one(RunEnded{Reason: reason, At: at, Results: s.mem.results.keep(results)})))
 	// The antidote acts at the check, on correct lists only (§4.3, D19).
 	for _, p := range s.finish {
 		st := &s.seats[p]
 		if st.Result == Correct && len(st.Cards) > 0 && st.Cards[len(st.Cards)-1] == Antidote {
 			st.Infected, st.Immune = false, true
-			evs = append(evs, engine.Tell(Cured{Seat: p}))
-			evs = s.discardFront(p, nil, "antidote", evs)
+			evs = append(evs, engine.Tell(&curedBodies[p]))
+			evs = s.discardFront(int(p), allKinds, "antidote", evs)
 		}
 	}
 	return s.placeTokens(at, evs)
+}
+
+// finishesBefore reports whether seat a finished before seat b (D20).
+func (s *state) finishesBefore(a, b engine.Seat) bool {
+	x, y := &s.seats[a], &s.seats[b]
+	return x.At < y.At || x.At == y.At && x.Arrival < y.Arrival
 }
 
 // placeTokens puts the correct seats on the monster board, fastest on the
@@ -475,17 +522,17 @@ func (s *state) placeTokens(at engine.Millis, evs []engine.Event) []engine.Event
 		next--
 		last = p
 	}
-	pos := make([]int, s.n)
+	pos := s.mem.ints.open(s.n, intChunk)
 	for i := range s.seats {
-		pos[i] = s.seats[i].Pos
+		pos = append(pos, s.seats[i].Pos)
 	}
-	evs = append(evs, engine.Tell(Positions{Positions: pos}))
+	evs = append(evs, engine.Tell(s.mem.positions.one(Positions{Positions: s.mem.ints.keep(pos)})))
 	if last >= 0 && next >= 0 {
 		f := active[0] // the lowest free active position: positions fill from the right
 		if f < s.seats[last].Pos && s.board().Icons[f] != 0 {
 			s.phase, s.phaseAt = PhasePlaceChoice, at
 			s.choiceSeat, s.choicePos = last, f
-			return append(evs, engine.Tell(PlaceOffered{Seat: last, Position: f, Until: at + s.cfg.Decision}))
+			return append(evs, engine.Tell(s.mem.placeOffered.one(PlaceOffered{Seat: last, Position: f, Until: at + s.cfg.Decision})))
 		}
 	}
 	return s.move(at, evs)
@@ -498,7 +545,7 @@ func (s *state) settlePlace(leftmost, timeout bool, at engine.Millis, evs []engi
 	if leftmost {
 		s.seats[p].Pos = s.choicePos
 	}
-	evs = append(evs, engine.Tell(ChosePlace{Seat: p, Leftmost: leftmost, Position: s.seats[p].Pos, Timeout: timeout}))
+	evs = append(evs, engine.Tell(s.mem.chosePlace.one(ChosePlace{Seat: p, Leftmost: leftmost, Position: s.seats[p].Pos, Timeout: timeout})))
 	return s.move(at, evs)
 }
 
@@ -507,12 +554,14 @@ func (s *state) settlePlace(leftmost, timeout bool, at engine.Millis, evs []engi
 // move fixes the round order and moves the seats, fastest first; the first
 // to reach the exit wins at once (D26).
 func (s *state) move(at engine.Millis, evs []engine.Event) []engine.Event {
-	s.order = make([]engine.Seat, 0, s.n) // a fresh list each round: clones and events share it
+	s.order = s.mem.seats.open(s.n, seatChunk)
+	var on [positions + 1]int8 // the seat on each position (one at most: §4.4), plus one
+	for i := range s.seats {
+		on[s.seats[i].Pos] = int8(i) + 1
+	}
 	for pos := positions; pos >= 1; pos-- {
-		for i := range s.seats {
-			if s.seats[i].Pos == pos {
-				s.order = append(s.order, engine.Seat(i))
-			}
+		if on[pos] > 0 {
+			s.order = append(s.order, engine.Seat(on[pos]-1))
 		}
 	}
 	for _, p := range s.finish { // D23: wrong submitters in finish order
@@ -525,8 +574,10 @@ func (s *state) move(at engine.Millis, evs []engine.Event) []engine.Event {
 			s.order = append(s.order, engine.Seat(i))
 		}
 	}
+	s.order = s.mem.seats.keep(s.order)
 	l := s.pathLength()
-	both := make([]int, 2*s.n) // steps and progress in one allocation
+	both := s.mem.ints.keep(s.mem.ints.open(2*s.n, intChunk)[:2*s.n]) // steps and progress
+	clear(both)
 	mv := Moved{Order: s.order, Steps: both[:s.n:s.n], Progress: both[s.n:], Escaped: -1}
 	for _, p := range s.order {
 		st := &s.seats[p]
@@ -534,7 +585,7 @@ func (s *state) move(at engine.Millis, evs []engine.Event) []engine.Event {
 			continue
 		}
 		steps := s.board().Value[st.Pos]
-		if s.modsFor(p).Boost { // D44
+		if hasKind(s.applying(p), KindBoost) { // D44
 			steps *= 2
 		}
 		st.Progress += steps
@@ -547,7 +598,7 @@ func (s *state) move(at engine.Millis, evs []engine.Event) []engine.Event {
 	for i := range s.seats {
 		mv.Progress[i] = s.seats[i].Progress
 	}
-	evs = append(evs, engine.Tell(mv))
+	evs = append(evs, engine.Tell(s.mem.moved.one(mv)))
 	if mv.Escaped >= 0 {
 		return s.endGame("escaped", evs)
 	}
@@ -562,20 +613,20 @@ func (s *state) monsterEffect(at engine.Millis, evs []engine.Event) []engine.Eve
 	case Bear: // D31: only the seat on pos1
 		for _, p := range s.order {
 			if s.seats[p].Pos != zeroBox && icons[s.seats[p].Pos]&IconClaw != 0 {
-				evs = append(evs, engine.Tell(Clawed{Seat: p}))
-				evs = s.discardFront(p, isHindrance, "claw", evs)
+				evs = append(evs, engine.Tell(&clawedBodies[p]))
+				evs = s.discardFront(int(p), hindranceKinds, "claw", evs)
 			}
 		}
 	case Dragon:
 		for _, p := range s.order {
 			if s.seats[p].Pos != zeroBox && icons[s.seats[p].Pos]&IconFire != 0 {
-				evs = append(evs, engine.Tell(Burned{Seat: p}))
-				evs = s.discardFront(p, isHindrance, "fire", evs)
+				evs = append(evs, engine.Tell(&burnedBodies[p]))
+				evs = s.discardFront(int(p), hindranceKinds, "fire", evs)
 			}
 		}
 	case Zombie:
 		// D29: snapshot, landing, then spreading in round order.
-		var spreaders []engine.Seat
+		spreaders := s.mem.seats.open(s.n, seatChunk)
 		for _, p := range s.order {
 			if st := &s.seats[p]; st.Infected && icons[st.Pos]&IconBiohazard != 0 {
 				spreaders = append(spreaders, p)
@@ -585,10 +636,10 @@ func (s *state) monsterEffect(at engine.Millis, evs []engine.Event) []engine.Eve
 			st := &s.seats[p]
 			if icons[st.Pos]&IconBiohazard != 0 && !st.Infected && !st.Immune {
 				st.Infected = true
-				evs = append(evs, engine.Tell(Infected{Seat: p, By: "biohazard"}))
+				evs = append(evs, engine.Tell(s.mem.infected.one(Infected{Seat: p, By: "biohazard"})))
 			}
 		}
-		s.spreaders = spreaders
+		s.spreaders = s.mem.seats.keep(spreaders)
 		return s.spread(at, evs)
 	}
 	return s.endOfRound(at, evs)
@@ -600,15 +651,16 @@ func (s *state) spread(at engine.Millis, evs []engine.Event) []engine.Event {
 	for len(s.spreaders) > 0 {
 		p := s.spreaders[0]
 		s.spreaders = s.spreaders[1:]
-		cands := s.eligibleNeighbours(p)
-		switch len(cands) {
+		near, k := s.eligibleNeighbours(p)
+		switch k {
 		case 0:
 		case 1:
-			evs = s.infectSeat(cands[0], p, evs)
+			evs = s.infectSeat(near[0], p, evs)
 		default:
+			cands := []engine.Seat{near[0], near[1]}
 			s.phase, s.phaseAt = PhaseInfectChoice, at
 			s.choiceSeat, s.candidates = p, cands
-			return append(evs, engine.Tell(InfectOffered{Seat: p, Candidates: cands, Until: at + s.cfg.Decision}))
+			return append(evs, engine.Tell(&InfectOffered{Seat: p, Candidates: cands, Until: at + s.cfg.Decision}))
 		}
 	}
 	return s.endOfRound(at, evs)
@@ -623,30 +675,35 @@ func (s *state) settleInfect(target engine.Seat, at engine.Millis, evs []engine.
 
 func (s *state) infectSeat(p, by engine.Seat, evs []engine.Event) []engine.Event {
 	s.seats[p].Infected = true
-	return append(evs, engine.Tell(Infected{Seat: p, By: "neighbour", Spreader: &by}))
+	return append(evs, engine.Tell(s.mem.infected.one(Infected{Seat: p, By: "neighbour", Spreader: &seatNumbers[by]})))
 }
 
 // eligibleNeighbours returns the occupants of the nearest occupied position
 // on each side of p that are neither infected nor immune, the higher
-// position first. The +0 box has no neighbours and is nobody's neighbour.
-func (s *state) eligibleNeighbours(p engine.Seat) []engine.Seat {
+// position first: the first k of out. The +0 box has no neighbours and is
+// nobody's neighbour.
+func (s *state) eligibleNeighbours(p engine.Seat) (out [2]engine.Seat, k int) {
 	pos := s.seats[p].Pos
 	if pos == zeroBox {
-		return nil
+		return out, 0
 	}
-	var out []engine.Seat
 	for _, dir := range [2]int{1, -1} {
 		for q := pos + dir; q >= 1 && q <= positions; q += dir {
 			if o := s.occupant(q); o >= 0 {
 				if st := &s.seats[o]; !st.Infected && !st.Immune {
-					out = append(out, o)
+					out[k] = o
+					k++
 				}
 				break
 			}
 		}
 	}
-	return out
+	return out, k
 }
+
+// seatNumbers holds each seat number, for events that point at one. Nobody
+// may change them.
+var seatNumbers = [6]engine.Seat{0, 1, 2, 3, 4, 5}
 
 func (s *state) occupant(pos int) engine.Seat {
 	for i := range s.seats {
@@ -667,9 +724,9 @@ func (s *state) endOfRound(at engine.Millis, evs []engine.Event) []engine.Event 
 	// §4.7.1: one-round cards go first; immunity ends with the round.
 	for i := range s.seats {
 		s.seats[i].Immune = false
-		evs = s.discardFront(engine.Seat(i), isRoundCard, "round_over", evs)
+		evs = s.discardFront(i, roundKinds, "round_over", evs)
 	}
-	evs = s.discardCentre(isRoundCard, "round_over", evs)
+	evs = s.discardFront(centreHolder, roundKinds, "round_over", evs)
 	switch s.cfg.Monster {
 	case Bear:
 		for _, p := range s.order {
@@ -685,7 +742,7 @@ func (s *state) endOfRound(at engine.Millis, evs []engine.Event) []engine.Event 
 		var c Card
 		var ok bool
 		if c, ok, evs = s.draw(evs); ok {
-			evs = append(evs, engine.Tell(DrewFaceUp{Seat: centreHolder, Card: c}))
+			evs = append(evs, engine.Tell(s.mem.drewFaceUp.one(DrewFaceUp{Seat: centreHolder, Card: c})))
 			evs = s.place(centreHolder, c, evs)
 		}
 	case Zombie:
@@ -698,11 +755,11 @@ func (s *state) endOfRound(at engine.Millis, evs []engine.Event) []engine.Event 
 			if c, ok, evs = s.draw(evs); !ok {
 				break
 			}
-			evs = append(evs, engine.Tell(DrewFaceUp{Seat: int(p), Card: c}))
+			evs = append(evs, engine.Tell(s.mem.drewFaceUp.one(DrewFaceUp{Seat: int(p), Card: c})))
 			if c.Kind() == KindRelease { // a drawn Release resolves at once
-				evs = s.discardFront(p, nil, "release", evs)
+				evs = s.discardFront(int(p), allKinds, "release", evs)
 				s.discard = append(s.discard, c)
-				evs = append(evs, engine.Tell(Discarded{From: outOfPlay, Cards: []Card{c}, Reason: "release"}))
+				evs = append(evs, engine.Tell(s.mem.discarded.one(Discarded{From: outOfPlay, Cards: oneCard[c], Reason: "release"})))
 				continue
 			}
 			evs = s.place(int(p), c, evs)
@@ -725,7 +782,7 @@ func (s *state) nextTurn(at engine.Millis, evs []engine.Event) []engine.Event {
 		return s.nextRound(at, evs)
 	}
 	s.phase, s.phaseAt = PhaseInterferenceTurn, at
-	return append(evs, engine.Tell(TurnStarted{Seat: s.order[s.turn], Until: at + s.cfg.Decision}))
+	return append(evs, engine.Tell(s.mem.turnStarted.one(TurnStarted{Seat: s.order[s.turn], Until: at + s.cfg.Decision})))
 }
 
 // nextRound starts the next round's countdown (§4.8).
@@ -736,7 +793,7 @@ func (s *state) nextRound(at engine.Millis, evs []engine.Event) []engine.Event {
 	}
 	s.round++
 	s.phase, s.revealAt = PhaseCountdown, at+s.cfg.Countdown
-	return append(evs, engine.Tell(Countdown{Round: s.round, RevealAt: s.revealAt, Flipper: s.flipper}))
+	return append(evs, engine.Tell(s.mem.countdown.one(Countdown{Round: s.round, RevealAt: s.revealAt, Flipper: s.flipper})))
 }
 
 // endGame ranks the seats (§5, D26): the escaped seat first, the others by
@@ -759,7 +816,7 @@ func (s *state) endGame(reason string, evs []engine.Event) []engine.Event {
 		s.ranks[p] = i + 1
 	}
 	s.winners = []engine.Seat{rank[0]}
-	return append(evs, engine.Tell(GameOver{Reason: reason, Winners: s.winners, Ranks: s.ranks}))
+	return append(evs, engine.Tell(&GameOver{Reason: reason, Winners: s.winners, Ranks: s.ranks}))
 }
 
 // ---- Cards: drawing, placing, discarding ----
@@ -771,9 +828,9 @@ func (s *state) draw(evs []engine.Event) (Card, bool, []engine.Event) {
 		if len(s.discard) == 0 {
 			return 0, false, evs
 		}
-		s.deck, s.discard = s.discard, nil
+		s.deck, s.discard = s.discard, s.deck[:0]
 		s.rng.Shuffle(len(s.deck), func(i, j int) { s.deck[i], s.deck[j] = s.deck[j], s.deck[i] })
-		evs = append(evs, engine.Tell(Reshuffled{Pile: "interference", Count: len(s.deck)}))
+		evs = append(evs, engine.Tell(s.mem.reshuffled.one(Reshuffled{Pile: "interference", Count: len(s.deck)})))
 	}
 	top := len(s.deck) - 1
 	c := s.deck[top]
@@ -784,7 +841,7 @@ func (s *state) draw(evs []engine.Event) (Card, bool, []engine.Event) {
 // drawToHand draws k cards into p's hand: p is told which, the others how
 // many.
 func (s *state) drawToHand(p engine.Seat, k int, evs []engine.Event) []engine.Event {
-	var got []Card
+	got := s.mem.cards.open(k, cardChunk)
 	for range k {
 		var c Card
 		var ok bool
@@ -797,10 +854,25 @@ func (s *state) drawToHand(p engine.Seat, k int, evs []engine.Event) []engine.Ev
 	if len(got) == 0 {
 		return evs
 	}
+	got = s.mem.cards.keep(got)
 	return append(evs,
-		engine.Event{To: engine.Only(p), Body: Drew{Seat: p, Count: len(got), Cards: got}},
-		engine.Event{To: engine.AllBut(p, s.n), Body: Drew{Seat: p, Count: len(got)}})
+		engine.Event{To: engine.Only(p), Body: s.mem.drew.one(Drew{Seat: p, Count: len(got), Cards: got})},
+		engine.Event{To: engine.AllBut(p, s.n), Body: &drewSome[len(got)][p]})
 }
+
+// drewSome holds, by count and seat, what the others are told of a draw
+// into a hand (at most a board's Draws cards). Nobody may change them.
+var drewSome = func() [][6]Drew {
+	most := 0
+	for _, b := range boards {
+		most = max(most, b.Draws)
+	}
+	t := make([][6]Drew, most+1)
+	for k := range t {
+		t[k] = perSeat(func(p engine.Seat) Drew { return Drew{Seat: p, Count: k} })
+	}
+	return t
+}()
 
 // frontOf returns the cards in front of a holder (a seat, or the centre).
 func (s *state) frontOf(holder int) *[]held {
@@ -818,7 +890,7 @@ func (s *state) place(holder int, c Card, evs []engine.Event) []engine.Event {
 	f := s.frontOf(holder)
 	k := c.Kind()
 	single := kinds[k].Duration == Single
-	var gone []Card
+	gone := s.mem.cards.open(len(*f), cardChunk)
 	kept := (*f)[:0]
 	for _, h := range *f {
 		hk := h.Card.Kind()
@@ -831,16 +903,17 @@ func (s *state) place(holder int, c Card, evs []engine.Event) []engine.Event {
 	s.stamp++
 	kept = append(kept, held{Card: c, Stamp: s.stamp})
 	if len(gone) > 0 {
+		gone = s.mem.cards.keep(gone)
 		s.discard = append(s.discard, gone...)
-		evs = append(evs, engine.Tell(Discarded{From: holder, Cards: gone, Reason: "replaced"}))
+		evs = append(evs, engine.Tell(s.mem.discarded.one(Discarded{From: holder, Cards: gone, Reason: "replaced"})))
 	}
-	evs = append(evs, engine.Tell(Placed{Holder: holder, Card: c}))
+	evs = append(evs, engine.Tell(s.mem.placed.one(Placed{Holder: holder, Card: c})))
 	if holder == centreHolder {
 		for len(kept) > vampireCentreCapacity {
 			old := kept[0] // the centre only ever grows by appending: the first arrived earliest
 			kept = append(kept[:0], kept[1:]...)
 			s.discard = append(s.discard, old.Card)
-			evs = append(evs, engine.Tell(Discarded{From: holder, Cards: []Card{old.Card}, Reason: "capacity"}))
+			evs = append(evs, engine.Tell(s.mem.discarded.one(Discarded{From: holder, Cards: oneCard[old.Card], Reason: "capacity"})))
 		}
 	}
 	*f = kept
@@ -848,45 +921,57 @@ func (s *state) place(holder int, c Card, evs []engine.Event) []engine.Event {
 }
 
 func isHindrance(c Card) bool { return kinds[c.Kind()].Category == Hindrance }
-func isRoundCard(c Card) bool { return kinds[c.Kind()].Duration == Round }
 func isMovable(c Card) bool   { return c.Kind() != KindShield }
 
-// discardFront discards the cards in front of seat p that match (all when
-// match is nil).
-func (s *state) discardFront(p engine.Seat, match func(Card) bool, reason string, evs []engine.Event) []engine.Event {
-	st := &s.seats[p]
+// kindSet is a set of kinds of cards, for discarding.
+type kindSet uint16
+
+// has reports whether card c is of a kind in the set.
+func (k kindSet) has(c Card) bool { return k&(1<<c.Kind()) != 0 }
+
+// The sets of kinds the rules discard at once.
+var (
+	allKinds       = kindSet(1)<<kindCount - 1
+	hindranceKinds = kindsWhere(func(k *kindSpec) bool { return k.Category == Hindrance })
+	roundKinds     = kindsWhere(func(k *kindSpec) bool { return k.Duration == Round })
+)
+
+func kindsWhere(f func(*kindSpec) bool) (set kindSet) {
+	for k := range kinds {
+		if f(&kinds[k]) {
+			set |= 1 << k
+		}
+	}
+	return set
+}
+
+// discardFront discards the cards in front of a holder (a seat, or the
+// centre) whose kind is in match.
+func (s *state) discardFront(holder int, match kindSet, reason string, evs []engine.Event) []engine.Event {
+	f := s.frontOf(holder)
+	if len(*f) == 0 {
+		return evs
+	}
 	var gone []Card
-	st.Front, gone = filterHeld(st.Front, match)
+	*f, gone = filterHeld(*f, match, s.mem.cards.open(len(*f), cardChunk))
 	if len(gone) == 0 {
 		return evs
 	}
+	gone = s.mem.cards.keep(gone)
 	s.discard = append(s.discard, gone...)
-	return append(evs, engine.Tell(Discarded{From: int(p), Cards: gone, Reason: reason}))
+	return append(evs, engine.Tell(s.mem.discarded.one(Discarded{From: holder, Cards: gone, Reason: reason})))
 }
 
-func (s *state) discardCentre(match func(Card) bool, reason string, evs []engine.Event) []engine.Event {
-	var gone []Card
-	s.centre, gone = filterHeld(s.centre, match)
-	if len(gone) == 0 {
-		return evs
-	}
-	s.discard = append(s.discard, gone...)
-	return append(evs, engine.Tell(Discarded{From: centreHolder, Cards: gone, Reason: reason}))
-}
-
-// filterHeld removes the cards that match (all when match is nil) and
-// returns what is kept and what went, in arrival order.
-func filterHeld(f []held, match func(Card) bool) (kept []held, gone []Card) {
+// filterHeld removes the cards whose kind is in match and returns what is
+// kept and what went, in arrival order, appended to gone.
+func filterHeld(f []held, match kindSet, gone []Card) (kept []held, _ []Card) {
 	kept = f[:0]
 	for _, h := range f {
-		if match == nil || match(h.Card) {
+		if match.has(h.Card) {
 			gone = append(gone, h.Card)
 		} else {
 			kept = append(kept, h)
 		}
-	}
-	if len(kept) == 0 {
-		kept = nil
 	}
 	return kept, gone
 }
@@ -898,16 +983,6 @@ func hasKind(f []held, k Kind) bool {
 		}
 	}
 	return false
-}
-
-func countMovable(f []held) int {
-	n := 0
-	for _, h := range f {
-		if isMovable(h.Card) {
-			n++
-		}
-	}
-	return n
 }
 
 // ---- Playing a card (§4.7.4) ----
@@ -931,26 +1006,46 @@ const (
 )
 
 // playVerdict says whether seat p may play card c on target now
-// (§4.7.4, D9, D11, D12–D14, D36), without allocating: Legal asks it for
-// every card and seat.
+// (§4.7.4, D9, D11, D12–D14, D36).
 func (s *state) playVerdict(p engine.Seat, c Card, target engine.Seat) verdict {
 	if int(c) >= cardCount {
 		return noSuchCard
 	}
-	inHand := false
-	for _, h := range s.seats[p].Hand {
-		if h.Card == c {
-			inHand = true
-			break
-		}
-	}
-	if !inHand {
+	if !slices.ContainsFunc(s.seats[p].Hand, func(h handCard) bool { return h.Card == c }) {
 		return notInHand
 	}
 	if target < 0 || int(target) >= s.n {
 		return noSuchSeat
 	}
-	k := c.Kind()
+	own, tf := s.factsOf(p), s.factsOf(target)
+	return targetVerdict(c.Kind(), p, target, &own, &tf)
+}
+
+// seatFacts is what the rules of play look at in front of a seat and in its
+// hand.
+type seatFacts struct {
+	kinds   kindSet // the kinds of the cards in front
+	front   int     // the cards in front
+	movable int     // the cards in front that can change owners (all but a Shield)
+	hand    int     // the cards in hand
+}
+
+func (s *state) factsOf(q engine.Seat) (f seatFacts) {
+	st := &s.seats[q]
+	for _, h := range st.Front {
+		f.kinds |= 1 << h.Card.Kind()
+		if isMovable(h.Card) {
+			f.movable++
+		}
+	}
+	f.front, f.hand = len(st.Front), len(st.Hand)
+	return f
+}
+
+// targetVerdict says whether seat p, holding a card of kind k, may play it
+// on target, given what is in front of them (own, tf) (§4.7.4, D9, D11,
+// D12–D14, D36). Legal asks it for every card and seat.
+func targetVerdict(k Kind, p, target engine.Seat, own, tf *seatFacts) verdict {
 	switch kinds[k].Target { // D36
 	case Yourself:
 		if target != p {
@@ -961,29 +1056,28 @@ func (s *state) playVerdict(p engine.Seat, c Card, target engine.Seat) verdict {
 			return mustBeOther
 		}
 	}
-	tf := s.seats[target].Front
-	if target != p && hasKind(tf, KindShield) { // D11
+	if target != p && tf.kinds&(1<<KindShield) != 0 { // D11
 		return shielded
 	}
 	switch k {
 	case KindSwap:
-		if countMovable(s.seats[p].Front) == 0 && countMovable(tf) == 0 {
+		if own.movable == 0 && tf.movable == 0 {
 			return nothingToSwap
 		}
 	case KindForYou:
-		if countMovable(s.seats[p].Front) == 0 {
+		if own.movable == 0 {
 			return nothingToGive
 		}
 	case KindRelease:
-		if len(s.seats[p].Front) == 0 {
+		if own.front == 0 {
 			return nothingToRelease
 		}
 	case KindThief:
-		if len(s.seats[target].Hand) == 0 {
+		if tf.hand == 0 {
 			return emptyHand
 		}
 	default: // D9: no duplicates, when played
-		if hasKind(tf, k) {
+		if tf.kinds&(1<<k) != 0 {
 			return duplicate
 		}
 	}
@@ -1030,28 +1124,24 @@ func (s *state) checkPlay(p engine.Seat, c Card, target engine.Seat) *engine.Rul
 }
 
 // resolvePlay plays a card already checked by checkPlay.
-func (s *state) resolvePlay(p engine.Seat, c Card, target engine.Seat) []engine.Event {
+func (s *state) resolvePlay(p engine.Seat, c Card, target engine.Seat, evs []engine.Event) []engine.Event {
 	st := &s.seats[p]
 	i := slices.IndexFunc(st.Hand, func(h handCard) bool { return h.Card == c })
 	st.Hand = slices.Delete(st.Hand, i, i+1)
-	if len(st.Hand) == 0 {
-		st.Hand = nil
-	}
-	evs := make([]engine.Event, 1, 6)
-	evs[0] = engine.Tell(Played{Seat: p, Card: c, Target: target})
+	evs = append(evs, engine.Tell(s.mem.played.one(Played{Seat: p, Card: c, Target: target})))
 	if kinds[c.Kind()].Duration != Instant {
 		return s.place(int(target), c, evs)
 	}
 	switch c.Kind() {
 	case KindRelease: // D13
-		evs = s.discardFront(p, nil, "release", evs)
+		evs = s.discardFront(int(p), allKinds, "release", evs)
 	case KindSwap: // D12: movable cards change owners, Shields stay
 		ts := &s.seats[target]
 		mine, myShield := splitMovable(st.Front)
 		theirs, theirShield := splitMovable(ts.Front)
 		st.Front = mergeByStamp(myShield, theirs)
 		ts.Front = mergeByStamp(theirShield, mine)
-		evs = append(evs, engine.Tell(Swapped{Seat: p, Target: target, Gave: heldCards(mine), Took: heldCards(theirs)}))
+		evs = append(evs, engine.Tell(&Swapped{Seat: p, Target: target, Gave: heldCards(mine), Took: heldCards(theirs)}))
 	case KindForYou: // D12: yours replace theirs where they clash
 		mine, myShield := splitMovable(st.Front)
 		st.Front = myShield
@@ -1060,21 +1150,21 @@ func (s *state) resolvePlay(p engine.Seat, c Card, target engine.Seat) []engine.
 		}
 	case KindThief: // D14: the whole hand, playable at once
 		ts := &s.seats[target]
-		taken := make([]Card, len(ts.Hand))
-		for i, h := range ts.Hand {
-			taken[i] = h.Card
+		taken := s.mem.cards.open(len(ts.Hand), cardChunk)
+		for _, h := range ts.Hand {
+			taken = append(taken, h.Card)
 			st.Hand = append(st.Hand, handCard{Card: h.Card, Known: h.Known | 1<<p | 1<<target})
 		}
-		ts.Hand = nil
-		pub := Stolen{From: target, To: p, Count: len(taken)}
-		full := pub
-		full.Cards = taken
+		taken = s.mem.cards.keep(taken)
+		ts.Hand = ts.Hand[:0]
+		pub := &Stolen{From: target, To: p, Count: len(taken)}
+		full := &Stolen{From: target, To: p, Count: len(taken), Cards: taken}
 		evs = append(evs,
 			engine.Event{To: engine.Only(p, target), Body: full},
 			engine.Event{To: engine.AllBut(p, s.n) &^ engine.Only(target), Body: pub})
 	}
 	s.discard = append(s.discard, c)
-	return append(evs, engine.Tell(Discarded{From: outOfPlay, Cards: []Card{c}, Reason: "played"}))
+	return append(evs, engine.Tell(s.mem.discarded.one(Discarded{From: outOfPlay, Cards: oneCard[c], Reason: "played"})))
 }
 
 // splitMovable splits a front into its movable cards and its Shield, each in
@@ -1103,16 +1193,6 @@ func heldCards(f []held) []Card {
 		out[i] = h.Card
 	}
 	return out
-}
-
-func cmpMillis(a, b engine.Millis) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func seatList(ss []engine.Seat) string {

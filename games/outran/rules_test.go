@@ -121,3 +121,49 @@ func TestDeterminizeKeepsStolenCards(t *testing.T) {
 		t.Fatal("C's hand, unknown to A, was never resampled")
 	}
 }
+
+// The run's answers are worked out the same way whichever way answersFor
+// takes (shared tables, the one-list shortcut, the general case), for every
+// path card under every shaping card and pairs of them, with and without the
+// antidote: the accepted lists of acceptedLists, then the literal card when
+// it is wrong, then giving up.
+func TestAnswersAgree(t *testing.T) {
+	s := newState(t, 2, "zombie")
+	var shaping []Card
+	for c := range Card(cardCount) {
+		if c.Kind() <= KindExpress || c.Kind() == KindBoost {
+			shaping = append(shaping, c)
+		}
+	}
+	var all []mods
+	all = append(all, noMods)
+	for i, a := range shaping {
+		all = append(all, modsOfCards([]Card{a}))
+		for _, b := range shaping[i+1:] {
+			if a.Kind() != b.Kind() {
+				all = append(all, modsOfCards([]Card{a, b}))
+			}
+		}
+	}
+	for path := range pathCards {
+		s.path = path
+		p := pathCards[path].Symbols
+		for _, m := range all {
+			for _, antidote := range []bool{false, true} {
+				want := acceptedLists(p, m, antidote)
+				if !isAccepted(p, want) {
+					want = append(want, p)
+				}
+				want = append(want, []Token{})
+				got := s.answersFor(m, antidote)
+				var lists [][]Token
+				for _, a := range got.Legal {
+					lists = append(lists, a.(*Submit).Cards)
+				}
+				if !slices.EqualFunc(lists, want, slices.Equal) || got.NAccepted != len(acceptedLists(p, m, antidote)) {
+					t.Fatalf("%s under %+v, antidote %v: Legal %v (%d accepted), want %v", pathCards[path].ID, m, antidote, lists, got.NAccepted, want)
+				}
+			}
+		}
+	}
+}

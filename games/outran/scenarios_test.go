@@ -13,7 +13,7 @@ import (
 // wrongList is a list seat p gets wrong: its answer with the first two
 // tokens swapped.
 func wrongList(s *state, p engine.Seat) string {
-	l := slices.Clone(s.seats[p].Accepted[0])
+	l := slices.Clone(s.seats[p].Canonical)
 	l[0], l[1] = l[1], l[0]
 	return listString(l)
 }
@@ -50,7 +50,7 @@ func wantFront(t *testing.T, s *state, holder int, want ...string) {
 func wantAccepted(t *testing.T, s *state, p engine.Seat, want ...string) {
 	t.Helper()
 	slices.Sort(want)
-	if got := listsString(s.seats[p].Accepted); !slices.Equal(got, want) {
+	if got := listsString(s.seats[p].accepted()); !slices.Equal(got, want) {
 		t.Fatalf("Accepted(%s) = %q, want %q", p, got, want)
 	}
 }
@@ -58,7 +58,7 @@ func wantAccepted(t *testing.T, s *state, p engine.Seat, want ...string) {
 func wantWrong(t *testing.T, s *state, p engine.Seat, lists ...string) {
 	t.Helper()
 	for _, l := range lists {
-		if isAccepted(toks(t, l), s.seats[p].Accepted) {
+		if isAccepted(toks(t, l), s.seats[p].accepted()) {
 			t.Errorf("%q is accepted for %s, want wrong", l, p)
 		}
 	}
@@ -406,8 +406,8 @@ func TestS14DragonTurretsAndFire(t *testing.T) {
 	}
 	var draws []Drew
 	for _, e := range evs {
-		if d, ok := e.Body.(Drew); ok && e.To.Sees(engine.Spectator) {
-			draws = append(draws, d)
+		if d, ok := e.Body.(*Drew); ok && e.To.Sees(engine.Spectator) {
+			draws = append(draws, *d)
 		}
 	}
 	if len(draws) != 2 || draws[0].Seat != B || draws[0].Count != 2 || draws[1].Seat != C || draws[1].Count != 2 {
@@ -535,11 +535,11 @@ func TestS21Shield(t *testing.T) {
 	shieldGone, firstDraw := -1, -1
 	for i, e := range evs {
 		switch b := e.Body.(type) {
-		case Discarded:
+		case *Discarded:
 			if slices.Contains(b.Cards, cardOf(t, "shield_1")) {
 				shieldGone = i
 			}
-		case Drew:
+		case *Drew:
 			if firstDraw < 0 {
 				firstDraw = i
 			}
@@ -747,7 +747,7 @@ func TestS31ThiefThenPlay(t *testing.T) {
 	s.turnOf(B, B, A)
 	evs := play(t, s, B, Play{Card: cardOf(t, "thief_1"), Target: A}, s.phaseAt)
 	for _, e := range evs {
-		if st, ok := e.Body.(Stolen); ok && len(st.Cards) > 0 && e.To != engine.Only(A, B) {
+		if st, ok := e.Body.(*Stolen); ok && len(st.Cards) > 0 && e.To != engine.Only(A, B) {
 			t.Fatal("the stolen cards are told to someone else than the thief and its victim")
 		}
 	}
@@ -778,7 +778,7 @@ func TestS32ReshuffleDuringBearDraws(t *testing.T) {
 	}
 	resh := -1
 	for i, e := range evs {
-		if r, ok := e.Body.(Reshuffled); ok && r.Pile == "interference" && r.Count == 10 {
+		if r, ok := e.Body.(*Reshuffled); ok && r.Pile == "interference" && r.Count == 10 {
 			resh = i
 		}
 	}

@@ -310,7 +310,7 @@ func (s *state) resample(p engine.Seat, r *rand.Rand, keep []engine.Seat, random
 func randomSubmission(st *seatState, r *rand.Rand) []Token {
 	switch r.IntN(3) {
 	case 0:
-		return slices.Clone(st.Accepted[r.IntN(len(st.Accepted))])
+		return slices.Clone(st.Legal[r.IntN(st.NAccepted)].(*Submit).Cards)
 	case 1:
 		return slices.Clone(st.Canonical)
 	}
