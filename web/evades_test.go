@@ -9,9 +9,9 @@ import (
 )
 
 // playEvades plays one decision of Les Évadés through the page: it answers
-// pending choices, takes cards (two face-up ones every other turn, else two
-// blind, discarding the first cards of its hand when full), crosses up to
-// crossings doors a turn, picks up objects, and ends its turn.
+// pending choices (the discard a full hand owes before a draw among them),
+// takes cards (two face-up ones every other turn, else two blind), crosses
+// up to two doors a turn, picks up objects, and ends its turn.
 func playEvades(p *page, turn int, crossed *int) string {
 	p.t.Helper()
 	enabled := func(sel string) bool {
@@ -52,16 +52,10 @@ func playEvades(p *page, turn int, crossed *int) string {
 		if turn%2 == 0 {
 			p.click(`#ev-row [data-slot="0"]`)
 			p.click(`#ev-row [data-slot="1"]`)
-			if js[bool](p, `!!document.querySelector('#ev-discard-help')`) {
-				pickUntil("#ev-take-face")
-			}
 			if enabled("#ev-take-face") {
 				p.click("#ev-take-face")
 				return "take_face_up"
 			}
-		}
-		if js[bool](p, `!!document.querySelector('#ev-discard-help')`) {
-			pickUntil("#ev-take-blind")
 		}
 		p.click("#ev-take-blind")
 		return "take_blind"
@@ -70,8 +64,9 @@ func playEvades(p *page, turn int, crossed *int) string {
 		p.click(`[id^="ev-take-object-"]`)
 		return "take_object"
 	}
-	// Keep the cards of the first turns: a full hand makes the server list no
-	// choices (hundreds of discards), and the board composes the action.
+	// Keep the cards of the first turns: a full hand must discard before it
+	// draws, a decision the board composes when the server lists no choices
+	// (two cards of many types).
 	if turn > 3 && *crossed < 2 && js[bool](p, `!!document.querySelector('#ev-map .door.can-cross')`) {
 		// Keyboard: focus the first door with D, open its payments with Enter.
 		p.do("focus a door", chromedpKey("d"))
@@ -163,8 +158,8 @@ func TestEvadesAgainstBots(t *testing.T) {
 		// Every plan is revealed at the end.
 		p.wait(`document.querySelectorAll('#review-board .plan').length === 3`, 10*time.Second)
 		p.shot("end")
-		if turns >= 6 && composed == 0 {
-			t.Error("the hand never got full enough for the board to compose a draw")
+		if turns >= 6 && kinds["discard"] == 0 {
+			t.Error("the hand never got full enough to discard before a draw")
 		}
 	} else if turns < 8 {
 		t.Errorf("only %d turns of mine in the budget", turns)

@@ -251,6 +251,110 @@ func (sp *SlotPair) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// ---- Lists of ids ----
+
+// maxListed is the most ids one list of an action or an event may hold: a
+// full hand and the two cards of a draw (no list of a legal action or of an
+// event comes near it). A longer list in JSON is malformed.
+const maxListed = handLimit + takeCount
+
+// idList is a short list of card or door ids held by value, so that actions
+// and events holding one compare with == and copy without allocating (the
+// search bots key their trees by action value). Its JSON form is an array of
+// ids. Places past its length are always zero, so equal lists are ==.
+type idList[T Card | Door] struct {
+	n uint8
+	a [maxListed]T
+}
+
+// Cards is a list of Combines cards in an action or event (a multiset,
+// D40). Build one with CardsOf.
+type Cards = idList[Card]
+
+// Doors is a list of doors in an action. Build one with DoorsOf.
+type Doors = idList[Door]
+
+// CardsOf returns the list of the given cards, in the given order. It panics
+// beyond 14 cards.
+func CardsOf(cs ...Card) Cards { return listOf(cs) }
+
+// DoorsOf returns the list of the given doors, in the given order. It panics
+// beyond 14 doors.
+func DoorsOf(ds ...Door) Doors { return listOf(ds) }
+
+func listOf[T Card | Door](xs []T) idList[T] {
+	if len(xs) > maxListed {
+		panic(fmt.Sprintf("evades: a list of %d ids (at most %d)", len(xs), maxListed))
+	}
+	var l idList[T]
+	l.n = uint8(copy(l.a[:], xs))
+	return l
+}
+
+// Len is the number of ids in the list.
+func (l idList[T]) Len() int { return int(l.n) }
+
+// List returns a copy of the ids as a slice.
+func (l idList[T]) List() []T { return append([]T(nil), l.a[:l.n]...) }
+
+// IsZero reports whether the list is empty (JSON omitzero).
+func (l idList[T]) IsZero() bool { return l.n == 0 }
+
+// items is the list as a slice of the list itself (no copy, no allocation
+// while it does not outlive l).
+func (l *idList[T]) items() []T { return l.a[:l.n] }
+
+// sort puts the ids in canonical order.
+func (l *idList[T]) sort() { slices.Sort(l.a[:l.n]) }
+
+// MarshalJSON writes the ids as an array.
+func (l idList[T]) MarshalJSON() ([]byte, error) { return json.Marshal(l.a[:l.n]) }
+
+// UnmarshalJSON reads an array of ids; null reads as the empty list.
+func (l *idList[T]) UnmarshalJSON(b []byte) error {
+	var xs []T
+	if err := json.Unmarshal(b, &xs); err != nil {
+		return err
+	}
+	if len(xs) > maxListed {
+		return fmt.Errorf("a list holds at most %d ids, not %d", maxListed, len(xs))
+	}
+	*l = listOf(xs)
+	return nil
+}
+
+// OptSlot is an optional face-up slot (0–4), held by value. Its JSON form is
+// a number, or nothing. Build one with SlotAt.
+type OptSlot struct {
+	set bool
+	i   int
+}
+
+// SlotAt returns the slot i.
+func SlotAt(i int) OptSlot { return OptSlot{true, i} }
+
+// Get returns the slot, and whether there is one.
+func (o OptSlot) Get() (int, bool) { return o.i, o.set }
+
+// IsZero reports whether no slot is given (JSON omitzero).
+func (o OptSlot) IsZero() bool { return !o.set }
+
+// MarshalJSON writes the slot number.
+func (o OptSlot) MarshalJSON() ([]byte, error) { return json.Marshal(o.i) }
+
+// UnmarshalJSON reads a slot number; null reads as no slot.
+func (o *OptSlot) UnmarshalJSON(b []byte) error {
+	var i *int
+	if err := json.Unmarshal(b, &i); err != nil {
+		return err
+	}
+	*o = OptSlot{}
+	if i != nil {
+		*o = SlotAt(*i)
+	}
+	return nil
+}
+
 // Codetainee sources for ChooseCodetainee.Source.
 const (
 	sourceFaceUp   = "face_up"
@@ -261,18 +365,19 @@ const (
 // ventNone declines a vent.
 const ventNone = "none"
 
+// Every action is a small struct compared by value (no pointers or slices
+// inside): Legal hands out values, DecodeAction returns values, and Apply
+// also accepts pointers to them.
+
 // TakeFaceUp is step 1's first action: take the face-up cards in two slots
-// (0–4), after discarding max(0, hand+2−12) cards of the hand.
+// (0–4). At 11 or 12 cards it first opens the discard the draw needs (I13).
 type TakeFaceUp struct {
-	Slots   SlotPair `json:"slots"`
-	Discard []Card   `json:"discard,omitempty"`
+	Slots SlotPair `json:"slots"`
 }
 
 // TakeBlind is step 1's second action: draw the top two Combines cards,
 // after the same discard as TakeFaceUp.
-type TakeBlind struct {
-	Discard []Card `json:"discard,omitempty"`
-}
+type TakeBlind struct{}
 
 // DrawPassPass is step 1's third action: reveal the top Pass-Pass card, which
 // acts at once.
@@ -284,7 +389,7 @@ type DrawPassPass struct{}
 type CrossDoor struct {
 	Door   Door   `json:"door"`
 	Credit Credit `json:"credit,omitempty"`
-	Pay    []Card `json:"pay,omitempty"`
+	Pay    Cards  `json:"pay,omitzero"`
 }
 
 // TakeObject picks up an object token in the pawn's room.
@@ -303,8 +408,8 @@ type ChooseVent struct {
 // ChooseCodetainee answers a co-detainee token: Source "face_up" with Slot,
 // "blind", or "pass_pass".
 type ChooseCodetainee struct {
-	Source string `json:"source"`
-	Slot   *int   `json:"slot,omitempty"`
+	Source string  `json:"source"`
+	Slot   OptSlot `json:"slot,omitzero"`
 }
 
 // ChooseTarget names the opponent of a targeted Pass-Pass card.
@@ -314,25 +419,26 @@ type ChooseTarget struct {
 
 // ChooseDoors names 0 to 2 distinct inner doors to flip (Retournement).
 type ChooseDoors struct {
-	Doors []Door `json:"doors,omitempty"`
+	Doors Doors `json:"doors,omitzero"`
 }
 
 // GiveCards gives the Manigance target back exactly as many cards as were
 // taken.
 type GiveCards struct {
-	Cards []Card `json:"cards"`
+	Cards Cards `json:"cards"`
 }
 
 // AnswerBlackmail is the Chantage target's answer: give two cards, or skip
 // the next turn.
 type AnswerBlackmail struct {
-	Give []Card `json:"give,omitempty"`
-	Skip bool   `json:"skip,omitempty"`
+	Give Cards `json:"give,omitzero"`
+	Skip bool  `json:"skip,omitempty"`
 }
 
-// Discard brings a hand back to 12 cards after an effect made it larger.
+// Discard answers the hand limit: the cards to discard before a draw at 11
+// or 12 cards, or down to 12 after an effect made the hand larger.
 type Discard struct {
-	Cards []Card `json:"cards"`
+	Cards Cards `json:"cards"`
 }
 
 // Kind returns "take_face_up".
@@ -411,24 +517,43 @@ func decodeAction(b []byte) (engine.Action, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Lists are multisets or sets: sort them. The action is returned by
+	// value, as Legal lists it.
 	switch a := v.(type) {
 	case *TakeFaceUp:
 		if a.Slots[0] > a.Slots[1] {
 			a.Slots[0], a.Slots[1] = a.Slots[1], a.Slots[0]
 		}
-		slices.Sort(a.Discard)
+		return *a, nil
 	case *TakeBlind:
-		slices.Sort(a.Discard)
+		return *a, nil
+	case *DrawPassPass:
+		return *a, nil
 	case *CrossDoor:
-		slices.Sort(a.Pay)
+		a.Pay.sort()
+		return *a, nil
+	case *TakeObject:
+		return *a, nil
+	case *EndTurn:
+		return *a, nil
+	case *ChooseVent:
+		return *a, nil
+	case *ChooseCodetainee:
+		return *a, nil
+	case *ChooseTarget:
+		return *a, nil
 	case *ChooseDoors:
-		slices.Sort(a.Doors)
+		a.Doors.sort()
+		return *a, nil
 	case *GiveCards:
-		slices.Sort(a.Cards)
+		a.Cards.sort()
+		return *a, nil
 	case *AnswerBlackmail:
-		slices.Sort(a.Give)
+		a.Give.sort()
+		return *a, nil
 	case *Discard:
-		slices.Sort(a.Cards)
+		a.Cards.sort()
+		return *a, nil
 	}
 	return v.(engine.Action), nil
 }
@@ -477,36 +602,36 @@ type DirectionChanged struct {
 // a draw, or down to 12 after a gain).
 type CardsDiscarded struct {
 	Seat  int    `json:"seat"`
-	Cards []Card `json:"cards"`
+	Cards Cards  `json:"cards"`
 	Cause string `json:"cause"`
 }
 
 // TookFaceUp: a seat took face-up cards (two for take_face_up, one for a
 // co-detainee).
 type TookFaceUp struct {
-	Seat  int    `json:"seat"`
-	Slots []int  `json:"slots"`
-	Cards []Card `json:"cards"`
+	Seat  int   `json:"seat"`
+	Slots []int `json:"slots"`
+	Cards Cards `json:"cards"`
 }
 
 // DrewBlind: a seat drew Combines cards face down. The seat is told the
 // cards; everyone else only their count.
 type DrewBlind struct {
-	Seat  int    `json:"seat"`
-	Count int    `json:"count"`
-	Cards []Card `json:"cards,omitempty"`
+	Seat  int   `json:"seat"`
+	Count int   `json:"count"`
+	Cards Cards `json:"cards,omitzero"`
 }
 
 // RowRefilled: face-up slots were dealt from the draw pile.
 type RowRefilled struct {
-	Slots []int  `json:"slots"`
-	Cards []Card `json:"cards"`
+	Slots []int `json:"slots"`
+	Cards Cards `json:"cards"`
 }
 
 // RowWiped: the face-up row held three identical cards and went to the
 // discard pile.
 type RowWiped struct {
-	Cards []Card `json:"cards"`
+	Cards Cards `json:"cards"`
 }
 
 // CombinesReshuffled: the discard pile became the new draw pile.
@@ -545,7 +670,7 @@ type DoorCrossed struct {
 	Door   Door   `json:"door"`
 	From   Area   `json:"from"`
 	To     Area   `json:"to"`
-	Pay    []Card `json:"pay,omitempty"`
+	Pay    Cards  `json:"pay,omitzero"`
 	Credit Credit `json:"credit,omitempty"`
 	Face   Card   `json:"face"`
 }
@@ -610,7 +735,7 @@ type CardsMoved struct {
 	From  int    `json:"from"`
 	To    int    `json:"to"`
 	Count int    `json:"count"`
-	Cards []Card `json:"cards,omitempty"`
+	Cards Cards  `json:"cards,omitzero"`
 	Cause string `json:"cause"`
 }
 
@@ -717,32 +842,29 @@ func (GameEnded) Kind() string { return "game_ended" }
 
 // ---- Canonical action values ----
 
-// Every action Legal can list is built once, here, and Legal hands out
-// pointers to these shared values: listing the actions of a turn allocates
-// one slice and nothing else, which keeps random playouts fast. Nobody may
-// modify them; DecodeAction always builds fresh values.
-
-// maxCanonSet is the largest card multiset a choice ever names: a draw
-// discards at most takeCount cards, a gain (co-detainee 1, Vol or Chantage 2)
-// comes to a hand of at most 12 and so leaves at most 2 to discard, and
-// Manigance and Chantage move at most 2. The tables cover every such set.
-const maxCanonSet = takeCount
+// Every action Legal can list is built once, here, as an interface value
+// that Legal copies: listing the actions of a turn allocates one slice and
+// nothing else, which keeps random playouts fast. Actions are plain values,
+// so nobody can change the shared ones.
 
 // numCanonSets counts the multisets of at most two Combines types: the empty
-// set, 12 singles and 78 pairs.
+// set, 12 singles and 78 pairs. A choice of cards never names more: a draw
+// discards at most takeCount cards, a gain (co-detainee 1, Vol or Chantage 2)
+// comes to a hand of at most 12 and so leaves at most 2 to discard, and
+// Manigance and Chantage move at most 2.
 const numCanonSets = 1 + int(numCards) + int(numCards)*(int(numCards)+1)/2
 
 // canonSetCards lists the multisets of canonSets, each in canonical order.
-var canonSetCards = func() [numCanonSets][]Card {
-	var out [numCanonSets][]Card
+var canonSetCards = func() [numCanonSets]Cards {
+	var out [numCanonSets]Cards
 	i := 1
 	for c := range numCards {
-		out[i] = []Card{c}
+		out[i] = CardsOf(c)
 		i++
 	}
 	for a := range numCards {
 		for b := a; b < numCards; b++ {
-			out[i] = []Card{a, b}
+			out[i] = CardsOf(a, b)
 			i++
 		}
 	}
@@ -789,38 +911,40 @@ func canonSets(dst []int16, h *hand, k int) []int16 {
 var canon = buildCanon()
 
 type canonActions struct {
-	takeFaceUp [numSlotPairs][numCanonSets]TakeFaceUp
-	takeBlind  [numCanonSets]TakeBlind
-	// The same, as ready-made interface values that legalDraw copies.
-	takeFaceUpList [numSlotPairs][numCanonSets]engine.Action
-	takeBlindList  [numCanonSets]engine.Action
-	drawPassPass   DrawPassPass
-	cross          [numDoors][numCards][4]CrossDoor // door, face, jokers in the payment
-	crossCredit    [numDoors][numCredits]CrossDoor
-	takeObject     [numObjects]TakeObject
-	endTurn        EndTurn
-	vent           [numAreas]ChooseVent
-	ventNone       ChooseVent
-	codetFaceUp    [rowSize]ChooseCodetainee
-	codetBlind     ChooseCodetainee
-	codetPassPass  ChooseCodetainee
-	target         [maxPlayers]ChooseTarget
-	doors          []engine.Action // every Retournement choice, in order
-	give           [numCanonSets]GiveCards
-	blackmail      [numCanonSets]AnswerBlackmail
-	blackmailSkip  AnswerBlackmail
-	discard        [numCanonSets]Discard
+	takeFaceUp [numSlotPairs]engine.Action
+	takeBlind  engine.Action
+	// Whole lists that Legal hands out often, shared: their capacity is
+	// their length, so that an append by a caller copies them.
+	drawAll       []engine.Action // step 1 with a full row and enough cards to draw
+	endOnly       []engine.Action // a move step with nothing to do but end_turn
+	skipOnly      []engine.Action // Chantage against fewer than two cards
+	drawPassPass  engine.Action
+	cross         [numDoors][numCards][4]engine.Action // door, face, jokers in the payment
+	crossCredit   [numDoors][numCredits]engine.Action
+	takeObject    [numObjects]engine.Action
+	endTurn       engine.Action
+	vent          [numAreas]engine.Action
+	ventNone      engine.Action
+	codetFaceUp   [rowSize]engine.Action
+	codetBlind    engine.Action
+	codetPassPass engine.Action
+	target        [maxPlayers]engine.Action
+	doors         []engine.Action // every Retournement choice, in order (shared, like drawAll)
+	give          [numCanonSets]engine.Action
+	blackmail     [numCanonSets]engine.Action
+	blackmailSkip engine.Action
+	discard       [numCanonSets]engine.Action
 }
 
 func buildCanon() *canonActions {
 	c := &canonActions{}
 	for i, pr := range slotPairs {
-		for m, cs := range canonSetCards {
-			c.takeFaceUp[i][m] = TakeFaceUp{Slots: pr, Discard: cs}
-		}
+		c.takeFaceUp[i] = TakeFaceUp{Slots: pr}
 	}
+	c.takeBlind = TakeBlind{}
+	c.drawPassPass = DrawPassPass{}
+	c.drawAll = slices.Clip(append(c.takeFaceUp[:], c.takeBlind, c.drawPassPass))
 	for m, cs := range canonSetCards {
-		c.takeBlind[m] = TakeBlind{Discard: cs}
 		c.give[m] = GiveCards{Cards: cs}
 		c.blackmail[m] = AnswerBlackmail{Give: cs}
 		c.discard[m] = Discard{Cards: cs}
@@ -829,13 +953,14 @@ func buildCanon() *canonActions {
 		for t := range numCards {
 			n := cards[t].Level
 			for j := 0; j <= n && j < 4; j++ {
-				pay := make([]Card, 0, n)
-				for range n - j {
-					pay = append(pay, t)
+				var pay Cards
+				for k := range n {
+					pay.a[k] = t
+					if k >= n-j {
+						pay.a[k] = Joker
+					}
 				}
-				for range j {
-					pay = append(pay, Joker)
-				}
+				pay.n = uint8(n)
 				c.cross[d][t][j] = CrossDoor{Door: Door(d), Pay: pay}
 			}
 		}
@@ -846,13 +971,13 @@ func buildCanon() *canonActions {
 	for o := range numObjects {
 		c.takeObject[o] = TakeObject{Token: Object(o)}
 	}
+	c.endTurn = EndTurn{}
 	for a := range numAreas {
 		c.vent[a] = ChooseVent{Area: areas[a].ID}
 	}
 	c.ventNone = ChooseVent{Area: ventNone}
 	for i := range rowSize {
-		slot := i
-		c.codetFaceUp[i] = ChooseCodetainee{Source: sourceFaceUp, Slot: &slot}
+		c.codetFaceUp[i] = ChooseCodetainee{Source: sourceFaceUp, Slot: SlotAt(i)}
 	}
 	c.codetBlind = ChooseCodetainee{Source: sourceBlind}
 	c.codetPassPass = ChooseCodetainee{Source: sourcePassPass}
@@ -860,15 +985,18 @@ func buildCanon() *canonActions {
 		c.target[q] = ChooseTarget{Seat: q}
 	}
 	c.blackmailSkip = AnswerBlackmail{Skip: true}
+	c.endOnly = []engine.Action{c.endTurn}
+	c.skipOnly = []engine.Action{c.blackmailSkip}
 	// Retournement: none, then each inner door alone followed by its pairs
 	// with the later doors (D37: never an exit).
 	inner := board.innerDoors
-	c.doors = append(c.doors, &ChooseDoors{})
+	c.doors = append(c.doors, ChooseDoors{})
 	for i, a := range inner {
-		c.doors = append(c.doors, &ChooseDoors{Doors: []Door{a}})
+		c.doors = append(c.doors, ChooseDoors{Doors: DoorsOf(a)})
 		for _, b := range inner[i+1:] {
-			c.doors = append(c.doors, &ChooseDoors{Doors: []Door{a, b}})
+			c.doors = append(c.doors, ChooseDoors{Doors: DoorsOf(a, b)})
 		}
 	}
+	c.doors = slices.Clip(c.doors)
 	return c
 }

@@ -30,13 +30,7 @@ type heuristicBot struct {
 // Decide scores every legal action and plays the best; ties go to the first
 // listed, so the bot is deterministic.
 func (b *heuristicBot) Decide(v engine.View, legal []engine.Action, _ engine.Millis) bot.Decision {
-	var view *View
-	switch x := v.(type) {
-	case *View:
-		view = x
-	case View:
-		view = &x
-	}
+	view := asView(v)
 	if view == nil || len(legal) <= 1 || view.Seat != b.seat {
 		return bot.Decision{Action: legal[0]}
 	}
@@ -48,6 +42,17 @@ func (b *heuristicBot) Decide(v engine.View, legal []engine.Action, _ engine.Mil
 		}
 	}
 	return bot.Decision{Action: best}
+}
+
+// asView reads a view of this game, or nil.
+func asView(v engine.View) *View {
+	switch x := v.(type) {
+	case *View:
+		return x
+	case View:
+		return &x
+	}
+	return nil
 }
 
 // Tuning of the heuristic, in units of "one useful card".
@@ -272,14 +277,29 @@ func (pl *planner) gain(cs ...Card) float64 {
 }
 
 // loss is the worth of giving up cs.
-func (pl *planner) loss(cs []Card) float64 {
+func (pl *planner) loss(cs Cards) float64 {
 	h := pl.held
 	v := 0.0
-	for _, c := range cs {
+	for _, c := range cs.items() {
 		h[c]--
 		v += pl.cardValue(&h, c)
 	}
 	return v
+}
+
+// drawLoss is the worth of the cheapest discard a two-card draw needs now
+// (none below 11 cards, D10): the draw is rated with the discard it opens.
+func (pl *planner) drawLoss() float64 {
+	k := max(0, pl.held.size()+takeCount-handLimit)
+	if k == 0 {
+		return 0
+	}
+	var buf [numCanonSets]int16
+	best := math.Inf(1)
+	for _, m := range canonSets(buf[:0], &pl.held, k) {
+		best = min(best, pl.loss(canonSetCards[m]))
+	}
+	return best
 }
 
 // blindValue is the expected worth of one card from the draw pile.
@@ -314,55 +334,56 @@ func (pl *planner) threat(q int) float64 {
 // score rates one legal action; the highest is played.
 func (pl *planner) score(a engine.Action) float64 {
 	switch a := a.(type) {
-	case *TakeFaceUp:
-		return pl.gain(pl.v.Row[a.Slots[0]], pl.v.Row[a.Slots[1]]) - pl.loss(a.Discard)
-	case *TakeBlind:
-		return 2*pl.blindValue() - pl.loss(a.Discard)
-	case *DrawPassPass:
+	case TakeFaceUp:
+		return pl.gain(pl.v.Row[a.Slots[0]], pl.v.Row[a.Slots[1]]) - pl.drawLoss()
+	case TakeBlind:
+		return 2*pl.blindValue() - pl.drawLoss()
+	case DrawPassPass:
 		v := pl.passPassValue()
 		if len(pl.v.Seats[pl.me].Hand) >= handLimit-1 {
 			v += 0.3 // no discard needed
 		}
 		return v
-	case *CrossDoor:
+	case CrossDoor:
 		return pl.scoreCross(a)
-	case *TakeObject:
+	case TakeObject:
 		return 100
-	case *EndTurn:
+	case EndTurn:
 		return 0
-	case *ChooseVent:
+	case ChooseVent:
 		from := pl.area
 		if a.Area != ventNone {
 			from = mustArea(a.Area)
 		}
 		_, c := pl.planWith(from, &pl.cost)
 		return -c
-	case *ChooseCodetainee:
+	case ChooseCodetainee:
 		switch a.Source {
 		case sourceFaceUp:
-			return pl.gain(pl.v.Row[*a.Slot])
+			i, _ := a.Slot.Get()
+			return pl.gain(pl.v.Row[i])
 		case sourceBlind:
 			return pl.blindValue()
 		}
 		return pl.passPassValue() - 0.2
-	case *ChooseTarget:
+	case ChooseTarget:
 		return pl.scoreTarget(a.Seat)
-	case *ChooseDoors:
+	case ChooseDoors:
 		// Each flip is rated alone against the current route's cost, and a
 		// pair by the sum of its two: 34 plans rather than 596.
 		v := 0.0
-		for _, d := range a.Doors {
+		for _, d := range a.Doors.items() {
 			v += pl.flipGain(d)
 		}
-		return v - 0.01*float64(len(a.Doors))
-	case *GiveCards:
+		return v - 0.01*float64(a.Doors.Len())
+	case GiveCards:
 		return -pl.loss(a.Cards)
-	case *AnswerBlackmail:
+	case AnswerBlackmail:
 		if a.Skip {
 			return -skipTurnCost
 		}
 		return -pl.loss(a.Give)
-	case *Discard:
+	case Discard:
 		return -pl.loss(a.Cards)
 	}
 	return -1
@@ -385,7 +406,7 @@ func (pl *planner) flipGain(d Door) float64 {
 
 // scoreCross: go along the route, credits first, type cards before jokers;
 // stay off every other door.
-func (pl *planner) scoreCross(a *CrossDoor) float64 {
+func (pl *planner) scoreCross(a CrossDoor) float64 {
 	if int(a.Door) != pl.next {
 		return -10
 	}
@@ -397,12 +418,12 @@ func (pl *planner) scoreCross(a *CrossDoor) float64 {
 		return v
 	}
 	jokers := 0
-	for _, c := range a.Pay {
+	for _, c := range a.Pay.items() {
 		if c == Joker {
 			jokers++
 		}
 	}
-	return 10 - 0.1*float64(len(a.Pay)) - 0.6*float64(jokers)
+	return 10 - 0.1*float64(a.Pay.Len()) - 0.6*float64(jokers)
 }
 
 func (pl *planner) scoreTarget(q int) float64 {

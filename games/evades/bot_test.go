@@ -1,12 +1,14 @@
 package evades
 
 import (
+	"context"
 	"os"
 	"strconv"
 	"testing"
 
 	"sortie/bot"
 	"sortie/engine"
+	"sortie/sim"
 )
 
 // playBots plays one game with one policy per seat and returns its outcome,
@@ -107,5 +109,44 @@ func TestHeuristicWinRate(t *testing.T) {
 		t.Logf("%s: heuristic seat won %d of %d (%.1f%%); %.1f rounds and %.0f actions per game; wins by seat %v",
 			tc.name, wins, games, 100*float64(wins)/float64(games), float64(turns)/float64(games*tc.players),
 			float64(actions)/float64(games), seatWins[:tc.players])
+	}
+}
+
+// TestHardBeatsMedium measures the hard level against the medium one
+// (the heuristic) in two-player games with the seats rotated, 400 games
+// unless SORTIE_GAMES says otherwise, and fails unless the 95% interval of
+// hard's win rate lies above one half (SORTIE_LONG=1 go test -run
+// TestHardBeatsMedium -v ./games/evades/).
+func TestHardBeatsMedium(t *testing.T) {
+	if os.Getenv("SORTIE_LONG") != "1" {
+		t.Skip("set SORTIE_LONG=1 to measure the hard level against the medium one")
+	}
+	games := 400
+	if n, err := strconv.Atoi(os.Getenv("SORTIE_GAMES")); err == nil {
+		games = n
+	}
+	g := Game{}
+	hard, err := bot.Level(g, "hard")
+	if err != nil {
+		t.Fatal(err)
+	}
+	medium, err := bot.Level(g, "medium")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, objects := range []string{"1", "2"} {
+		st, err := sim.Run(context.Background(), sim.Config{
+			Game: g, Players: 2, Options: map[string]string{optObjects: objects},
+			Policies: []bot.Policy{hard, medium}, Games: games, Seed: 1, Rotate: true,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range st.Policies {
+			t.Logf("objects_required=%s: %s won %d of %d, %.1f%% [%.1f, %.1f]", objects, p.Policy, p.Wins, p.Seatings, 100*p.WinRate.P, 100*p.WinRate.Lo, 100*p.WinRate.Hi)
+			if p.Policy == "hard" && p.WinRate.Lo <= 0.5 {
+				t.Errorf("objects_required=%s: hard won %.1f%% [%.1f, %.1f] against medium", objects, 100*p.WinRate.P, 100*p.WinRate.Lo, 100*p.WinRate.Hi)
+			}
+		}
 	}
 }

@@ -422,6 +422,7 @@ type boardGraph struct {
 	warning      [numDoors]bool
 	vents        []Area
 	rooms        [len(commonRooms)]Area
+	isRoom       [numAreas]bool // the common rooms, where objects lie
 	planDoor     [numPlans]Door
 	planExit     [numPlans]Area
 	innerDoors   []Door // doors that Retournement may flip (D37)
@@ -447,6 +448,7 @@ func buildBoard() *boardGraph {
 	}
 	for i, r := range commonRooms {
 		b.rooms[i] = mustArea(r)
+		b.isRoom[b.rooms[i]] = true
 	}
 	for i, p := range plans {
 		b.planDoor[i] = mustDoor(p.Door)

@@ -33,7 +33,8 @@ type resampleKeep struct {
 // resample redraws what seat p (or engine.Spectator, -1) cannot see, except
 // what k keeps.
 func (s *State) resample(p int, r *rand.Rand, k resampleKeep) {
-	var free []int
+	var freeBuf [maxPlayers]int
+	free := freeBuf[:0]
 	for q := range s.n {
 		if q != p && !k.seats[q] {
 			free = append(free, q)
@@ -43,7 +44,8 @@ func (s *State) resample(p int, r *rand.Rand, k resampleKeep) {
 	if !k.allHands {
 		top := min(k.pileTop, len(s.pile))
 		deep := len(s.pile) - top
-		pool := append([]Card(nil), s.pile[:deep]...)
+		var poolBuf [maxDeck]Card
+		pool := append(poolBuf[:0], s.pile[:deep]...)
 		var need [maxPlayers]int
 		for _, q := range free {
 			h := &s.seats[q].hand
@@ -85,12 +87,14 @@ func shuffleBelow[T any](r *rand.Rand, pile []T, top int) {
 // uniformly among the deals in which every free seat's carried objects are on
 // its plan (D23 makes the real deal one of them).
 func (s *State) resamplePlans(free []int, r *rand.Rand) {
-	var vals []Plan
+	var valsBuf [numPlans]Plan
+	vals := valsBuf[:0]
 	for _, q := range free {
 		vals = append(vals, s.seats[q].plan)
 	}
 	vals = append(vals, s.aside...)
-	var deals [][]Plan
+	var deals [maxDeals][numPlans]Plan
+	n := 0
 	permute(vals, 0, func(perm []Plan) {
 		for i, q := range free {
 			for o, h := range s.objHolder {
@@ -99,14 +103,18 @@ func (s *State) resamplePlans(free []int, r *rand.Rand) {
 				}
 			}
 		}
-		deals = append(deals, append([]Plan(nil), perm...))
+		copy(deals[n][:], perm)
+		n++
 	})
-	d := deals[r.IntN(len(deals))]
+	d := deals[r.IntN(n)]
 	for i, q := range free {
 		s.seats[q].plan = d[i]
 	}
-	copy(s.aside, d[len(free):])
+	copy(s.aside, d[len(free):len(vals)])
 }
+
+// maxDeals is the number of orders of the four plans.
+const maxDeals = 4 * 3 * 2
 
 // permute calls fn with every ordering of xs (xs is permuted in place and
 // restored).

@@ -41,16 +41,24 @@ func TestE02SomeoneElsesExit(t *testing.T) {
 func TestE03HandOfEleven(t *testing.T) {
 	s := newGame(t, 4)
 	setHand(s, 0, append(fill(6, Soap), fill(5, Rope)...)...)
-	refuse(t, s, 0, TakeFaceUp{Slots: SlotPair{0, 1}}, codeDiscardCount)
-	refuse(t, s, 0, TakeFaceUp{Slots: SlotPair{0, 1}, Discard: pay(Soap, Rope)}, codeDiscardCount)
-	for _, a := range legalOf[TakeFaceUp](s, 0) {
-		if len(a.Discard) != 1 {
-			t.Fatalf("legal %+v", a)
-		}
+	if n := len(legalOf[TakeFaceUp](s, 0)); n != numSlotPairs {
+		t.Fatalf("%d face-up draws listed at 11 cards", n)
 	}
-	play(t, s, 0, TakeFaceUp{Slots: SlotPair{0, 1}, Discard: pay(Rope)})
-	if s.seats[0].hand.size() != 12 {
-		t.Fatalf("hand %d", s.seats[0].hand.size())
+	// I13: the draw is chosen first, then its discard of exactly one card.
+	play(t, s, 0, TakeFaceUp{Slots: SlotPair{1, 0}})
+	if v := s.View(0).(*View).Pending; v == nil || v.Decision != kindDiscard || v.Count != 1 || v.Draw != kindTakeFaceUp || !slices.Equal(v.Slots, []int{0, 1}) {
+		t.Fatalf("pending %+v", v)
+	}
+	if got := legalOf[Discard](s, 0); len(got) != 2 {
+		t.Fatalf("discards listed: %v", got)
+	}
+	refuse(t, s, 0, Discard{Cards: pay(Soap, Rope)}, codeDiscardCount)
+	refuse(t, s, 0, Discard{Cards: pay(Spoon)}, codeNotInHand)
+	refuse(t, s, 0, EndTurn{}, codePending)
+	row := s.row
+	play(t, s, 0, Discard{Cards: pay(Rope)})
+	if s.seats[0].hand.size() != 12 || s.seats[0].hand[row[0]] == 0 || s.phase != phaseMove {
+		t.Fatalf("hand %v, phase %s", handOf(s, 0), phaseIDs[s.phase])
 	}
 }
 
@@ -147,10 +155,10 @@ func TestE09ChantageGiving(t *testing.T) {
 	play(t, s, 0, DrawPassPass{})
 	play(t, s, 0, ChooseTarget{Seat: 2})
 	evs := play(t, s, 2, AnswerBlackmail{Give: pay(Rope, Soap)})
-	if m, _ := find[CardsMoved](evs, 0); !slices.Equal(m.Cards, cardsOf(Rope, Soap)) {
+	if m, _ := find[CardsMoved](evs, 0); m.Cards != pay(Soap, Rope) {
 		t.Fatalf("seat 0 told %+v", m)
 	}
-	if m, _ := find[CardsMoved](evs, 1); m.Cards != nil || m.Count != 2 {
+	if m, _ := find[CardsMoved](evs, 1); m.Cards.Len() != 0 || m.Count != 2 {
 		t.Fatalf("seat 1 told %+v", m)
 	}
 	if s.seats[0].hand.size() != 13 || s.pend.kind != pendDiscard || s.pend.count != 1 || s.actor() != 0 {
@@ -230,11 +238,11 @@ func TestE13RetournementLimits(t *testing.T) {
 	if n := len(s.Legal(0)); n != 1+34+34*33/2 {
 		t.Fatalf("%d Retournement choices", n)
 	}
-	refuse(t, s, 0, ChooseDoors{Doors: []Door{door("d35")}}, codeBadDoors)
-	refuse(t, s, 0, ChooseDoors{Doors: []Door{door("d05"), door("d05")}}, codeBadDoors)
-	refuse(t, s, 0, ChooseDoors{Doors: []Door{door("d01"), door("d02"), door("d03")}}, codeBadDoors)
+	refuse(t, s, 0, ChooseDoors{Doors: doorList("d35")}, codeBadDoors)
+	refuse(t, s, 0, ChooseDoors{Doors: doorList("d05", "d05")}, codeBadDoors)
+	refuse(t, s, 0, ChooseDoors{Doors: doorList("d01", "d02", "d03")}, codeBadDoors)
 	f1, f2 := s.face(door("d01")), s.face(door("d20"))
-	play(t, s, 0, ChooseDoors{Doors: []Door{door("d01"), door("d20")}})
+	play(t, s, 0, ChooseDoors{Doors: doorList("d01", "d20")})
 	if s.face(door("d01")) == f1 || s.face(door("d20")) == f2 {
 		t.Fatal("the doors did not flip")
 	}
@@ -297,7 +305,7 @@ func TestE16SameDoorTwice(t *testing.T) {
 
 func TestE17WipeCap(t *testing.T) {
 	s := newGame(t, 4)
-	s.discard = nil
+	setDiscard(s)
 	s.row = [rowSize]Card{noCard, noCard, noCard, noCard, noCard}
 	var top []Card
 	for range 11 {

@@ -136,9 +136,9 @@ func (s *State) chooseCodetainee(p int, a ChooseCodetainee, ev *[]engine.Event) 
 	if err := s.expect(pendCodetainee, phaseMove); err != nil {
 		return err
 	}
+	i, hasSlot := a.Slot.Get()
 	switch {
-	case a.Source == sourceFaceUp && a.Slot != nil:
-		i := *a.Slot
+	case a.Source == sourceFaceUp && hasSlot:
 		if i < 0 || i >= rowSize || s.row[i] == noCard {
 			return engine.Refuse(codeBadSlots, "Choose a face-up card in slots 0 to 4.")
 		}
@@ -146,19 +146,19 @@ func (s *State) chooseCodetainee(p int, a ChooseCodetainee, ev *[]engine.Event) 
 		c := s.row[i]
 		s.row[i] = noCard
 		s.gainPublic(p, c)
-		tell(ev, TookFaceUp{Seat: p, Slots: slotLists[i][i], Cards: []Card{c}})
+		tell(ev, TookFaceUp{Seat: p, Slots: slotLists[i][i], Cards: CardsOf(c)})
 		s.refillRow(ev, slotLists[i][i])
 		s.checkHandLimit(p)
-	case a.Source == sourceBlind && a.Slot == nil:
+	case a.Source == sourceBlind && !hasSlot:
 		if s.supply() == 0 {
 			return engine.Refuse(codeNoSupply, "There are no Combines cards left to draw.")
 		}
 		s.pend = pending{}
 		c, _ := s.drawCard(ev)
 		s.seats[p].hand.add(c)
-		s.tellSplit(ev, DrewBlind{Seat: p, Count: 1, Cards: []Card{c}}, DrewBlind{Seat: p, Count: 1}, p)
+		s.tellSplit(ev, DrewBlind{Seat: p, Count: 1, Cards: CardsOf(c)}, DrewBlind{Seat: p, Count: 1}, p, p)
 		s.checkHandLimit(p)
-	case a.Source == sourcePassPass && a.Slot == nil:
+	case a.Source == sourcePassPass && !hasSlot:
 		s.pend = pending{}
 		s.resolvePassPass(p, ev)
 	default:
@@ -194,7 +194,7 @@ func (s *State) chooseTarget(p int, a ChooseTarget, ev *[]engine.Event) *engine.
 		s.checkHandLimit(p)
 	case Manigance:
 		got := s.stealRandom(q, p, causeManigance, ev)
-		s.pend = pending{kind: pendGiveCards, seat: int8(p), target: int8(q), count: int8(len(got))}
+		s.pend = pending{kind: pendGiveCards, seat: int8(p), target: int8(q), count: int8(got)}
 	case Chantage:
 		s.pend = pending{kind: pendBlackmail, seat: int8(q), target: int8(p)}
 	}
@@ -203,25 +203,26 @@ func (s *State) chooseTarget(p int, a ChooseTarget, ev *[]engine.Event) *engine.
 
 // stealRandom moves min(2, hand) cards of seat from, picked uniformly one at
 // a time, to seat to.
-func (s *State) stealRandom(from, to int, cause string, ev *[]engine.Event) []Card {
+func (s *State) stealRandom(from, to int, cause string, ev *[]engine.Event) int {
 	h := s.seats[from].hand
 	k := min(takeCount, h.size())
-	got := make([]Card, 0, k)
+	var got Cards
 	for range k {
 		c := h.nth(s.rng.IntN(h.size()))
 		h[c]--
-		got = append(got, c)
+		got.a[got.n] = c
+		got.n++
 	}
-	slices.Sort(got)
-	s.moveCards(from, to, got)
+	got.sort()
+	s.moveCards(from, to, got.items())
 	s.tellCardsMoved(from, to, got, cause, ev)
-	return got
+	return k
 }
 
-func (s *State) tellCardsMoved(from, to int, cs []Card, cause string, ev *[]engine.Event) {
+func (s *State) tellCardsMoved(from, to int, cs Cards, cause string, ev *[]engine.Event) {
 	s.tellSplit(ev,
-		CardsMoved{From: from, To: to, Count: len(cs), Cards: cs, Cause: cause},
-		CardsMoved{From: from, To: to, Count: len(cs), Cause: cause},
+		CardsMoved{From: from, To: to, Count: cs.Len(), Cards: cs, Cause: cause},
+		CardsMoved{From: from, To: to, Count: cs.Len(), Cause: cause},
 		from, to)
 }
 
@@ -231,13 +232,13 @@ func (s *State) giveCards(p int, a GiveCards, ev *[]engine.Event) *engine.RuleEr
 	if err := s.expect(pendGiveCards, phaseMove); err != nil {
 		return err
 	}
-	if err := checkCards(&s.seats[p].hand, a.Cards, int(s.pend.count), "give back"); err != nil {
+	if err := checkCards(&s.seats[p].hand, a.Cards.items(), int(s.pend.count), "give back"); err != nil {
 		return err
 	}
 	q := int(s.pend.target)
 	s.pend = pending{}
 	cs := sortedCards(a.Cards)
-	s.moveCards(p, q, cs)
+	s.moveCards(p, q, cs.items())
 	s.tellCardsMoved(p, q, cs, causeGiveBack, ev)
 	return nil
 }
@@ -250,17 +251,17 @@ func (s *State) answerBlackmail(p int, a AnswerBlackmail, ev *[]engine.Event) *e
 	}
 	r := int(s.pend.target)
 	switch {
-	case a.Skip && len(a.Give) == 0:
+	case a.Skip && a.Give.Len() == 0:
 		s.pend = pending{}
 		s.seats[p].skip++
 		tell(ev, SkipOwed{Seat: p, Skip: s.seats[p].skip, Cause: causeChantage})
-	case !a.Skip && len(a.Give) > 0:
-		if err := checkCards(&s.seats[p].hand, a.Give, takeCount, "give"); err != nil {
+	case !a.Skip && a.Give.Len() > 0:
+		if err := checkCards(&s.seats[p].hand, a.Give.items(), takeCount, "give"); err != nil {
 			return err
 		}
 		s.pend = pending{}
 		cs := sortedCards(a.Give)
-		s.moveCards(p, r, cs)
+		s.moveCards(p, r, cs.items())
 		s.tellCardsMoved(p, r, cs, causeChantage, ev)
 		s.checkHandLimit(r)
 	default:
@@ -274,22 +275,23 @@ func (s *State) chooseDoors(_ int, a ChooseDoors, ev *[]engine.Event) *engine.Ru
 	if err := s.expect(pendDoors, phaseMove); err != nil {
 		return err
 	}
-	if len(a.Doors) > 2 {
+	ds := a.Doors.items()
+	if len(ds) > 2 {
 		return engine.Refuse(codeBadDoors, "Retournement flips at most two doors.")
 	}
-	for i, d := range a.Doors {
+	for i, d := range ds {
 		if int(d) >= numDoors {
 			return engine.Refuse(codeBadDoors, "There is no such door.")
 		}
 		if board.exitDoor[d] {
 			return engine.Refuse(codeBadDoors, "Retournement cannot flip an exit door.")
 		}
-		if i > 0 && a.Doors[0] == d {
+		if i > 0 && ds[0] == d {
 			return engine.Refuse(codeBadDoors, "Choose two different doors.")
 		}
 	}
 	s.pend = pending{}
-	for _, d := range a.Doors {
+	for _, d := range ds {
 		s.flip(d)
 		tell(ev, DoorFlipped{Door: d, Face: s.face(d), Cause: causeRetournment})
 	}

@@ -33,6 +33,7 @@ type Game struct{}
 var (
 	_ engine.Game         = Game{}
 	_ bot.Provider        = Game{}
+	_ bot.Evaluator       = (*State)(nil)
 	_ engine.Determinizer = (*State)(nil)
 	_ engine.Offerer      = (*State)(nil)
 	_ engine.TextParser   = Game{}
@@ -99,5 +100,6 @@ func (g Game) New(setup engine.Setup) (engine.State, error) {
 // cards, slots and doors are sets or multisets and come back sorted.
 func (Game) DecodeAction(b []byte) (engine.Action, error) { return decodeAction(b) }
 
-// Policies returns the game's own bot, "heuristic".
-func (Game) Policies() []bot.Policy { return []bot.Policy{Heuristic{}} }
+// Policies returns the game's own bots: "heuristic" (the medium level) and
+// "hard" (the heuristic looking a round ahead on determinizations).
+func (Game) Policies() []bot.Policy { return []bot.Policy{Heuristic{}, Hard{}} }

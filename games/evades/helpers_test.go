@@ -88,16 +88,19 @@ func topFirst[T any](xs ...T) []T {
 }
 
 // setPile makes the Combines draw pile, top first.
-func setPile(s *State, top ...Card) { s.pile = topFirst(top...) }
+func setPile(s *State, top ...Card) { s.pile = append(s.pile[:0], topFirst(top...)...) }
+
+// setDiscard makes the Combines discard pile, oldest first.
+func setDiscard(s *State, cs ...Card) { s.discard = append(s.discard[:0], cs...) }
 
 // setRow sets the 5 face-up cards.
 func setRow(s *State, cs ...Card) { copy(s.row[:], cs) }
 
 // setPassPass makes the Pass-Pass pile, top first.
-func setPassPass(s *State, top ...PassPass) { s.ppPile = topFirst(top...) }
+func setPassPass(s *State, top ...PassPass) { s.ppPile = append(s.ppPile[:0], topFirst(top...)...) }
 
 // setWarnings makes the current Warning pile, top first.
-func setWarnings(s *State, top ...Token) { s.warnPile = topFirst(top...) }
+func setWarnings(s *State, top ...Token) { s.warnPile = append(s.warnPile[:0], topFirst(top...)...) }
 
 // toMove puts the active seat in step 2, as after its draw action.
 func toMove(s *State, p int) {
@@ -189,11 +192,21 @@ func find[T engine.EventBody](evs []engine.Event, p engine.Seat) (T, bool) {
 func legalOf[T any](s *State, p int) []T {
 	var out []T
 	for _, a := range s.Legal(engine.Seat(p)) {
-		if x, ok := any(a).(*T); ok {
-			out = append(out, *x)
+		if x, ok := any(a).(T); ok {
+			out = append(out, x)
 		}
 	}
 	return out
 }
 
-func pay(cs ...Card) []Card { return cs }
+// pay is a list of cards, in any order, for an action.
+func pay(cs ...Card) Cards { return CardsOf(cs...) }
+
+// doorList is a list of doors for choose_doors.
+func doorList(ids ...string) Doors {
+	var ds []Door
+	for _, id := range ids {
+		ds = append(ds, door(id))
+	}
+	return DoorsOf(ds...)
+}

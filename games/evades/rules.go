@@ -87,20 +87,23 @@ func (s *State) Outcome() (engine.Outcome, bool) {
 
 // ---- Legal ----
 
-// slotPairs are the 10 ways to pick two face-up slots, in order.
-var slotPairs = func() []SlotPair {
-	var out []SlotPair
+// slotPairs are the 10 ways to pick two face-up slots, in order, and
+// slotPairIndex[i][j] (i < j) the index of {i, j} among them.
+var slotPairs, slotPairIndex = func() (out []SlotPair, index [rowSize][rowSize]int) {
 	for i := range rowSize {
 		for j := i + 1; j < rowSize; j++ {
+			index[i][j] = len(out)
 			out = append(out, SlotPair{int8(i), int8(j)})
 		}
 	}
-	return out
+	return out, index
 }()
 
 // Legal returns every legal action of seat p. Cards are named by type, so
 // every distinct payment, discard or gift is listed once (D40). The actions
-// are shared canonical values (see canon) and must not be modified.
+// are canonical values built once (see canon), and the most frequent lists
+// (step 1, Retournement, a lone end_turn) are shared too: a caller may keep
+// or append to the slice, but never write into it (I11).
 func (s *State) Legal(p engine.Seat) []engine.Action {
 	if s.phase == phaseOver || int(p) != s.actor() {
 		return nil
@@ -115,18 +118,18 @@ func (s *State) Legal(p engine.Seat) []engine.Action {
 	case pendTarget:
 		acts := []engine.Action{}
 		for _, q := range s.targets(me, s.pend.card) {
-			acts = append(acts, &canon.target[q])
+			acts = append(acts, canon.target[q])
 		}
 		return acts
 	case pendDoors:
-		return slices.Clone(canon.doors)
+		return canon.doors
 	case pendGiveCards:
 		return cardChoices(h, int(s.pend.count), &canon.give)
 	case pendBlackmail:
 		if h.size() < takeCount {
-			return []engine.Action{&canon.blackmailSkip}
+			return canon.skipOnly
 		}
-		return cardChoices(h, takeCount, &canon.blackmail, &canon.blackmailSkip)
+		return cardChoices(h, takeCount, &canon.blackmail, canon.blackmailSkip)
 	case pendDiscard:
 		return cardChoices(h, int(s.pend.count), &canon.discard)
 	}
@@ -141,35 +144,32 @@ func (s *State) drawDiscard(p int) int {
 	return max(0, s.seats[p].hand.size()+takeCount-handLimit)
 }
 
+// legalDraw lists step 1: each pair of face-up slots, the blind draw (if
+// the piles hold enough, counting the discard the draw needs) and the
+// Pass-Pass card. The discard a draw needs at 11 or 12 cards is its own
+// decision (I13), so the list never grows past 12, and it is nearly always
+// the same shared list.
 func (s *State) legalDraw(p int) []engine.Action {
-	var buf [numCanonSets]int16
-	sets := canonSets(buf[:0], &s.seats[p].hand, s.drawDiscard(p))
-	acts := make([]engine.Action, len(sets)*(len(slotPairs)+1)+1)
-	n := 0
+	if s.supply()+s.drawDiscard(p) >= takeCount && !slices.Contains(s.row[:], noCard) {
+		return canon.drawAll
+	}
+	acts := make([]engine.Action, 0, numSlotPairs+2)
 	for i, pr := range slotPairs {
-		if s.row[pr[0]] == noCard || s.row[pr[1]] == noCard {
-			continue
-		}
-		row := &canon.takeFaceUp[i]
-		for _, m := range sets {
-			acts[n] = &row[m]
-			n++
+		if s.row[pr[0]] != noCard && s.row[pr[1]] != noCard {
+			acts = append(acts, canon.takeFaceUp[i])
 		}
 	}
-	if s.supply() >= takeCount {
-		for _, m := range sets {
-			acts[n] = &canon.takeBlind[m]
-			n++
-		}
+	if s.supply()+s.drawDiscard(p) >= takeCount {
+		acts = append(acts, canon.takeBlind)
 	}
-	acts[n] = &canon.drawPassPass
-	return acts[:n+1]
+	return append(acts, canon.drawPassPass)
 }
 
 func (s *State) legalMove(p int) []engine.Action {
 	me := &s.seats[p]
 	adj := board.adj[me.area]
-	acts := make([]engine.Action, 0, len(adj)*3+2)
+	var buf [32]engine.Action
+	acts := buf[:0]
 	for _, d := range adj {
 		if board.exitDoor[d] && !s.mayExit(p, d) {
 			continue
@@ -177,57 +177,97 @@ func (s *State) legalMove(p int) []engine.Action {
 		t := s.face(d)
 		n := cards[t].Level
 		for j := max(0, n-int(me.hand[t])); j <= min(n, int(me.hand[Joker])); j++ {
-			acts = append(acts, &canon.cross[d][t][j])
+			acts = append(acts, canon.cross[d][t][j])
 		}
 		if s.badge > 0 {
-			acts = append(acts, &canon.crossCredit[d][BadgeCredit])
+			acts = append(acts, canon.crossCredit[d][BadgeCredit])
 		}
 		if s.corruption > 0 && !board.exitDoor[d] {
-			acts = append(acts, &canon.crossCredit[d][CorruptionCredit])
+			acts = append(acts, canon.crossCredit[d][CorruptionCredit])
 		}
 	}
-	for o := range numObjects {
-		if s.mayTakeObject(p, Object(o)) {
-			acts = append(acts, &canon.takeObject[o])
+	if board.isRoom[me.area] {
+		for o := range numObjects {
+			if s.mayTakeObject(p, Object(o)) {
+				acts = append(acts, canon.takeObject[o])
+			}
 		}
 	}
-	return append(acts, &canon.endTurn)
+	if len(acts) == 0 {
+		return canon.endOnly
+	}
+	return exactly(append(acts, canon.endTurn))
+}
+
+// exactly returns a copy of a list built in a buffer on the stack: the one
+// allocation of a Legal call, of the list's own size.
+func exactly(acts []engine.Action) []engine.Action {
+	out := make([]engine.Action, len(acts))
+	copy(out, acts)
+	return out
 }
 
 func (s *State) legalVent(p int) []engine.Action {
 	acts := make([]engine.Action, 0, len(board.vents)+1)
 	for _, v := range board.vents {
 		if v != s.seats[p].area {
-			acts = append(acts, &canon.vent[v])
+			acts = append(acts, canon.vent[v])
 		}
 	}
-	return append(acts, &canon.ventNone)
+	return append(acts, canon.ventNone)
 }
 
 func (s *State) legalCodetainee() []engine.Action {
 	acts := make([]engine.Action, 0, rowSize+2)
 	for i := range rowSize {
 		if s.row[i] != noCard {
-			acts = append(acts, &canon.codetFaceUp[i])
+			acts = append(acts, canon.codetFaceUp[i])
 		}
 	}
 	if s.supply() > 0 {
-		acts = append(acts, &canon.codetBlind)
+		acts = append(acts, canon.codetBlind)
 	}
-	return append(acts, &canon.codetPassPass)
+	return append(acts, canon.codetPassPass)
 }
 
 // cardChoices lists one action per distinct multiset of k cards of h (k is
-// at most 2: see maxCanonSet), taken from a canonical table.
-func cardChoices[T any, PT interface {
-	*T
-	engine.Action
-}](h *hand, k int, table *[numCanonSets]T, extra ...engine.Action) []engine.Action {
-	var buf [numCanonSets]int16
-	sets := canonSets(buf[:0], h, k)
-	acts := make([]engine.Action, 0, len(sets)+len(extra))
-	for _, m := range sets {
-		acts = append(acts, PT(&table[m]))
+// at most 2: see numCanonSets), taken from a canonical table, then extra.
+func cardChoices(h *hand, k int, table *[numCanonSets]engine.Action, extra ...engine.Action) []engine.Action {
+	var types [numCards]Card // the types in hand
+	m, doubles := 0, 0
+	for c := range numCards {
+		if h[c] > 0 {
+			types[m] = c
+			m++
+			if h[c] >= 2 {
+				doubles++
+			}
+		}
+	}
+	n := 1 // k == 0: the empty set
+	switch k {
+	case 1:
+		n = m
+	case 2:
+		n = doubles + m*(m-1)/2
+	}
+	acts := make([]engine.Action, 0, n+len(extra))
+	switch k {
+	case 0:
+		acts = append(acts, table[0])
+	case 1:
+		for _, c := range types[:m] {
+			acts = append(acts, table[1+int(c)])
+		}
+	case 2: // the order of canonSets
+		for i, a := range types[:m] {
+			if h[a] >= 2 {
+				acts = append(acts, table[canonPair(a, a)])
+			}
+			for _, b := range types[i+1 : m] {
+				acts = append(acts, table[canonPair(a, b)])
+			}
+		}
 	}
 	return append(acts, extra...)
 }
@@ -252,10 +292,8 @@ func (s *State) Apply(p engine.Seat, a engine.Action, _ engine.Millis) ([]engine
 		err = s.takeFaceUp(me, deref(a), &ev)
 	case TakeFaceUp:
 		err = s.takeFaceUp(me, a, &ev)
-	case *TakeBlind:
-		err = s.takeBlind(me, deref(a), &ev)
-	case TakeBlind:
-		err = s.takeBlind(me, a, &ev)
+	case *TakeBlind, TakeBlind:
+		err = s.takeBlind(me, &ev)
 	case *DrawPassPass, DrawPassPass:
 		err = s.drawPassPass(me, &ev)
 	case *CrossDoor:
@@ -349,7 +387,8 @@ func checkCards(h *hand, cs []Card, want int, what string) *engine.RuleError {
 	return nil
 }
 
-// takeFaceUp: step 1, two face-up cards (§4.3, D8).
+// takeFaceUp: step 1, two face-up cards (§4.3, D8). At 11 or 12 cards the
+// draw waits for its discard (D10, I13).
 func (s *State) takeFaceUp(p int, a TakeFaceUp, ev *[]engine.Event) *engine.RuleError {
 	if err := s.expect(pendNone, phaseAction); err != nil {
 		return err
@@ -358,52 +397,58 @@ func (s *State) takeFaceUp(p int, a TakeFaceUp, ev *[]engine.Event) *engine.Rule
 	if i == j || i < 0 || j >= rowSize {
 		return engine.Refuse(codeBadSlots, "Take two different face-up cards, in slots 0 to 4.")
 	}
-	sl := slotLists[i][j]
-	if s.row[sl[0]] == noCard || s.row[sl[1]] == noCard {
+	if s.row[i] == noCard || s.row[j] == noCard {
 		return engine.Refuse(codeBadSlots, "That face-up slot is empty.")
 	}
-	if err := checkCards(&s.seats[p].hand, a.Discard, s.drawDiscard(p), "discard"); err != nil {
-		return err
+	if k := s.drawDiscard(p); k > 0 {
+		s.pend = pending{kind: pendDiscard, seat: int8(p), count: int8(k), draw: drawFaceUp, slots: uint8(slotPairIndex[i][j])}
+		return nil
 	}
-	s.discardBeforeDraw(p, a.Discard, ev)
-	got := []Card{s.row[sl[0]], s.row[sl[1]]}
-	s.row[sl[0]], s.row[sl[1]] = noCard, noCard
-	s.gainPublic(p, got...)
+	s.drawFaceUp(p, i, j, ev)
+	return nil
+}
+
+// drawFaceUp moves the cards of slots i < j to seat p's hand and refills the
+// row.
+func (s *State) drawFaceUp(p, i, j int, ev *[]engine.Event) {
+	sl := slotLists[i][j]
+	got := CardsOf(s.row[i], s.row[j])
+	s.row[i], s.row[j] = noCard, noCard
+	s.gainPublic(p, got.items()...)
 	tell(ev, TookFaceUp{Seat: p, Slots: sl, Cards: got})
 	s.refillRow(ev, sl) // the two events share the read-only slot list
 	s.phase = phaseMove
-	return nil
 }
 
-// takeBlind: step 1, the top two Combines cards (§4.3).
-func (s *State) takeBlind(p int, a TakeBlind, ev *[]engine.Event) *engine.RuleError {
+// takeBlind: step 1, the top two Combines cards (§4.3). At 11 or 12 cards
+// the draw waits for its discard (D10, I13).
+func (s *State) takeBlind(p int, ev *[]engine.Event) *engine.RuleError {
 	if err := s.expect(pendNone, phaseAction); err != nil {
 		return err
 	}
-	if err := checkCards(&s.seats[p].hand, a.Discard, s.drawDiscard(p), "discard"); err != nil {
-		return err
-	}
-	if s.supply()+len(a.Discard) < takeCount {
+	k := s.drawDiscard(p)
+	if s.supply()+k < takeCount {
 		return engine.Refuse(codeNoSupply, "There are not enough Combines cards left to draw.")
 	}
-	s.discardBeforeDraw(p, a.Discard, ev)
-	got := make([]Card, 0, takeCount)
-	for range takeCount {
-		c, _ := s.drawCard(ev)
-		got = append(got, c)
+	if k > 0 {
+		s.pend = pending{kind: pendDiscard, seat: int8(p), count: int8(k), draw: drawBlind}
+		return nil
 	}
-	s.seats[p].hand.add(got...)
-	s.tellSplit(ev, DrewBlind{Seat: p, Count: len(got), Cards: got}, DrewBlind{Seat: p, Count: len(got)}, p)
-	s.phase = phaseMove
+	s.drawBlind(p, ev)
 	return nil
 }
 
-func (s *State) discardBeforeDraw(p int, cs []Card, ev *[]engine.Event) {
-	if len(cs) == 0 {
-		return
+// drawBlind moves the top two Combines cards to seat p's hand.
+func (s *State) drawBlind(p int, ev *[]engine.Event) {
+	var got Cards
+	for range takeCount {
+		c, _ := s.drawCard(ev)
+		got.a[got.n] = c
+		got.n++
 	}
-	s.discardPublic(p, cs)
-	tell(ev, CardsDiscarded{Seat: p, Cards: sortedCards(cs), Cause: causeHandLimit})
+	s.seats[p].hand.add(got.items()...)
+	s.tellSplit(ev, DrewBlind{Seat: p, Count: takeCount, Cards: got}, DrewBlind{Seat: p, Count: takeCount}, p, p)
+	s.phase = phaseMove
 }
 
 // drawPassPass: step 1, the top Pass-Pass card, resolved at once (§4.3). It
@@ -455,22 +500,24 @@ func (s *State) crossDoor(p int, a CrossDoor, ev *[]engine.Event) *engine.RuleEr
 		}
 	}
 	t := s.face(d)
+	a.Pay = sortedCards(a.Pay)
+	pay := a.Pay.items()
 	switch a.Credit {
 	case NoCredit:
 		n := cards[t].Level
-		if len(a.Pay) != n {
-			return engine.Refuse(codeBadPayment, "Door %s shows %s: it needs exactly %d card(s) of that type or jokers, not %d.", doors[d].ID, cards[t].En, n, len(a.Pay))
+		if len(pay) != n {
+			return engine.Refuse(codeBadPayment, "Door %s shows %s: it needs exactly %d card(s) of that type or jokers, not %d.", doors[d].ID, cards[t].En, n, len(pay))
 		}
-		for _, c := range a.Pay {
+		for _, c := range pay {
 			if c != t && c != Joker {
 				return engine.Refuse(codeBadPayment, "Door %s shows %s: pay it with %s or joker cards only.", doors[d].ID, cards[t].En, cards[t].En)
 			}
 		}
-		if !me.hand.contains(a.Pay) {
+		if !me.hand.contains(pay) {
 			return engine.Refuse(codeNotInHand, "You do not hold the cards of that payment.")
 		}
 	case BadgeCredit, CorruptionCredit:
-		if len(a.Pay) != 0 {
+		if len(pay) != 0 {
 			return engine.Refuse(codeBadPayment, "A credit replaces the payment: pay no cards with it.")
 		}
 		if a.Credit == BadgeCredit && s.badge == 0 {
@@ -490,7 +537,7 @@ func (s *State) crossDoor(p int, a CrossDoor, ev *[]engine.Event) *engine.RuleEr
 	// Everything is checked: play it.
 	switch a.Credit {
 	case NoCredit:
-		s.discardPublic(p, a.Pay)
+		s.discardPublic(p, pay)
 	case BadgeCredit:
 		s.badge--
 	case CorruptionCredit:
@@ -501,7 +548,7 @@ func (s *State) crossDoor(p int, a CrossDoor, ev *[]engine.Event) *engine.RuleEr
 	if !exit {
 		s.flip(d) // D37: exit tabs never turn
 	}
-	tell(ev, DoorCrossed{Seat: p, Door: d, From: from, To: me.area, Pay: sortedCards(a.Pay), Credit: a.Credit, Face: s.face(d)})
+	tell(ev, DoorCrossed{Seat: p, Door: d, From: from, To: me.area, Pay: a.Pay, Credit: a.Credit, Face: s.face(d)})
 	if exit {
 		s.finish(p, ev)
 		return nil
@@ -565,17 +612,27 @@ func (s *State) endTurnAction(_ int, ev *[]engine.Event) *engine.RuleError {
 	return nil
 }
 
-// discardAction: back down to 12 cards after a gain (§4.5).
+// discardAction: the discard before a draw at 11 or 12 cards, which then
+// takes place (D10, I13), or back down to 12 cards after a gain (§4.5).
 func (s *State) discardAction(p int, a Discard, ev *[]engine.Event) *engine.RuleError {
 	if err := s.expect(pendDiscard, phaseMove); err != nil {
 		return err
 	}
-	if err := checkCards(&s.seats[p].hand, a.Cards, int(s.pend.count), "discard"); err != nil {
+	cs := sortedCards(a.Cards)
+	if err := checkCards(&s.seats[p].hand, cs.items(), int(s.pend.count), "discard"); err != nil {
 		return err
 	}
+	pd := s.pend
 	s.pend = pending{}
-	s.discardPublic(p, a.Cards)
-	tell(ev, CardsDiscarded{Seat: p, Cards: sortedCards(a.Cards), Cause: causeHandLimit})
+	s.discardPublic(p, cs.items())
+	tell(ev, CardsDiscarded{Seat: p, Cards: cs, Cause: causeHandLimit})
+	switch pd.draw {
+	case drawFaceUp:
+		pr := slotPairs[pd.slots]
+		s.drawFaceUp(p, int(pr[0]), int(pr[1]), ev)
+	case drawBlind:
+		s.drawBlind(p, ev)
+	}
 	return nil
 }
 

@@ -87,7 +87,7 @@ func TestS01SetupFourPlayers(t *testing.T) {
 
 func TestS02WipeAtSetup(t *testing.T) {
 	s := newGame(t, 4)
-	s.discard = nil
+	setDiscard(s)
 	s.row = [rowSize]Card{noCard, noCard, noCard, noCard, noCard}
 	setPile(s, Joker, Joker, Soap, Joker, Rope, File, Spoon, Crowbar, Soap, Keypad)
 	var ev []engine.Event
@@ -122,7 +122,7 @@ func TestS04ThreeIdenticalAfterRefill(t *testing.T) {
 	setRow(s, Crowbar, Crowbar, Spoon, Soap, File)
 	setPile(s, Crowbar, Rope, Joker, File, Soap, Rope, Keypad)
 	setHand(s, 0)
-	s.discard = nil
+	setDiscard(s)
 	play(t, s, 0, TakeFaceUp{Slots: SlotPair{2, 3}})
 	if want := []Card{Joker, File, Soap, Rope, Keypad}; !slices.Equal(s.row[:], want) {
 		t.Fatalf("row %v, want %v", s.row, want)
@@ -149,7 +149,7 @@ func TestS05BlindDraw(t *testing.T) {
 	}
 	mine, _ := find[DrewBlind](evs, 0)
 	theirs, _ := find[DrewBlind](evs, 1)
-	if !slices.Equal(mine.Cards, []Card{Uniform, Spoon}) || theirs.Cards != nil || theirs.Count != 2 {
+	if mine.Cards != pay(Uniform, Spoon) || theirs.Cards.Len() != 0 || theirs.Count != 2 {
 		t.Fatalf("seat 0 told %+v, seat 1 told %+v", mine, theirs)
 	}
 }
@@ -180,7 +180,7 @@ func TestS07CrossingTwoDoors(t *testing.T) {
 	setDoor(t, s, "d01", "tab_01", Soap)
 	setDoor(t, s, "d07", "tab_27", File)
 	setHand(s, 0, Soap, File, File, Crowbar)
-	s.discard = nil
+	setDiscard(s)
 	warnings := len(s.warnPile)
 	play(t, s, 0, CrossDoor{Door: door("d01"), Pay: pay(Soap)})
 	play(t, s, 0, CrossDoor{Door: door("d07"), Pay: pay(File, File)})
@@ -221,13 +221,23 @@ func TestS09HandOfTwelveBlocked(t *testing.T) {
 	}
 	h := append(fill(6, Soap), fill(6, Rope)...)
 	setHand(s, 0, h...)
-	refuse(t, s, 0, TakeBlind{}, codeDiscardCount)
-	if !slices.ContainsFunc(s.Legal(0), func(a engine.Action) bool { _, ok := a.(*DrawPassPass); return ok }) {
+	if !slices.ContainsFunc(s.Legal(0), func(a engine.Action) bool { _, ok := a.(DrawPassPass); return ok }) {
 		t.Fatal("draw_pass_pass is not legal at 12 cards")
 	}
 	setPile(s, Joker, File)
-	s.discard = nil
-	play(t, s, 0, TakeBlind{Discard: pay(Soap, Rope)})
+	setDiscard(s)
+	// I13: the blind draw at 12 cards opens its discard of 2 before any
+	// card moves; a discard of fewer is refused.
+	if evs := play(t, s, 0, TakeBlind{}); len(evs) != 0 || s.pend.kind != pendDiscard || s.pend.count != 2 || len(s.pile) != 2 {
+		t.Fatalf("take_blind at 12 cards: events %v, pending %+v", kinds(evs, 0), s.pend)
+	}
+	refuse(t, s, 0, Discard{}, codeDiscardCount)
+	refuse(t, s, 0, Discard{Cards: pay(Soap)}, codeDiscardCount)
+	refuse(t, s, 0, DrawPassPass{}, codePending)
+	evs := play(t, s, 0, Discard{Cards: pay(Rope, Soap)})
+	if got := kinds(evs, 0); !slices.Equal(got, []string{"cards_discarded", "drew_blind"}) {
+		t.Fatalf("events %v", got)
+	}
 	want := cardsOf(append(append(fill(5, Soap), fill(5, Rope)...), Joker, File)...)
 	if !slices.Equal(handOf(s, 0), want) || !slices.Equal(s.discard, []Card{Soap, Rope}) {
 		t.Fatalf("hand %v, discard %v", handOf(s, 0), s.discard)
@@ -237,7 +247,7 @@ func TestS09HandOfTwelveBlocked(t *testing.T) {
 func TestS10CombinesPileRunsOut(t *testing.T) {
 	s := newGame(t, 4)
 	setPile(s, Spoon)
-	s.discard = fill(30, Crowbar)
+	setDiscard(s, fill(30, Crowbar)...)
 	s.discard[29] = Keypad
 	setHand(s, 0)
 	evs := play(t, s, 0, TakeBlind{})
@@ -272,7 +282,7 @@ func TestS11FallingOnWarningSpot(t *testing.T) {
 func TestS12OrangeThenBlackThenOrange(t *testing.T) {
 	s := newGame(t, 4)
 	setWarnings(s, Biscuits)
-	s.warnUsed[orange] = shuffledTokens(&s.rng)[:19]
+	s.warnUsed[orange] = shuffledTokens(s.warnUsed[orange], &s.rng)[:19]
 	var ev []engine.Event
 	if tok := s.drawWarning(&ev); tok != Biscuits || s.warnColour != orange || len(s.warnUsed[orange]) != 20 {
 		t.Fatalf("first draw %s from %s", tokens[tok].ID, colourIDs[s.warnColour])
@@ -371,8 +381,7 @@ func TestS15Codetainee(t *testing.T) {
 	}
 	t.Run("face_up", func(t *testing.T) {
 		s := setup(t)
-		slot := 2
-		play(t, s, 0, ChooseCodetainee{Source: sourceFaceUp, Slot: &slot})
+		play(t, s, 0, ChooseCodetainee{Source: sourceFaceUp, Slot: SlotAt(2)})
 		if !slices.Equal(handOf(s, 0), []Card{Joker}) || s.row[2] != Rope {
 			t.Fatalf("hand %v, row %v", handOf(s, 0), s.row)
 		}
@@ -407,7 +416,7 @@ func TestS16GuzmanAfterTwoDoors(t *testing.T) {
 	setDoor(t, s, "d05", "tab_30", Rope)
 	setHand(s, 0, Spoon, Rope, Rope, Joker)
 	setWarnings(s, Guzman)
-	s.discard = nil
+	setDiscard(s)
 	play(t, s, 0, CrossDoor{Door: door("d01"), Pay: pay(Spoon)})
 	play(t, s, 0, CrossDoor{Door: door("d05"), Pay: pay(Rope, Joker)})
 	if s.seats[0].area != area("ring_n") || s.seats[0].lastDoor != -1 {
@@ -537,7 +546,7 @@ func TestS20NeutralToken(t *testing.T) {
 func TestS21ObjectsAndEscape(t *testing.T) {
 	s := newGame(t, 2)
 	s.seats[0].plan, s.seats[1].plan = 0, 1 // plan_roof, plan_pier
-	s.aside = []Plan{2, 3}
+	s.aside = append(s.aside[:0], 2, 3)
 	placeObjects(s, "room_nw", "money_1", "car_keys")
 	toMove(s, 0)
 	setPawn(s, 0, "hall_n", "")

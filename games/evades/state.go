@@ -1,10 +1,6 @@
 package evades
 
-import (
-	"slices"
-
-	"sortie/engine"
-)
+import "sortie/engine"
 
 // hand is a multiset of Combines types: how many cards of each type (D40).
 type hand [numCards]uint8
@@ -103,6 +99,15 @@ const (
 
 var pendIDs = [...]string{"", kindChooseVent, kindChooseCodet, kindChooseTarget, kindChooseDoors, kindGiveCards, kindAnswerBlackmail, kindDiscard}
 
+// drawKind is the step-1 draw that waits for its discard (I13).
+type drawKind uint8
+
+const (
+	noDraw     drawKind = iota // a discard after a gain (§4.5)
+	drawFaceUp                 // take_face_up, slots in pending.slots
+	drawBlind                  // take_blind
+)
+
 // pending is the one decision owed now, if any (§4.12: at most one at a time).
 type pending struct {
 	kind   pendKind
@@ -110,6 +115,8 @@ type pending struct {
 	card   PassPass // pendTarget: the Pass-Pass card being resolved
 	target int8     // pendGiveCards: who gets the cards; pendBlackmail: who receives them
 	count  int8     // pendGiveCards, pendDiscard: how many cards
+	draw   drawKind // pendDiscard: the draw that follows the discard, if any
+	slots  uint8    // pendDiscard with drawFaceUp: the index of the slot pair
 }
 
 // seatState is what belongs to one seat: its pawn, hand, plan and debts.
@@ -155,6 +162,18 @@ type State struct {
 	warnPile   []Token
 	warnUsed   [2][]Token // set-aside tokens of each colour, in draw order
 
+	// The piles above are slices of these arrays, so that Clone copies the
+	// state in one allocation (search bots clone and determinize the state
+	// for every playout). Their sizes bound the tables of components.go
+	// (checked at start-up); no pile ever outgrows them.
+	asideBuf     [maxPlayers]Plan
+	pileBuf      [maxDeck]Card
+	discardBuf   [maxDeck]Card
+	ppPileBuf    [maxPassPass]PassPass
+	ppDiscardBuf [maxPassPass]PassPass
+	warnPileBuf  [maxTokens]Token
+	warnUsedBuf  [2][maxTokens]Token
+
 	direction    int8 // +1 clockwise, −1 counter-clockwise
 	active       int8
 	phase        phase
@@ -164,6 +183,27 @@ type State struct {
 	reverseAtEnd bool // a camera was drawn this turn (D20)
 	turnsBegun   int
 	winner       int8
+}
+
+// Bounds of the pile arrays of State: more than the tables of components.go
+// hold (82 Combines, 24 Pass-Pass, 20 Warning tokens of each colour).
+const (
+	maxDeck     = 128
+	maxPassPass = 32
+	maxTokens   = 32
+)
+
+func init() {
+	deck, pp := 0, 0
+	for _, c := range cards {
+		deck += c.Count
+	}
+	for _, c := range passPassCards {
+		pp += c.Count
+	}
+	if deck > maxDeck || pp > maxPassPass || tokensPerColour > maxTokens {
+		panic("evades: the decks outgrow the pile arrays of State")
+	}
 }
 
 // newState builds a match following §3, drawing every random step from the
@@ -177,6 +217,7 @@ func newState(setup engine.Setup, objectsRequired, firstPlayer int) *State {
 		direction:       1,
 		winner:          noSeat,
 	}
+	s.usePileArrays()
 	// 2. Inner tabs: shuffled onto d01–d34 in id order, then a coin each.
 	var order [len(innerTabs)]uint8
 	for i := range order {
@@ -213,7 +254,7 @@ func newState(setup engine.Setup, objectsRequired, firstPlayer int) *State {
 		}
 	}
 	// 5. The orange Warning pile.
-	s.warnPile = shuffledTokens(&s.rng)
+	s.warnPile = shuffledTokens(s.warnPile, &s.rng)
 	// 6. Pawns in the cell.
 	for p := range s.seats {
 		s.seats[p].area, s.seats[p].lastDoor = cellArea, -1
@@ -227,7 +268,7 @@ func newState(setup engine.Setup, objectsRequired, firstPlayer int) *State {
 	for p := range s.n {
 		s.seats[p].plan = ps[p]
 	}
-	s.aside = slices.Clone(ps[s.n:])
+	s.aside = append(s.aside, ps[s.n:]...)
 	// 8. Combines: deal 6 each, seat by seat, then the face-up row.
 	for c, info := range cards {
 		for range info.Count {
@@ -259,9 +300,10 @@ func newState(setup engine.Setup, objectsRequired, firstPlayer int) *State {
 	return s
 }
 
-// shuffledTokens returns the 20 tokens of one colour in random order.
-func shuffledTokens(r *engine.RNG) []Token {
-	pile := make([]Token, 0, tokensPerColour)
+// shuffledTokens puts the 20 tokens of one colour in random order into pile,
+// emptied first.
+func shuffledTokens(pile []Token, r *engine.RNG) []Token {
+	pile = pile[:0]
 	for t, info := range tokens {
 		for range info.PerColour {
 			pile = append(pile, Token(t))
@@ -276,15 +318,28 @@ func (s *State) Clone() engine.State { return s.clone() }
 
 func (s *State) clone() *State {
 	c := *s
-	c.aside = slices.Clone(s.aside)
-	c.pile = slices.Clone(s.pile)
-	c.discard = slices.Clone(s.discard)
-	c.ppPile = slices.Clone(s.ppPile)
-	c.ppDiscard = slices.Clone(s.ppDiscard)
-	c.warnPile = slices.Clone(s.warnPile)
-	c.warnUsed[0] = slices.Clone(s.warnUsed[0])
-	c.warnUsed[1] = slices.Clone(s.warnUsed[1])
+	c.usePileArrays()
+	c.aside = append(c.aside, s.aside...)
+	c.pile = append(c.pile, s.pile...)
+	c.discard = append(c.discard, s.discard...)
+	c.ppPile = append(c.ppPile, s.ppPile...)
+	c.ppDiscard = append(c.ppDiscard, s.ppDiscard...)
+	c.warnPile = append(c.warnPile, s.warnPile...)
+	c.warnUsed[0] = append(c.warnUsed[0], s.warnUsed[0]...)
+	c.warnUsed[1] = append(c.warnUsed[1], s.warnUsed[1]...)
 	return &c
+}
+
+// usePileArrays points every pile, emptied, at the state's own arrays.
+func (s *State) usePileArrays() {
+	s.aside = s.asideBuf[:0]
+	s.pile = s.pileBuf[:0]
+	s.discard = s.discardBuf[:0]
+	s.ppPile = s.ppPileBuf[:0]
+	s.ppDiscard = s.ppDiscardBuf[:0]
+	s.warnPile = s.warnPileBuf[:0]
+	s.warnUsed[0] = s.warnUsedBuf[0][:0]
+	s.warnUsed[1] = s.warnUsedBuf[1][:0]
 }
 
 // ---- Reading the board ----
@@ -366,32 +421,35 @@ func (s *State) drawCard(ev *[]engine.Event) (Card, bool) {
 func (s *State) supply() int { return len(s.pile) + len(s.discard) }
 
 // refillRow deals the given empty slots (in increasing order; the event
-// keeps the slice), then runs the wipe check (§4.4).
+// keeps the read-only slice), then runs the wipe check (§4.4).
 func (s *State) refillRow(ev *[]engine.Event, slots []int) {
-	dealt := make([]Card, 0, len(slots))
+	var dealt Cards
 	for _, i := range slots {
 		c, _ := s.drawCard(ev)
 		s.row[i] = c
-		dealt = append(dealt, c)
+		dealt.a[dealt.n] = c
+		dealt.n++
 	}
 	tell(ev, RowRefilled{Slots: slots, Cards: dealt})
 	for range wipeCap {
 		if !s.rowHasTriple() {
 			return
 		}
-		wiped := make([]Card, 0, rowSize)
+		var wiped Cards
 		for _, c := range s.row {
 			if c != noCard {
-				wiped = append(wiped, c)
+				wiped.a[wiped.n] = c
+				wiped.n++
 			}
 		}
-		s.discard = append(s.discard, wiped...)
+		s.discard = append(s.discard, wiped.items()...)
 		tell(ev, RowWiped{Cards: wiped})
-		all := make([]Card, rowSize)
+		var all Cards
 		for i := range s.row {
 			c, _ := s.drawCard(ev)
-			s.row[i], all[i] = c, c
+			s.row[i], all.a[i] = c, c
 		}
+		all.n = rowSize
 		tell(ev, RowRefilled{Slots: allSlots, Cards: all})
 	}
 }
@@ -433,7 +491,7 @@ func (s *State) drawWarning(ev *[]engine.Event) Token {
 	if len(s.warnPile) == 0 {
 		s.warnColour ^= 1
 		s.warnUsed[s.warnColour] = s.warnUsed[s.warnColour][:0]
-		s.warnPile = shuffledTokens(&s.rng)
+		s.warnPile = shuffledTokens(s.warnPile, &s.rng)
 		tell(ev, WarningPileChanged{Colour: colourIDs[s.warnColour]})
 	}
 	t := s.warnPile[len(s.warnPile)-1]
@@ -487,35 +545,20 @@ func (s *State) moveCards(from, to int, cs []Card) {
 
 func tell(ev *[]engine.Event, b engine.EventBody) { *ev = append(*ev, engine.Tell(b)) }
 
-// tellSplit tells full to the given seats and redacted to everyone else,
-// spectators included.
-func (s *State) tellSplit(ev *[]engine.Event, full, redacted engine.EventBody, seats ...int) {
-	var in, out []engine.Seat
-	for p := range s.n {
-		if slices.Contains(seats, p) {
-			in = append(in, engine.Seat(p))
-		} else {
-			out = append(out, engine.Seat(p))
-		}
-	}
-	out = append(out, engine.Spectator)
-	*ev = append(*ev, engine.Event{To: engine.Only(in...), Body: full}, engine.Event{To: engine.Only(out...), Body: redacted})
+// tellSplit tells full to seats a and b (the same seat twice for one) and
+// redacted to everyone else, spectators included.
+func (s *State) tellSplit(ev *[]engine.Event, full, redacted engine.EventBody, a, b int) {
+	in := engine.Only(engine.Seat(a), engine.Seat(b))
+	*ev = append(*ev,
+		engine.Event{To: in, Body: full},
+		engine.Event{To: engine.AllBut(engine.Seat(a), s.n) &^ in, Body: redacted})
 }
 
 // sortedCards returns a card list in canonical order, for events: an action
-// may name its cards in any order (D40). A list already in order (every
-// action Legal or DecodeAction gives) is returned as it is: event bodies are
-// read-only.
-func sortedCards(cs []Card) []Card {
-	if len(cs) == 0 {
-		return nil
-	}
-	if slices.IsSorted(cs) {
-		return cs
-	}
-	out := slices.Clone(cs)
-	slices.Sort(out)
-	return out
+// may name its cards in any order (D40).
+func sortedCards(l Cards) Cards {
+	l.sort()
+	return l
 }
 
 // slotLists[i][j] is the read-only slot list {i, j} of events (i < j), and

@@ -2,7 +2,6 @@ package evades
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -13,7 +12,8 @@ import (
 // short form of actions they may type, and the choices worth listing.
 
 // maxOffer is the longest list of choices worth showing a person; longer
-// ones (step 1 at 11 or 12 cards, Retournement) are typed in the short form.
+// ones (two cards to discard or give from a hand of many types, Retournement)
+// are typed in the short form.
 const maxOffer = 60
 
 // Offer returns the legal actions of seat p when they are few enough to list
@@ -28,7 +28,7 @@ func (s *State) Offer(p engine.Seat) []engine.Action {
 }
 
 // shortForms is the help line for ParseAction.
-const shortForms = `Short forms: face I J [discard cards] | blind [discard cards] | pass | cross dNN [cards | badge | corruption] | take OBJECT | end | vent AREA|none | codetainee face N|blind|pass | target SEAT | flip [dNN [dNN]] | give cards | answer skip|card card | discard cards`
+const shortForms = `Short forms: face I J | blind | pass | cross dNN [cards | badge | corruption] | take OBJECT | end | vent AREA|none | codetainee face N|blind|pass | target SEAT | flip [dNN [dNN]] | give cards | answer skip|card card | discard cards`
 
 // ParseAction reads an action typed in a terminal, in the short form above or
 // as JSON. Card, door, area and object names are the ids of the README.
@@ -44,21 +44,22 @@ func (Game) ParseAction(line string) (engine.Action, error) {
 	args := w[1:]
 	switch w[0] {
 	case "face":
-		if len(args) < 2 {
-			return nil, bad("face needs two slots: face 1 3 [discard cards]")
+		if len(args) != 2 {
+			return nil, bad("face needs two slots: face 1 3 (at 11 or 12 cards, the discard comes next: discard CARDS)")
 		}
 		i, err1 := strconv.Atoi(args[0])
 		j, err2 := strconv.Atoi(args[1])
 		if err1 != nil || err2 != nil || i < 0 || j < 0 || i >= rowSize || j >= rowSize {
-			return nil, bad("face needs two slots from 0 to 4: face 1 3 [discard cards]")
+			return nil, bad("face needs two slots from 0 to 4: face 1 3")
 		}
-		cs, err := parseCards(args[2:])
-		return &TakeFaceUp{Slots: SlotPair{int8(min(i, j)), int8(max(i, j))}, Discard: cs}, err
+		return TakeFaceUp{Slots: SlotPair{int8(min(i, j)), int8(max(i, j))}}, nil
 	case "blind":
-		cs, err := parseCards(args)
-		return &TakeBlind{Discard: cs}, err
+		if len(args) != 0 {
+			return nil, bad("blind takes nothing more (at 11 or 12 cards, the discard comes next: discard CARDS)")
+		}
+		return TakeBlind{}, nil
 	case "pass", "passpass", "pass_pass":
-		return &DrawPassPass{}, nil
+		return DrawPassPass{}, nil
 	case "cross":
 		if len(args) == 0 {
 			return nil, bad("cross needs a door: cross d07 file joker, or cross d16 badge")
@@ -70,10 +71,10 @@ func (Game) ParseAction(line string) (engine.Action, error) {
 		if len(args) == 2 && (args[1] == "badge" || args[1] == "corruption") {
 			var c Credit
 			_ = c.UnmarshalText([]byte(args[1]))
-			return &CrossDoor{Door: d, Credit: c}, nil
+			return CrossDoor{Door: d, Credit: c}, nil
 		}
 		cs, err := parseCards(args[1:])
-		return &CrossDoor{Door: d, Pay: cs}, err
+		return CrossDoor{Door: d, Pay: cs}, err
 	case "take":
 		if len(args) != 1 {
 			return nil, bad("take needs one object: take money_1")
@@ -82,14 +83,14 @@ func (Game) ParseAction(line string) (engine.Action, error) {
 		if err := o.UnmarshalText([]byte(args[0])); err != nil {
 			return nil, bad(err.Error())
 		}
-		return &TakeObject{Token: o}, nil
+		return TakeObject{Token: o}, nil
 	case "end":
-		return &EndTurn{}, nil
+		return EndTurn{}, nil
 	case "vent":
 		if len(args) != 1 {
 			return nil, bad("vent needs an area or none: vent wing_sw")
 		}
-		return &ChooseVent{Area: args[0]}, nil
+		return ChooseVent{Area: args[0]}, nil
 	case "codetainee", "codet":
 		switch {
 		case len(args) == 2 && args[0] == "face":
@@ -97,11 +98,11 @@ func (Game) ParseAction(line string) (engine.Action, error) {
 			if err != nil {
 				return nil, bad("codetainee face needs a slot: codetainee face 2")
 			}
-			return &ChooseCodetainee{Source: sourceFaceUp, Slot: &n}, nil
+			return ChooseCodetainee{Source: sourceFaceUp, Slot: SlotAt(n)}, nil
 		case len(args) == 1 && args[0] == "blind":
-			return &ChooseCodetainee{Source: sourceBlind}, nil
+			return ChooseCodetainee{Source: sourceBlind}, nil
 		case len(args) == 1 && (args[0] == "pass" || args[0] == "pass_pass"):
-			return &ChooseCodetainee{Source: sourcePassPass}, nil
+			return ChooseCodetainee{Source: sourcePassPass}, nil
 		}
 		return nil, bad("codetainee face N, codetainee blind, or codetainee pass")
 	case "target":
@@ -112,8 +113,11 @@ func (Game) ParseAction(line string) (engine.Action, error) {
 		if err != nil {
 			return nil, bad("target needs a seat number: target 2")
 		}
-		return &ChooseTarget{Seat: n}, nil
+		return ChooseTarget{Seat: n}, nil
 	case "flip":
+		if len(args) > maxListed {
+			return nil, bad("flip names at most two doors: flip d05 d20")
+		}
 		var ds []Door
 		for _, a := range args {
 			var d Door
@@ -122,41 +126,47 @@ func (Game) ParseAction(line string) (engine.Action, error) {
 			}
 			ds = append(ds, d)
 		}
-		slices.Sort(ds)
-		return &ChooseDoors{Doors: ds}, nil
+		l := DoorsOf(ds...)
+		l.sort()
+		return ChooseDoors{Doors: l}, nil
 	case "give":
 		cs, err := parseCards(args)
-		return &GiveCards{Cards: cs}, err
+		return GiveCards{Cards: cs}, err
 	case "answer":
 		if len(args) == 1 && args[0] == "skip" {
-			return &AnswerBlackmail{Skip: true}, nil
+			return AnswerBlackmail{Skip: true}, nil
 		}
 		cs, err := parseCards(args)
-		return &AnswerBlackmail{Give: cs}, err
+		return AnswerBlackmail{Give: cs}, err
 	case "discard":
 		cs, err := parseCards(args)
-		return &Discard{Cards: cs}, err
+		return Discard{Cards: cs}, err
 	}
 	return nil, bad("Unknown action " + strconv.Quote(w[0]) + ". " + shortForms)
 }
 
 func bad(msg string) error { return engine.Refuse(engine.CodeMalformed, "%s", msg) }
 
-// parseCards reads card ids, skipping a leading "discard" or "-".
-func parseCards(ws []string) ([]Card, error) {
+// parseCards reads card ids, skipping "-" and a leading "pay", into a list
+// in canonical order.
+func parseCards(ws []string) (Cards, error) {
 	var cs []Card
 	for _, x := range ws {
-		if x == "-" || x == "discard" || x == "pay" {
+		if x == "-" || x == "pay" {
 			continue
 		}
 		var c Card
 		if err := c.UnmarshalText([]byte(x)); err != nil || c == noCard {
-			return nil, bad(fmt.Sprintf("%q is not a card (cards: spoon soap paperclip cigarettes file screwdriver rope wire_cutters crowbar uniform keypad joker)", x))
+			return Cards{}, bad(fmt.Sprintf("%q is not a card (cards: spoon soap paperclip cigarettes file screwdriver rope wire_cutters crowbar uniform keypad joker)", x))
 		}
 		cs = append(cs, c)
 	}
-	slices.Sort(cs)
-	return cs, nil
+	if len(cs) > maxListed {
+		return Cards{}, bad(fmt.Sprintf("at most %d cards, not %d", maxListed, len(cs)))
+	}
+	l := CardsOf(cs...)
+	l.sort()
+	return l, nil
 }
 
 // String renders the view for a terminal.
@@ -181,6 +191,12 @@ func (v *View) String() string {
 		}
 		if p.Count > 0 {
 			fmt.Fprintf(&b, " %d card(s)", p.Count)
+		}
+		switch {
+		case len(p.Slots) == 2:
+			fmt.Fprintf(&b, ", then take face-up slots %d and %d", p.Slots[0], p.Slots[1])
+		case p.Draw == kindTakeBlind:
+			b.WriteString(", then draw two blind")
 		}
 		b.WriteByte('\n')
 	}

@@ -43,6 +43,8 @@ type PendingView struct {
 	Card     *PassPass `json:"card,omitempty"`
 	Target   *int      `json:"target,omitempty"` // give_cards: who receives; answer_blackmail: who asked
 	Count    int       `json:"count,omitempty"`  // give_cards, discard: how many cards
+	Draw     string    `json:"draw,omitempty"`   // discard: the draw it comes before (take_face_up, take_blind), if any (I13)
+	Slots    []int     `json:"slots,omitempty"`  // discard before take_face_up: the two slots
 }
 
 // DoorView is one door: the face its tab shows, how many cards that face
@@ -143,6 +145,13 @@ func (s *State) View(p engine.Seat) engine.View {
 		}
 		if pd.kind == pendGiveCards || pd.kind == pendDiscard {
 			pv.Count = int(pd.count)
+		}
+		switch pd.draw {
+		case drawFaceUp:
+			pr := slotPairs[pd.slots]
+			pv.Draw, pv.Slots = kindTakeFaceUp, []int{int(pr[0]), int(pr[1])}
+		case drawBlind:
+			pv.Draw = kindTakeBlind
 		}
 		v.Pending = pv
 	}

@@ -62,11 +62,12 @@ function payText(a) {
   return t('evades.pay', {cards: cardsText(a.pay)});
 }
 
-// The server lists a seat's legal actions only when they are few (a step 1
-// at 11 or 12 cards has hundreds, one per discard): otherwise the player
-// composes the action from the view and the server judges it. offered says
-// whether the list came; choices returns the listed actions of a type, or
-// the ones composed from the view (public rules only) when none came.
+// The server lists a seat's legal actions only when they are few (two cards
+// to discard or give from a hand of many types, or Retournement's door
+// choices, are too many): otherwise the player composes the action from the
+// view and the server judges it. offered says whether the list came; pick
+// returns the listed action, or the one composed from the view (public rules
+// only) when none came.
 const offered = (ctx) => ctx.legal.length > 0;
 
 function pick(ctx, a) {
@@ -328,28 +329,16 @@ function button(id, text, action, ctx, extra = {}) {
     disabled: !action || ctx.busy, onclick: () => action && ctx.play(action)}, text);
 }
 
-function discardCount(ctx) {
-  if (!offered(ctx)) {
-    // The hand limit (12 cards): a draw of two discards what goes over.
-    const m = me(ctx.view);
-    return Math.max(0, (m.hand || []).length + 2 - 12);
-  }
-  const a = ctx.find((x) => x.type === 'take_blind')[0];
-  return a && a.discard ? a.discard.length : 0;
-}
-
+// Step 1: a draw (a full hand then discards, as a decision of its own) or
+// a Pass-Pass card.
 function actionStep(v, ctx, me) {
   const ui = ctx.ui;
-  const need = discardCount(ctx);
-  const discard = selList(ui.sel);
   const slots = [...ui.slots].sort((a, b) => a - b);
-  const full = discard.length === need;
-  const face = slots.length === 2 && full ? pick(ctx, {type: 'take_face_up', slots, discard: sorted(discard)}) : null;
-  const blind = full ? pick(ctx, {type: 'take_blind', discard: sorted(discard)}) : null;
+  const face = slots.length === 2 ? pick(ctx, {type: 'take_face_up', slots}) : null;
+  const blind = pick(ctx, {type: 'take_blind'});
   const pp = pick(ctx, {type: 'draw_pass_pass'});
   return h('div', {class: 'prompt', id: 'ev-controls'},
     h('p', {}, t('evades.step1')),
-    need ? h('p', {class: 'help', id: 'ev-discard-help'}, tn('evades.mustDiscard', need, {chosen: discard.length})) : null,
     h('div', {class: 'choice-bar'},
       button('ev-take-face', slots.length === 2 ? t('evades.takeFace', {cards: cardsText(slots.map((i) => v.row[i]))}) : t('evades.pickTwo'), face, ctx, {cls: 'primary'}),
       button('ev-take-blind', t('evades.takeBlind'), blind, ctx),
@@ -378,7 +367,9 @@ function moveStep(v, ctx, me) {
 function decision(v, ctx, me, pend) {
   const ui = ctx.ui;
   const kind = pend.decision;
-  const head = h('p', {}, t('evades.pending.' + kind, {card: pend.card ? ppName(pend.card) : '', count: pend.count, name: pend.target != null ? ctx.name(pend.target) : ''}));
+  // A discard before a draw (a full hand) says so.
+  const key = kind === 'discard' && pend.draw ? 'evades.pending.discard_draw' : 'evades.pending.' + kind;
+  const head = h('p', {}, t(key, {card: pend.card ? ppName(pend.card) : '', count: pend.count, name: pend.target != null ? ctx.name(pend.target) : ''}));
   let body = null;
   switch (kind) {
     case 'choose_vent':
@@ -425,7 +416,6 @@ function selecting(v, ctx) {
     if (p.decision === 'answer_blackmail') return 2;
     return 0;
   }
-  if (!p && v.phase === 'action') return discardCount(ctx);
   return 0;
 }
 
@@ -542,8 +532,8 @@ export function describe(ev, ctx) {
 
 export function label(a, ctx) {
   switch (a.type) {
-    case 'take_face_up': return t('evades.takeFace', {cards: t('evades.slots', {a: a.slots[0] + 1, b: a.slots[1] + 1})}) + (a.discard && a.discard.length ? ' — ' + t('evades.discarding', {cards: cardsText(a.discard)}) : '');
-    case 'take_blind': return t('evades.takeBlind') + (a.discard && a.discard.length ? ' — ' + t('evades.discarding', {cards: cardsText(a.discard)}) : '');
+    case 'take_face_up': return t('evades.takeFace', {cards: t('evades.slots', {a: a.slots[0] + 1, b: a.slots[1] + 1})});
+    case 'take_blind': return t('evades.takeBlind');
     case 'draw_pass_pass': return t('evades.drawPP');
     case 'cross_door': {
       const d = doorAt[a.door];
