@@ -9,8 +9,22 @@ import (
 )
 
 // Policies returns the temple's own bot policies: the co-operative
-// heuristic at the normal reaction level.
-func (Game) Policies() []bot.Policy { return []bot.Policy{Heuristic()} }
+// heuristic at the normal reaction level ("heuristic", the medium level)
+// and the hard level ("hard").
+func (Game) Policies() []bot.Policy { return []bot.Policy{Heuristic(), Hard()} }
+
+// Hard returns the policy "hard": the heuristic with the refinements of the
+// hard level (a gold mask kept in reserve, fate provoked rather than a
+// deadlock, pooled dice left in the pool while a companion can help, one
+// gold mask per locked die; see README), reacting at the hard level of §8.3.
+func Hard() bot.Policy { return hardAt("hard") }
+
+// hardAt is the hard policy at a reaction level.
+func hardAt(level string) bot.Policy {
+	p := HeuristicAt(level).(heuristicPolicy)
+	p.name, p.hard = "hard", true
+	return p
+}
 
 // Heuristic returns the co-operative heuristic policy "heuristic", which
 // reacts at the normal level of §8.3.
@@ -28,10 +42,19 @@ func HeuristicAt(level string) bot.Policy {
 	panic("temple: no bot level " + level)
 }
 
-type heuristicPolicy struct{ react Reaction }
+// heuristicPolicy makes heuristic bots: the medium heuristic, or with hard
+// set the hard level's.
+type heuristicPolicy struct {
+	react Reaction
+	name  string // "" for heuristic[_level]
+	hard  bool   // the refinements of the hard policy
+}
 
 func (p heuristicPolicy) Name() string {
-	if p.react.Level == "normal" {
+	switch {
+	case p.name != "":
+		return p.name
+	case p.react.Level == "normal":
 		return "heuristic"
 	}
 	return "heuristic_" + p.react.Level
@@ -42,6 +65,7 @@ func (p heuristicPolicy) NewBot(_ engine.Game, s bot.Seating) bot.Bot {
 		seat:    int(s.Seat),
 		rng:     rand.New(rand.NewPCG(s.Seed, engine.Mix(s.Seed, 7))),
 		react:   p.react,
+		hard:    p.hard,
 		aloneAt: -1,
 	}
 }
@@ -50,11 +74,16 @@ func (p heuristicPolicy) NewBot(_ engine.Game, s bot.Seating) bot.Bot {
 // gathers with others in gem chambers and pools dice toward the tier the
 // present adventurers can reach, runs back to the start chamber before each
 // door slam, heads for the exit when it can pay the keys, escapes and gives
-// its die to whoever has the fewest. It sees only its seat's view.
+// its die to whoever has the fewest. It sees only its seat's view. With hard
+// set it plays the hard level's refinements.
 type heuristicBot struct {
 	seat  int
 	rng   *rand.Rand
 	react Reaction
+	hard  bool
+	// stuckSince is when the bot last found all its dice locked with
+	// nothing pooled (hard level), 0 when it is not.
+	stuckSince engine.Millis
 	// alone is when the bot started waiting alone at a big gem pool, and
 	// where (-1: not waiting).
 	aloneSince engine.Millis
@@ -76,6 +105,16 @@ func (b *heuristicBot) Decide(v engine.View, _ []engine.Action, now engine.Milli
 	}
 	k := &b.k
 	k.read(view, b.seat)
+	if k.rollable() > 0 || k.pooled > 0 {
+		b.stuckSince = 0
+	}
+	k.keepGold = 0
+	if b.hard && k.owned >= 3 && (k.here != k.exit || view.EscapeCost < k.escapeReach()) {
+		// A gold mask kept frees the next black masks at once: a team
+		// whose dice all lock up loses. Not in the exit when every die
+		// must show a key.
+		k.keepGold = 1
+	}
 	act, roll, wait := b.choose(k, now)
 	if roll != nil {
 		d := b.reaction()
@@ -141,13 +180,29 @@ type knowledge struct {
 	locked  []int
 	spent   []int
 	owned   int
+	pooled  int                // own dice in a pool
 	doubles [numFaces][]string // own double treasures by symbol
+	// others and othersDice count, per chamber, the inside adventurers
+	// other than the bot and the dice they own.
+	others     [maxChambers]int
+	othersDice [maxChambers]int
+	// bfsFrom and bfsOf say where and on which chambers dist and prev
+	// were measured: views share their chambers while nothing in them
+	// changes, so an unchanged pair means an unchanged temple. bfsOf
+	// keeps those chambers alive, so no other array can take its address.
+	bfsFrom int
+	bfsOf   *ChamberView
+	bfsLen  int
+	rollBuf []int // rollAllBut's result, reused
+	// keepGold is how many gold masks rollAllBut keeps whatever it is
+	// asked (the hard bot's insurance against black masks).
+	keepGold int
 }
 
 // read fills k from a view, reusing its buffers.
 func (k *knowledge) read(v *View, seat int) {
 	k.v, k.seat, k.me, k.here, k.start, k.exit = v, seat, &v.Seats[seat], v.Seats[seat].Chamber, 0, -1
-	k.owned = 0
+	k.owned, k.pooled = 0, 0
 	k.locked, k.spent = k.locked[:0], k.spent[:0]
 	for f := range k.live {
 		k.live[f] = k.live[f][:0]
@@ -172,7 +227,10 @@ func (k *knowledge) read(v *View, seat int) {
 		case Spent:
 			k.spent = append(k.spent, int(d.ID))
 			k.owned++
-		case Pooled, OnCard:
+		case Pooled:
+			k.pooled++
+			k.owned++
+		case OnCard:
 			k.owned++
 		}
 	}
@@ -181,8 +239,18 @@ func (k *knowledge) read(v *View, seat int) {
 			k.doubles[f] = append(k.doubles[f], t)
 		}
 	}
-	if k.here >= 0 {
-		k.bfs()
+	k.others, k.othersDice = [maxChambers]int{}, [maxChambers]int{}
+	for i, s := range v.Seats {
+		if i != seat && s.Chamber >= 0 {
+			k.others[s.Chamber]++
+			k.othersDice[s.Chamber] += s.Dice
+		}
+	}
+	if k.here >= 0 && len(v.Chambers) > 0 {
+		if k.bfsFrom != k.here || k.bfsOf != &v.Chambers[0] || k.bfsLen != len(v.Chambers) {
+			k.bfs()
+			k.bfsFrom, k.bfsOf, k.bfsLen = k.here, &v.Chambers[0], len(v.Chambers)
+		}
 	}
 }
 
@@ -262,9 +330,11 @@ func (k *knowledge) pay(need [numFaces]int, allowTreasures bool) ([]int, []strin
 	return dice, tre, true
 }
 
-// rollAllBut lists the rollable dice (spent, or live and not kept).
+// rollAllBut lists the rollable dice (spent, or live and not kept), in a
+// buffer the next call reuses.
 func (k *knowledge) rollAllBut(keep [numFaces]int) []int {
-	out := slices.Clone(k.spent)
+	keep[GoldMask] = max(keep[GoldMask], k.keepGold)
+	out := append(k.rollBuf[:0], k.spent...)
 	for f := range k.live {
 		ids := k.live[f]
 		if n := min(keep[f], len(ids)); n < len(ids) {
@@ -272,19 +342,14 @@ func (k *knowledge) rollAllBut(keep [numFaces]int) []int {
 		}
 	}
 	slices.Sort(out)
+	k.rollBuf = out
 	return out
 }
 
 // othersIn counts inside adventurers other than the bot in chamber c, and
 // the dice they own.
 func (k *knowledge) othersIn(c int) (n, dice int) {
-	for i, s := range k.v.Seats {
-		if i != k.seat && s.Chamber == c {
-			n++
-			dice += s.Dice
-		}
-	}
-	return
+	return k.others[c], k.othersDice[c]
 }
 
 // margin is how long before a door slam the bot heads back from d hops
@@ -303,7 +368,7 @@ func (b *heuristicBot) choose(k *knowledge, now engine.Millis) (engine.Action, [
 	if k.owned == 0 {
 		return nil, nil, 2_000
 	}
-	if a := b.freeDice(k); a != nil {
+	if a := b.freeDice(k, now); a != nil {
 		return a, nil, 0
 	}
 	if a := b.liftCurses(k); a != nil {
@@ -400,7 +465,7 @@ func (b *heuristicBot) rollOrNil(k *knowledge, keep [numFaces]int) []int {
 }
 
 // freeDice spends gold masks and, when stuck, treasures or fate.
-func (b *heuristicBot) freeDice(k *knowledge) engine.Action {
+func (b *heuristicBot) freeDice(k *knowledge, now engine.Millis) engine.Action {
 	v := k.v
 	limit := 2
 	if k.holds(WeakMask) {
@@ -412,7 +477,7 @@ func (b *heuristicBot) freeDice(k *knowledge) engine.Action {
 			// Help the adventurer here with the most locked dice.
 			best, bestIDs := -1, []int(nil)
 			for q, s := range v.Seats {
-				if q == k.seat || s.Chamber != k.here {
+				if q == k.seat || s.Chamber != k.here || b.hard && b.otherFrees(k, q) {
 					continue
 				}
 				var ids []int
@@ -436,10 +501,7 @@ func (b *heuristicBot) freeDice(k *knowledge) engine.Action {
 	if len(k.locked) == 0 {
 		return nil
 	}
-	rollable := len(k.spent)
-	for f := range k.live {
-		rollable += len(k.live[f])
-	}
+	rollable := k.rollable()
 	for _, t := range k.me.Treasures {
 		if treasures[treasureIndex(t)].Kind == HealingMask && (len(k.locked) >= 2 || rollable == 0) {
 			return UseTreasure{Treasure: t}
@@ -447,18 +509,23 @@ func (b *heuristicBot) freeDice(k *knowledge) engine.Action {
 	}
 	// Provoking fate puts a gem back: free while the side supply has room,
 	// otherwise one more key for everybody. Only when stuck.
-	pooled := 0
-	for _, d := range v.Dice {
-		if int(d.Owner) == k.seat && d.Status == Pooled {
-			pooled++
-		}
-	}
-	stuck := rollable == 0 && pooled == 0
+	stuck := rollable == 0 && k.pooled == 0
 	if v.Difficulty != "expert" && ((v.Side < sideSupply && len(k.locked) >= 2) || stuck) {
+		// A helper is a companion here who owns a die; for the hard bot,
+		// one who can roll it, hence roll a gold mask.
 		helper := false
 		for q, s := range v.Seats {
-			if q != k.seat && s.Chamber == k.here && s.Dice > 0 {
+			if q != k.seat && s.Chamber == k.here && s.Dice > 0 && (!b.hard || b.canHelp(k, q)) {
 				helper = true
+			}
+		}
+		if b.hard && stuck {
+			// Wait a little for a helper's gold mask, not forever.
+			if b.stuckSince == 0 {
+				b.stuckSince = max(now, 1)
+			}
+			if now-b.stuckSince > hardStuckWait {
+				helper = false
 			}
 		}
 		if !helper || v.Side < sideSupply {
@@ -470,6 +537,57 @@ func (b *heuristicBot) freeDice(k *knowledge) engine.Action {
 		}
 	}
 	return nil
+}
+
+// hardStuckWait is how long the hard bot, all its dice locked, waits for
+// a helper's gold mask before it provokes fate.
+const hardStuckWait engine.Millis = 6_000
+
+// helperHere reports whether another adventurer in the bot's chamber can
+// roll a die, hence a gold mask.
+func (b *heuristicBot) helperHere(k *knowledge) bool {
+	for q, s := range k.v.Seats {
+		if q != k.seat && s.Chamber == k.here && b.canHelp(k, q) {
+			return true
+		}
+	}
+	return false
+}
+
+// otherFrees reports whether the hard bot leaves seat q's locked dice to
+// someone else: q itself, if it shows a gold mask, or a companion in the
+// chamber with a lower seat that shows one. Two masks on the same die
+// waste a reaction: the second is refused.
+func (b *heuristicBot) otherFrees(k *knowledge, q int) bool {
+	if b.holdsGold(k, q) {
+		return true
+	}
+	for r, s := range k.v.Seats {
+		if r < k.seat && r != q && s.Chamber == k.here && b.holdsGold(k, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsGold reports whether seat q shows a live gold mask.
+func (b *heuristicBot) holdsGold(k *knowledge, q int) bool {
+	for _, d := range k.v.Dice {
+		if int(d.Owner) == q && d.Status == Live && d.Face == GoldMask {
+			return true
+		}
+	}
+	return false
+}
+
+// canHelp reports whether seat q can roll a die, hence a gold mask.
+func (b *heuristicBot) canHelp(k *knowledge, q int) bool {
+	for _, d := range k.v.Dice {
+		if int(d.Owner) == q && (d.Status == Live || d.Status == Spent) {
+			return true
+		}
+	}
+	return false
 }
 
 // liftCurses lifts a curse whose symbols the bot shows (silence is
@@ -517,6 +635,15 @@ func (b *heuristicBot) atExit(k *knowledge) (engine.Action, [numFaces]int) {
 		return a, need
 	}
 	return nil, need
+}
+
+// rollable counts the bot's dice it may roll (spent or live).
+func (k *knowledge) rollable() int {
+	n := len(k.spent)
+	for f := range k.live {
+		n += len(k.live[f])
+	}
+	return n
 }
 
 // escapeReach is how many keys the bot can hope to show.
@@ -654,7 +781,7 @@ func (b *heuristicBot) pool(k *knowledge, now engine.Millis) (engine.Action, []i
 			spare += len(k.live[f])
 		}
 	}
-	if len(k.locked) > 0 && spare == 0 {
+	if len(k.locked) > 0 && spare == 0 && !(b.hard && b.helperHere(k)) {
 		var back []int
 		for _, it := range ch.Pool {
 			if it.Seat == k.seat && it.Die != nil {

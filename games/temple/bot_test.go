@@ -10,11 +10,25 @@ import (
 
 func TestPolicies(t *testing.T) {
 	ps := Game{}.Policies()
-	if len(ps) != 1 || ps[0].Name() != "heuristic" {
+	if len(ps) != 2 || ps[0].Name() != "heuristic" || ps[1].Name() != "hard" {
 		t.Fatalf("policies %v", ps)
 	}
 	if p, err := bot.Find(Game{}, "heuristic"); err != nil || p.Name() != "heuristic" {
 		t.Fatalf("bot.Find: %v %v", p, err)
+	}
+	// The levels: medium is the heuristic, hard the game's own "hard".
+	for level, want := range map[string]heuristicPolicy{"medium": Heuristic().(heuristicPolicy), "hard": Hard().(heuristicPolicy)} {
+		p, err := bot.Level(Game{}, level)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, ok := p.NewBot(Game{}, bot.Seating{Players: 2}).(*heuristicBot)
+		if !ok || b.hard != want.hard || b.react != want.react {
+			t.Fatalf("level %s plays %T %+v", level, p, p)
+		}
+	}
+	if h := Hard().(heuristicPolicy); !h.hard || h.react.Level != "hard" {
+		t.Fatalf("hard policy %+v", h)
 	}
 	if HeuristicAt("easy").Name() != "heuristic_easy" || HeuristicAt("hard").Name() != "heuristic_hard" {
 		t.Fatal("level names")
@@ -32,8 +46,10 @@ func TestHeuristicBotsPlayEveryVariant(t *testing.T) {
 	for _, setup := range append(conformanceSetups(), untimedSetups()...) {
 		for i := range games {
 			setup.Seed = uint64(i)
-			if _, err := sim.PlayOne(Game{}, setup, team(floorCheck{t, Heuristic()}, setup.Players)); err != nil {
-				t.Fatalf("%v seed %d: %v", setup, i, err)
+			for _, pol := range []bot.Policy{Heuristic(), Hard()} {
+				if _, err := sim.PlayOne(Game{}, setup, team(floorCheck{t, pol}, setup.Players)); err != nil {
+					t.Fatalf("%s, %v seed %d: %v", pol.Name(), setup, i, err)
+				}
 			}
 		}
 	}

@@ -58,6 +58,7 @@ func (s *State) clearBoard(t testing.TB) {
 	for p := range s.players {
 		s.players[p].at = 0
 	}
+	s.retopo()
 }
 
 // put places a tile from the stack on cell (x, y) with its stairs on side

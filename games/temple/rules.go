@@ -117,6 +117,12 @@ func (s *State) Apply(p engine.Seat, a engine.Action, at engine.Millis) ([]engin
 		return nil, err
 	}
 	s.now = at
+	switch a.(type) {
+	case Roll, Unlock, Signal, GiveDie:
+		// Dice and seats only: no chamber changes.
+	default:
+		s.refreshChamberViews()
+	}
 	return append(evs, s.checkEnd(at)...), nil
 }
 
@@ -147,6 +153,9 @@ func (s *State) Advance(at engine.Millis) []engine.Event {
 	}
 	if !s.over {
 		s.now = at
+	}
+	if len(evs) > 0 {
+		s.refreshChamberViews()
 	}
 	return evs
 }
@@ -467,8 +476,11 @@ func (s *State) roll(p int, a Roll, at engine.Millis) ([]engine.Event, *engine.R
 	if at < pl.nextRollAt {
 		return nil, refuse(CodeCooldown, "You rolled too recently: you may roll again at %d ms.", pl.nextRollAt)
 	}
-	ids := slices.Clone(a.Dice)
-	slices.Sort(ids)
+	ids := a.Dice
+	if !slices.IsSorted(ids) {
+		ids = slices.Clone(ids)
+		slices.Sort(ids)
+	}
 	ev := Rolled{Seat: p, Dice: make([]RolledDie, len(ids))}
 	for i, id := range ids {
 		s.rollDie(id)
@@ -716,8 +728,11 @@ func (s *State) commit(p int, a Commit) ([]engine.Event, *engine.RuleError) {
 	if a.Tier == 0 && ch.target == 0 {
 		return nil, refuse(CodeTierRequired, "Say which gem field the pool aims at.")
 	}
-	ids := slices.Clone(a.Dice)
-	slices.Sort(ids)
+	ids := a.Dice
+	if !slices.IsSorted(ids) {
+		ids = slices.Clone(ids)
+		slices.Sort(ids)
+	}
 	ev := Committed{Seat: p, Chamber: t.ID}
 	for _, id := range ids {
 		s.dice[id].Status = Pooled
@@ -1060,6 +1075,7 @@ func (s *State) useTreasure(p int, a UseTreasure) ([]engine.Event, *engine.RuleE
 			return nil, refuse(CodeAlreadyConnected, "%s and %s are already connected.", a.A, a.B)
 		}
 		s.passages = append(s.passages, [2]int8{int8(ca), int8(cb)})
+		s.retopo()
 		ev.A, ev.B = a.A, a.B
 		s.dropTreasure(p, t)
 		s.stats.TreasuresUsed++
@@ -1149,28 +1165,29 @@ func (s *State) Legal(p engine.Seat) []engine.Action {
 		return nil
 	}
 	i := int(p)
-	out := make([]engine.Action, 0, 16)
+	blk := &legalBlock{}
+	l := legalLister{s: s, p: i, out: blk.actions[:0:len(blk.actions)], ints: blk.ints[:0:len(blk.ints)]}
 	if s.inside(i) {
-		lv := s.liveDice(i)
-		out = s.legalRolls(i, out)
-		out = s.legalUnlocks(i, lv, out)
-		out = s.legalMoves(i, lv, out)
-		out = s.legalPool(i, lv, out)
-		out = s.legalEscape(i, lv, out)
-		out = s.legalFate(i, out)
-		out = s.legalTreasures(i, lv, out)
-		out = s.legalLifts(i, lv, out)
+		l.indexDice()
+		l.rolls()
+		l.unlocks()
+		l.moves()
+		l.pool()
+		l.escape()
+		l.fate()
+		l.treasures()
+		l.lifts()
 	} else if s.players[i].gifting {
 		for q := range s.players {
 			if s.inside(q) {
-				out = append(out, GiveDie{To: q})
+				l.out = append(l.out, GiveDie{To: q})
 			}
 		}
 	}
 	if !s.holds(i, Silence) && (!s.players[i].signalled || s.now >= s.players[i].lastSignal+signalCooldown) {
-		out = append(out, signalActions...)
+		l.out = append(l.out, signalActions...)
 	}
-	return out
+	return l.out
 }
 
 // signalActions are the signal actions, boxed once.
@@ -1182,205 +1199,262 @@ var signalActions = func() []engine.Action {
 	return out
 }()
 
-// liveIndex is a seat's live dice by face, lowest id first, all in one
-// backing array; each list is capped so that appending copies it.
-type liveIndex [numFaces][]int
+// fateActions are the provoke_fate actions of each tile, boxed once.
+var fateActions = func() (out [numTiles]engine.Action) {
+	for t := range out {
+		out[t] = ProvokeFate{Chamber: tiles[t].ID}
+	}
+	return
+}()
 
-// liveDice indexes seat p's live dice.
-func (s *State) liveDice(p int) *liveIndex {
+// legalBlock holds room for a typical Legal: the actions and their dice
+// lists in one allocation (Legal runs before every bot decision of a
+// simulation).
+type legalBlock struct {
+	actions [16]engine.Action
+	ints    [24]int
+}
+
+// legalLister builds one seat's legal actions. Every dice list of the
+// actions it lists is carved from ints, capped so that appending to it
+// copies.
+type legalLister struct {
+	s    *State
+	p    int
+	out  []engine.Action
+	ints []int
+	// own are the seat's rollable dice (spent or live) in id order.
+	own  [maxDice]ownDie
+	nOwn int
+	// live is the seat's live dice by face, lowest id first; every list is
+	// nil when the seat has no live die.
+	live [numFaces][]int
+}
+
+// ownDie is one rollable die of the seat.
+type ownDie struct {
+	id    int
+	face  Face
+	spent bool
+}
+
+// take returns an empty list with room for n dice.
+func (l *legalLister) take(n int) []int {
+	if cap(l.ints)-len(l.ints) < n {
+		l.ints = make([]int, 0, max(n, 24))
+	}
+	at := len(l.ints)
+	l.ints = l.ints[:at+n]
+	return l.ints[at : at : at+n]
+}
+
+// indexDice fills l.own and l.live.
+func (l *legalLister) indexDice() {
 	var count [numFaces]int
-	n := 0
-	for _, d := range s.dice {
-		if int(d.Owner) == p && d.Status == Live {
+	live := 0
+	for i, d := range l.s.dice {
+		if int(d.Owner) != l.p || d.Status != Live && d.Status != Spent {
+			continue
+		}
+		l.own[l.nOwn] = ownDie{id: i, face: d.Face, spent: d.Status == Spent}
+		l.nOwn++
+		if d.Status == Live {
 			count[d.Face]++
+			live++
+		}
+	}
+	if live == 0 {
+		return
+	}
+	for f := range l.live {
+		l.live[f] = l.take(count[f])
+	}
+	for _, d := range l.own[:l.nOwn] {
+		if !d.spent {
+			l.live[d.face] = append(l.live[d.face], d.id)
+		}
+	}
+}
+
+// rolls lists all rollable dice, all but those showing each face present,
+// and only the spent ones (if some are live too).
+func (l *legalLister) rolls() {
+	s, p := l.s, l.p
+	if s.now < s.players[p].nextRollAt || l.nOwn == 0 {
+		return
+	}
+	own := l.own[:l.nOwn]
+	nSpent := 0
+	for _, d := range own {
+		if d.spent {
+			nSpent++
+		}
+	}
+	// except is the face left out, NoFace for none, numFaces for every
+	// live die.
+	variant := func(n int, except Face) {
+		if n == 0 {
+			return
+		}
+		ids := l.take(n)
+		for _, d := range own {
+			if d.spent || except != numFaces && d.face != except {
+				ids = append(ids, d.id)
+			}
+		}
+		l.out = append(l.out, Roll{Dice: ids})
+	}
+	variant(len(own), NoFace)
+	for f := range l.live {
+		if n := len(l.live[f]); n > 0 {
+			variant(len(own)-n, Face(f))
+		}
+	}
+	if nSpent > 0 && nSpent < len(own) {
+		variant(nSpent, numFaces)
+	}
+}
+
+// locked lists up to limit locked dice of seat q, or nil.
+func (l *legalLister) locked(q, limit int) []int {
+	n := 0
+	for _, d := range l.s.dice {
+		if int(d.Owner) == q && d.Status == Locked {
 			n++
 		}
 	}
-	lv := &liveIndex{}
 	if n == 0 {
-		return lv
+		return nil
 	}
-	backing := make([]int, n)
-	at := 0
-	for f := range lv {
-		lv[f] = backing[at : at : at+count[f]]
-		at += count[f]
-	}
-	for i, d := range s.dice {
-		if int(d.Owner) == p && d.Status == Live {
-			lv[d.Face] = append(lv[d.Face], i)
+	ids := l.take(min(n, limit))
+	for i, d := range l.s.dice {
+		if int(d.Owner) == q && d.Status == Locked && len(ids) < limit {
+			ids = append(ids, i)
 		}
 	}
-	return lv
+	return ids
 }
 
-func (s *State) legalRolls(p int, out []engine.Action) []engine.Action {
-	if s.now < s.players[p].nextRollAt {
-		return out
-	}
-	var byFace [numFaces]int
-	nAll, nSpent := 0, 0
-	for _, d := range s.dice {
-		if int(d.Owner) != p {
-			continue
-		}
-		switch d.Status {
-		case Spent:
-			nAll++
-			nSpent++
-		case Live:
-			nAll++
-			byFace[d.Face]++
-		}
-	}
-	if nAll == 0 {
-		return out
-	}
-	// One backing array for every variant; each variant is capped.
-	total := nAll
-	for _, n := range byFace {
-		if n > 0 {
-			total += nAll - n
-		}
-	}
-	if nSpent > 0 && nSpent < nAll {
-		total += nSpent
-	}
-	buf := make([]int, 0, total)
-	variant := func(keep func(d Die) bool) {
-		from := len(buf)
-		for i, d := range s.dice {
-			if int(d.Owner) == p && (d.Status == Spent || d.Status == Live) && keep(d) {
-				buf = append(buf, i)
-			}
-		}
-		if len(buf) > from {
-			out = append(out, Roll{Dice: buf[from:len(buf):len(buf)]})
-		}
-	}
-	variant(func(Die) bool { return true })
-	for f, n := range byFace {
-		if n > 0 {
-			variant(func(d Die) bool { return d.Status == Spent || d.Face != Face(f) })
-		}
-	}
-	if nSpent > 0 && nSpent < nAll {
-		variant(func(d Die) bool { return d.Status == Spent })
-	}
-	return out
-}
-
-func (s *State) legalUnlocks(p int, lv *liveIndex, out []engine.Action) []engine.Action {
-	golds := lv[GoldMask]
+func (l *legalLister) unlocks() {
+	s, p := l.s, l.p
+	golds := l.live[GoldMask]
 	if len(golds) == 0 {
-		return out
+		return
 	}
 	limit := 2
 	if s.holds(p, WeakMask) {
 		limit = 1
 	}
 	c := s.players[p].at
-	locked := func(q int) []int {
-		var ids []int
-		for i, d := range s.dice {
-			if int(d.Owner) == q && d.Status == Locked && len(ids) < limit {
-				ids = append(ids, i)
-			}
-		}
-		return ids
-	}
-	own := locked(p)
+	own := l.locked(p, limit)
 	if len(own) > 0 {
-		out = append(out, Unlock{Gold: golds[0], Targets: own})
+		l.out = append(l.out, Unlock{Gold: golds[0], Targets: own})
 	}
 	for q := range s.players {
 		if q == p || s.players[q].at != c {
 			continue
 		}
-		theirs := locked(q)
+		theirs := l.locked(q, limit)
 		if len(theirs) == 0 {
 			continue
 		}
-		out = append(out, Unlock{Gold: golds[0], Targets: theirs})
+		l.out = append(l.out, Unlock{Gold: golds[0], Targets: theirs})
 		if limit == 2 && len(own) > 0 {
-			out = append(out, Unlock{Gold: golds[0], Targets: []int{own[0], theirs[0]}})
+			l.out = append(l.out, Unlock{Gold: golds[0], Targets: append(l.take(2), own[0], theirs[0])})
 		}
 	}
-	return out
 }
 
-// canonicalPay finds seat p's canonical payment of need (§4.12): the lowest
-// live dice, with double treasures only where dice fall short. ok is false
-// when p cannot pay.
-func (s *State) canonicalPay(p int, lv *liveIndex, need [numFaces]int, allowTreasures bool) (dice []int, tre []string, ok bool) {
+// pay finds the seat's canonical payment of need (§4.12): the lowest live
+// dice, with double treasures only where dice fall short. ok is false when
+// the seat cannot pay. dice is nil when treasures pay everything.
+func (l *legalLister) pay(need [numFaces]int, allowTreasures bool) (dice []int, tre []string, ok bool) {
+	var fromDice, fromTre [numFaces]int
+	total := 0
 	for f, n := range need {
 		if n == 0 {
 			continue
 		}
-		have := lv[f]
-		if len(have) >= n {
-			if dice == nil {
-				dice = have[:n:n] // capped: a later append copies
-			} else {
-				dice = append(dice, have[:n]...)
-			}
+		have := len(l.live[f])
+		if have >= n {
+			fromDice[f] = n
+			total += n
 			continue
 		}
 		if !allowTreasures {
 			return nil, nil, false
 		}
-		var doubles []string
-		for _, t := range s.players[p].treasures {
+		doubles := 0
+		for _, t := range l.s.players[l.p].treasures {
 			if doubleFace(treasures[t].Kind) == Face(f) {
-				doubles = append(doubles, treasures[t].ID)
+				doubles++
 			}
 		}
-		k := (n - len(have) + 1) / 2
-		if k > len(doubles) {
+		k := (n - have + 1) / 2
+		if k > doubles {
 			return nil, nil, false
 		}
-		tre = append(tre, doubles[:k]...)
-		if m := n - 2*k; m > 0 {
-			dice = append(dice, have[:m]...)
+		fromTre[f] = k
+		fromDice[f] = max(n-2*k, 0)
+		total += fromDice[f]
+	}
+	if total > 0 {
+		dice = l.take(total)
+	}
+	for f := range need {
+		dice = append(dice, l.live[f][:fromDice[f]]...)
+		for _, t := range l.s.players[l.p].treasures {
+			if fromTre[f] == 0 {
+				break
+			}
+			if doubleFace(treasures[t].Kind) == Face(f) {
+				tre = append(tre, treasures[t].ID)
+				fromTre[f]--
+			}
 		}
 	}
 	slices.Sort(dice)
 	return dice, tre, true
 }
 
-func (s *State) legalMoves(p int, lv *liveIndex, out []engine.Action) []engine.Action {
+// moves lists each connected chamber the seat can pay to enter (dice only,
+// or with treasures if dice alone fall short) and each side it can discover
+// through.
+func (l *legalLister) moves() {
+	s, p := l.s, l.p
 	if s.holds(p, Trap) {
-		return out
+		return
 	}
 	c := int(s.players[p].at)
-	var buf [8]int
-	for _, to := range s.appendLinks(buf[:0], c) {
+	for _, to := range s.topo.links[c] {
 		need := costNeed(tiles[s.chambers[to].tile].Cost)
-		if dice, _, ok := s.canonicalPay(p, lv, need, false); ok {
-			out = append(out, Enter{To: s.chamberID(to), Dice: dice})
-		} else if dice, tre, ok := s.canonicalPay(p, lv, need, true); ok {
-			out = append(out, Enter{To: s.chamberID(to), Dice: dice, Treasures: tre})
+		if dice, _, ok := l.pay(need, false); ok {
+			l.out = append(l.out, Enter{To: s.chamberID(int(to)), Dice: dice})
+		} else if dice, tre, ok := l.pay(need, true); ok {
+			l.out = append(l.out, Enter{To: s.chamberID(int(to)), Dice: dice, Treasures: tre})
 		}
 	}
-	if advs := lv[Adventurer]; len(advs) >= 2 && len(s.stack) > 0 {
-		bm := s.breachMode()
+	if advs := l.live[Adventurer]; len(advs) >= 2 {
 		for d := North; d <= West; d++ {
-			if ok, _ := s.discoverable(c, d, bm); ok {
-				out = append(out, Discover{Side: d, Dice: advs[:2:2]})
+			if s.topo.discoverable[c].Has(d) {
+				l.out = append(l.out, Discover{Side: d, Dice: advs[:2:2]})
 			}
 		}
 	}
-	return out
 }
 
-func (s *State) legalPool(p int, lv *liveIndex, out []engine.Action) []engine.Action {
+// pool lists per tier the commits of all live dice of the symbol (and with
+// the matching treasures), each other tier as a retarget, and the
+// withdrawal of all own pooled items.
+func (l *legalLister) pool() {
+	s, p := l.s, l.p
 	c := int(s.players[p].at)
 	ch := &s.chambers[c]
-	t := tiles[ch.tile]
+	t := &tiles[ch.tile]
 	if len(t.Tiers) == 0 || ch.activated > 0 {
-		return out
+		return
 	}
-	dice := lv[t.Symbol]
+	dice := l.live[t.Symbol]
 	var tre []string
 	for _, tr := range s.players[p].treasures {
 		if doubleFace(treasures[tr].Kind) == t.Symbol {
@@ -1389,72 +1463,85 @@ func (s *State) legalPool(p int, lv *liveIndex, out []engine.Action) []engine.Ac
 	}
 	for tier := 1; tier <= len(t.Tiers); tier++ {
 		if len(dice) > 0 {
-			out = append(out, Commit{Tier: tier, Dice: dice})
+			l.out = append(l.out, Commit{Tier: tier, Dice: dice})
 		}
 		if len(tre) > 0 {
-			out = append(out, Commit{Tier: tier, Dice: dice, Treasures: tre})
+			l.out = append(l.out, Commit{Tier: tier, Dice: dice, Treasures: tre})
 		}
 		if tier != int(ch.target) {
-			out = append(out, Retarget{Tier: tier})
+			l.out = append(l.out, Retarget{Tier: tier})
 		}
 	}
-	var mine []int
+	nDice := 0
 	var mineT []string
 	for _, it := range ch.pool {
 		if int(it.owner) != p {
 			continue
 		}
 		if it.die >= 0 {
-			mine = append(mine, int(it.die))
+			nDice++
 		} else {
 			mineT = append(mineT, treasures[it.treasure].ID)
 		}
 	}
-	if len(mine) > 0 || len(mineT) > 0 {
-		out = append(out, Withdraw{Dice: mine, Treasures: mineT})
+	var mine []int
+	if nDice > 0 {
+		mine = l.take(nDice)
+		for _, it := range ch.pool {
+			if int(it.owner) == p && it.die >= 0 {
+				mine = append(mine, int(it.die))
+			}
+		}
 	}
-	return out
+	if len(mine) > 0 || len(mineT) > 0 {
+		l.out = append(l.out, Withdraw{Dice: mine, Treasures: mineT})
+	}
 }
 
-func (s *State) legalEscape(p int, lv *liveIndex, out []engine.Action) []engine.Action {
-	if s.players[p].at != s.where[tileExit] {
-		return out
+// escape lists the canonical payment of the escape, in the exit.
+func (l *legalLister) escape() {
+	s := l.s
+	if s.players[l.p].at != s.where[tileExit] {
+		return
 	}
 	var need [numFaces]int
 	need[Key] = s.escapeCost()
-	if dice, tre, ok := s.canonicalPay(p, lv, need, true); ok {
-		out = append(out, Escape{Dice: dice, Treasures: tre})
+	if dice, tre, ok := l.pay(need, true); ok {
+		l.out = append(l.out, Escape{Dice: dice, Treasures: tre})
 	}
-	return out
 }
 
-func (s *State) legalFate(p int, out []engine.Action) []engine.Action {
+// fate lists each chamber holding gems, for a seat with a locked die.
+func (l *legalLister) fate() {
+	s := l.s
 	if s.opt.difficulty == "expert" {
-		return out
+		return
 	}
 	locked := false
 	for _, d := range s.dice {
-		if int(d.Owner) == p && d.Status == Locked {
+		if int(d.Owner) == l.p && d.Status == Locked {
 			locked = true
 			break
 		}
 	}
 	if !locked {
-		return out
+		return
 	}
 	for c := range s.chambers {
 		if s.chambers[c].gems > 0 {
-			out = append(out, ProvokeFate{Chamber: s.chamberID(c)})
+			l.out = append(l.out, fateActions[s.chambers[c].tile])
 		}
 	}
-	return out
 }
 
-func (s *State) legalTreasures(p int, lv *liveIndex, out []engine.Action) []engine.Action {
+// treasures lists the claim of a face-down treasure here and the uses of
+// the seat's treasures: healing; each teleport target; each passage pair.
+func (l *legalLister) treasures() {
+	s, p := l.s, l.p
 	c := int(s.players[p].at)
 	if s.chambers[c].chest >= 0 {
-		if keys := lv[Key]; len(keys) >= 2 {
-			out = append(out, ClaimTreasure{Dice: keys[:2:2]})
+		if keys := l.live[Key]; len(keys) >= 2 {
+			l.out = append(l.out, ClaimTreasure{Dice: keys[:2:2]})
 		}
 	}
 	var seen [6]bool
@@ -1467,38 +1554,37 @@ func (s *State) legalTreasures(p int, lv *liveIndex, out []engine.Action) []engi
 		id := treasures[t].ID
 		switch k {
 		case HealingMask:
-			out = append(out, UseTreasure{Treasure: id})
+			l.out = append(l.out, UseTreasure{Treasure: id})
 		case Teleport:
 			if s.holds(p, Trap) {
 				continue
 			}
 			for to := range s.chambers {
 				if to != c && s.occupiedByOther(to, p) {
-					out = append(out, UseTreasure{Treasure: id, To: s.chamberID(to)})
+					l.out = append(l.out, UseTreasure{Treasure: id, To: s.chamberID(to)})
 				}
 			}
 		case SecretPassage:
 			for a := range s.chambers {
 				for b := a + 1; b < len(s.chambers); b++ {
 					if s.adjacent(a, b) && !s.connected(a, b) {
-						out = append(out, UseTreasure{Treasure: id, A: s.chamberID(a), B: s.chamberID(b)})
+						l.out = append(l.out, UseTreasure{Treasure: id, A: s.chamberID(a), B: s.chamberID(b)})
 					}
 				}
 			}
 		}
 	}
-	return out
 }
 
-func (s *State) legalLifts(p int, lv *liveIndex, out []engine.Action) []engine.Action {
-	for _, card := range s.players[p].curses {
+// lifts lists the canonical payment of each held curse's lift.
+func (l *legalLister) lifts() {
+	for _, card := range l.s.players[l.p].curses {
 		var need [numFaces]int
 		for _, f := range curses[card].Lift {
 			need[f]++
 		}
-		if dice, _, ok := s.canonicalPay(p, lv, need, false); ok {
-			out = append(out, LiftCurse{Card: curses[card].ID, Dice: dice})
+		if dice, _, ok := l.pay(need, false); ok {
+			l.out = append(l.out, LiftCurse{Card: curses[card].ID, Dice: dice})
 		}
 	}
-	return out
 }

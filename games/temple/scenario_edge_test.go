@@ -187,6 +187,7 @@ func TestE9Breach(t *testing.T) {
 	s.chambers[b].open = 1 << West
 	s.chambers[c].open = 1 << South
 	s.stack = s.stack[:3]
+	s.retopo()
 	if !s.breachMode() {
 		t.Fatal("no breach mode")
 	}

@@ -45,3 +45,13 @@ func BenchmarkHeuristicGame4(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkHardGame4 plays a whole 4-player game of hard bots per op.
+func BenchmarkHardGame4(b *testing.B) {
+	for i := 0; b.Loop(); i++ {
+		setup := engine.Setup{Players: 4, Seed: uint64(i)}
+		if _, err := sim.PlayOne(Game{}, setup, team(Hard(), 4)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -126,13 +126,58 @@ type State struct {
 	schedule []Cue // shared, never modified after setup
 	nextCue  int
 
+	// topo is what the layout of the tiles decides (connections,
+	// discoverable sides, breach mode), kept up to date by retopo.
+	topo *topology
+	// chamberViews are the chambers as views show them after the last
+	// action or time step that changed one (refreshChamberViews). Views
+	// share them while they are current; they are never modified once
+	// built, so clones share them too.
+	chamberViews []ChamberView
+
 	stats Stats
+}
+
+// topology is what the layout of the tiles decides (§2.4, §4.5.2): each
+// chamber's connections, in index order and secret passages included, the
+// sides it can be discovered through now, and breach mode. Only placing a
+// tile (with its draw from the stack and any breach) and building a secret
+// passage change it, so the rules rebuild it then (retopo) rather than on
+// every Legal and View. A topology is never modified once built: clones and
+// views share it.
+type topology struct {
+	links        [maxChambers][]int8 // capped slices of one backing array
+	discoverable [maxChambers]SideSet
+	breachMode   bool
+}
+
+// retopo rebuilds s.topo from the chambers, the passages and the stack. It
+// runs after every change of any of them.
+func (s *State) retopo() {
+	t := &topology{breachMode: s.breachMode()}
+	backing := make([]int8, 0, 4*len(s.chambers)+2*len(s.passages))
+	var buf [8]int
+	for c := range s.chambers {
+		from := len(backing)
+		for _, o := range s.appendLinks(buf[:0], c) {
+			backing = append(backing, int8(o))
+		}
+		t.links[c] = backing[from:len(backing):len(backing)]
+		for d := North; d <= West; d++ {
+			if ok, _ := s.discoverable(c, d, t.breachMode); ok {
+				t.discoverable[c] |= 1 << d
+			}
+		}
+	}
+	s.topo = t
 }
 
 // The grid spans every cell the 19 tiles can reach from the start.
 const (
 	gridOffset = 19
 	gridSize   = 2*gridOffset + 1
+	// maxChambers is the start, the exit and the 17 tiles of §3 step 2.
+	maxChambers = 19
 )
 
 // newState builds the setup of §3 from validated settings and a seed.
@@ -155,7 +200,7 @@ func newState(o settings, seed uint64) *State {
 	}
 	s.rng.Shuffle(len(tilesIn), func(i, j int) { tilesIn[i], tilesIn[j] = tilesIn[j], tilesIn[i] })
 	// Step 3: the opening row.
-	s.chambers = make([]chamber, 0, 19)
+	s.chambers = make([]chamber, 0, maxChambers)
 	s.place(tileStart, 0, 0, noSide)
 	s.place(tilesIn[0], -1, 0, East)
 	s.place(tilesIn[1], 1, 0, West)
@@ -172,6 +217,7 @@ func newState(o settings, seed uint64) *State {
 	}
 	s.stack = stack
 	s.exitDraw = slices.Index(stack, tileExit) + 1
+	s.retopo()
 	// Step 5: gems.
 	s.reserve = reserveNormal[o.players] + difficultyBonus[o.difficulty]
 	s.initialReserve = s.reserve
@@ -219,6 +265,7 @@ func newState(o settings, seed uint64) *State {
 	for i := range s.stats.EscapedAt {
 		s.stats.EscapedAt[i] = -1
 	}
+	s.refreshChamberViews()
 	return s
 }
 
@@ -245,7 +292,8 @@ func scheduleFor(o settings) []Cue {
 	}
 }
 
-// place puts a tile on cell (x, y) with its stairs on side stairs.
+// place puts a tile on cell (x, y) with its stairs on side stairs. The
+// caller has already drawn it from the stack and opened any breach.
 func (s *State) place(t int8, x, y int8, stairs Side) int {
 	c := chamber{tile: t, x: x, y: y, stairs: stairs, chest: -1}
 	if t == tileStart {
@@ -259,6 +307,7 @@ func (s *State) place(t int8, x, y int8, stairs Side) int {
 	s.chambers = append(s.chambers, c)
 	s.where[t] = int8(len(s.chambers) - 1)
 	s.grid[(int(y)+gridOffset)*gridSize+int(x)+gridOffset] = int8(len(s.chambers))
+	s.retopo()
 	return len(s.chambers) - 1
 }
 

@@ -11,7 +11,9 @@ import (
 // public, except the order and identity of the undrawn tiles, the order of
 // the curse deck and treasure stack, and the identity of face-down
 // treasures. All seat views are equal but for You. After the end, Reveal
-// adds what was hidden.
+// adds what was hidden. A view shares parts with other views and the state
+// (the chambers while none changes, the links, the tiers; README T12):
+// readers must not modify it.
 type View struct {
 	// You is the seat the view belongs to; absent for a spectator.
 	You *int `json:"you,omitempty"`
@@ -180,7 +182,12 @@ type FaceDownView struct {
 func (s *State) View(p engine.Seat) engine.View { return s.view(p) }
 
 func (s *State) view(p engine.Seat) *View {
-	v := &View{
+	// One allocation holds the view with its dice and seats, and the
+	// chambers are shared while none changes (T12): a view is built for
+	// every bot decision of a simulation.
+	blk := &viewBlock{}
+	v := &blk.v
+	*v = View{
 		Now:               s.now,
 		Players:           len(s.players),
 		Difficulty:        s.opt.difficulty,
@@ -194,7 +201,7 @@ func (s *State) view(p engine.Seat) *View {
 		StackLeft:         len(s.stack),
 		CurseDeckLeft:     len(s.curseDeck),
 		TreasureStackLeft: len(s.treasureStack),
-		BreachMode:        s.breachMode(),
+		BreachMode:        s.topo.breachMode,
 		Over:              s.over,
 		Won:               s.won,
 		Reason:            s.reason,
@@ -204,31 +211,33 @@ func (s *State) view(p engine.Seat) *View {
 		v.ExitDrawWindow = [2]int{6, 10}
 	}
 	if p >= 0 && int(p) < len(s.players) {
-		v.You = intp(int(p))
+		blk.you = int(p)
+		v.You = &blk.you
 	}
 	v.Clock = s.clockView()
-	v.Chambers = make([]ChamberView, len(s.chambers))
-	links := make([]int8, 0, 4*len(s.chambers)+2*len(s.passages))
-	var buf [8]int
-	for c := range s.chambers {
-		s.chamberView(&v.Chambers[c], c, v.BreachMode)
-		// Links share one backing array, each with its own capacity.
-		from := len(links)
-		for _, o := range s.appendLinks(buf[:0], c) {
-			links = append(links, int8(o))
-		}
-		v.Chambers[c].Links = links[from:len(links):len(links)]
+	if s.chamberViewsCurrent() {
+		v.Chambers = s.chamberViews
+	} else {
+		v.Chambers = s.buildChamberViews()
 	}
 	for _, pa := range s.passages {
 		v.Passages = append(v.Passages, Passage{A: s.chamberID(int(pa[0])), B: s.chamberID(int(pa[1]))})
 	}
-	v.Seats = make([]SeatView, len(s.players))
-	for i := range s.players {
-		v.Seats[i] = s.seatView(i)
-	}
-	v.Dice = make([]DieView, len(s.dice))
+	var owned [maxPlayers]int
+	v.Dice = blk.dice[:len(s.dice):len(s.dice)]
 	for i, d := range s.dice {
 		v.Dice[i] = DieView{ID: int8(i), Owner: d.Owner, Face: d.Face, Status: d.Status}
+		if d.Status != Lost && d.Status != Out {
+			owned[d.Owner]++
+		}
+	}
+	if n := len(s.players); n <= len(blk.seats) {
+		v.Seats = blk.seats[:n:n]
+	} else {
+		v.Seats = make([]SeatView, n)
+	}
+	for i := range s.players {
+		s.seatView(&v.Seats[i], i, owned[i])
 	}
 	for _, c := range s.removedCurses {
 		v.RemovedCurses = append(v.RemovedCurses, curses[c].ID)
@@ -240,6 +249,102 @@ func (s *State) view(p engine.Seat) *View {
 		v.Reveal = s.reveal()
 	}
 	return v
+}
+
+// viewBlock is a view with room for its dice and for the seats of up to
+// four players (five get their own array: a smaller block is faster to
+// allocate in the common games).
+type viewBlock struct {
+	v     View
+	you   int
+	dice  [maxDice]DieView
+	seats [4]SeatView
+}
+
+// buildChamberViews returns the chambers as views show them, in a new
+// array (pool items in one more).
+func (s *State) buildChamberViews() []ChamberView {
+	out := make([]ChamberView, len(s.chambers))
+	pooled := 0
+	for c := range s.chambers {
+		pooled += len(s.chambers[c].pool)
+	}
+	var items []Item // every pool's items, one backing array
+	if pooled > 0 {
+		items = make([]Item, 0, pooled)
+	}
+	modules := s.modules()
+	for c := range s.chambers {
+		ch := &s.chambers[c]
+		cv := &out[c]
+		*cv = ChamberView{
+			ChamberTile: &chamberTileViews[ch.tile][modules],
+			X:           ch.x, Y: ch.y, Stairs: ch.stairs,
+			Activated: ch.activated, Gems: ch.gems, Target: ch.target,
+			PoolValue:        int8(poolValue(ch.pool)),
+			FaceDownTreasure: ch.chest >= 0,
+			Open:             SideSet(ch.open),
+			Breaches:         SideSet(ch.breach),
+			Links:            s.topo.links[c],
+			Discoverable:     s.topo.discoverable[c],
+		}
+		if len(ch.pool) > 0 {
+			from := len(items)
+			for _, it := range ch.pool {
+				items = append(items, s.itemOf(it))
+			}
+			cv.Pool = items[from:len(items):len(items)]
+		}
+	}
+	return out
+}
+
+// chamberViewsCurrent reports whether s.chamberViews shows the chambers as
+// they are now.
+func (s *State) chamberViewsCurrent() bool {
+	if len(s.chamberViews) != len(s.chambers) {
+		return false
+	}
+	modules := s.modules()
+	for c := range s.chambers {
+		ch, cv := &s.chambers[c], &s.chamberViews[c]
+		if cv.ChamberTile != &chamberTileViews[ch.tile][modules] ||
+			cv.X != ch.x || cv.Y != ch.y || cv.Stairs != ch.stairs ||
+			cv.Activated != ch.activated || cv.Gems != ch.gems || cv.Target != ch.target ||
+			cv.FaceDownTreasure != (ch.chest >= 0) ||
+			cv.Open != SideSet(ch.open) || cv.Breaches != SideSet(ch.breach) ||
+			cv.Discoverable != s.topo.discoverable[c] ||
+			!slices.Equal(cv.Links, s.topo.links[c]) ||
+			len(cv.Pool) != len(ch.pool) || cv.PoolValue != int8(poolValue(ch.pool)) {
+			return false
+		}
+		for i, it := range ch.pool {
+			if cv.Pool[i] != s.itemOf(it) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// refreshChamberViews brings s.chamberViews up to date; the rules call it
+// after every change that may touch a chamber.
+func (s *State) refreshChamberViews() {
+	if !s.chamberViewsCurrent() {
+		s.chamberViews = s.buildChamberViews()
+	}
+}
+
+// modules indexes chamberTileViews: bit 0 curses, bit 1 treasures.
+func (s *State) modules() int {
+	m := 0
+	if s.opt.curses {
+		m |= 1
+	}
+	if s.opt.treasures {
+		m |= 2
+	}
+	return m
 }
 
 func (s *State) clockView() Clock {
@@ -273,37 +378,6 @@ func (s *State) clockView() Clock {
 	return c
 }
 
-func (s *State) chamberView(cv *ChamberView, c int, bm bool) {
-	ch := &s.chambers[c]
-	modules := 0
-	if s.opt.curses {
-		modules |= 1
-	}
-	if s.opt.treasures {
-		modules |= 2
-	}
-	*cv = ChamberView{
-		ChamberTile: &chamberTileViews[ch.tile][modules],
-		X:           ch.x, Y: ch.y, Stairs: ch.stairs,
-		Activated: ch.activated, Gems: ch.gems, Target: ch.target,
-		PoolValue:        int8(poolValue(ch.pool)),
-		FaceDownTreasure: ch.chest >= 0,
-		Open:             SideSet(ch.open),
-		Breaches:         SideSet(ch.breach),
-	}
-	for d := North; d <= West; d++ {
-		if ok, _ := s.discoverable(c, d, bm); ok {
-			cv.Discoverable |= 1 << d
-		}
-	}
-	if len(ch.pool) > 0 {
-		cv.Pool = make([]Item, len(ch.pool))
-		for i, it := range ch.pool {
-			cv.Pool[i] = s.itemOf(it)
-		}
-	}
-}
-
 // appendLinks appends the chambers connected to c, in index order.
 func (s *State) appendLinks(links []int, c int) []int {
 	from := len(links)
@@ -327,11 +401,12 @@ func (s *State) appendLinks(links []int, c int) []int {
 	return links
 }
 
-func (s *State) seatView(i int) SeatView {
+// seatView fills sv with seat i, which owns dice dice still in play.
+func (s *State) seatView(sv *SeatView, i, dice int) {
 	pl := &s.players[i]
-	sv := SeatView{
+	*sv = SeatView{
 		Seat: i, Colour: colours[i], Chamber: int(pl.at), Escaped: pl.at < 0,
-		NextRollAt: pl.nextRollAt, Dice: s.diceOwned(i),
+		NextRollAt: pl.nextRollAt, Dice: dice,
 	}
 	if pl.rolled {
 		sv.LastRollAt = pl.lastRollAt
@@ -353,7 +428,6 @@ func (s *State) seatView(i int) SeatView {
 	for _, t := range pl.treasures {
 		sv.Treasures = append(sv.Treasures, treasures[t].ID)
 	}
-	return sv
 }
 
 func (s *State) reveal() *Reveal {
