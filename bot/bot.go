@@ -33,6 +33,17 @@ type Observer interface {
 	Observe(v engine.View, events []engine.Event)
 }
 
+// ViewOnly is implemented by real-time bots that decide from their view
+// alone and never read the legal actions they are given. A driver may then
+// skip listing them and pass nil instead (the one exception to "never
+// empty"): the bot's action is judged by the game like any other, and after
+// a refusal the driver lists the legal actions again before asking, so that
+// a seat that may do nothing waits instead of being refused over and over.
+type ViewOnly interface {
+	Bot
+	ViewOnly()
+}
+
 // Decision is a bot's answer.
 type Decision struct {
 	// Action is what the seat plays, one of the legal actions it was given

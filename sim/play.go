@@ -82,7 +82,18 @@ func Play(g engine.Game, setup engine.Setup, policies []bot.Policy, keepLog bool
 		}
 	}
 	realTime := info.Timing == engine.RealTime
-	waiting := make([]*pending, n)
+	// Real-time bots that decide from their view alone are asked without
+	// listing their legal actions, except right after a refusal (see
+	// bot.ViewOnly).
+	viewOnly := make([]bool, n)
+	for p := range n {
+		_, ok := bots[p].(bot.ViewOnly)
+		viewOnly[p] = realTime && ok
+	}
+	refused := make([]bool, n)
+	waiting := make([]pending, n)
+	has := make([]bool, n) // waiting[p] holds a decision
+	isActor := make([]bool, n)
 	var res Result
 	var now engine.Millis
 	refusals := 0
@@ -102,19 +113,23 @@ func Play(g engine.Game, setup engine.Setup, policies []bot.Policy, keepLog bool
 			return res, fmt.Errorf("the game did not end after %d steps", steps)
 		}
 		actors := s.Actors()
-		isActor := make([]bool, n)
+		clear(isActor)
 		for _, p := range actors {
 			isActor[p] = true
-			if waiting[p] != nil {
+			if has[p] {
 				continue
 			}
-			legal := s.Legal(p)
-			if len(legal) == 0 {
-				// Real time: this seat must wait (a cooldown, say); look
-				// again a little later.
-				waiting[p] = &pending{at: now + pollEvery}
-				continue
+			var legal []engine.Action
+			if !viewOnly[p] || refused[p] {
+				legal = s.Legal(p)
+				if len(legal) == 0 {
+					// Real time: this seat must wait (a cooldown, say);
+					// look again a little later.
+					waiting[p], has[p] = pending{at: now + pollEvery}, true
+					continue
+				}
 			}
+			refused[p] = false
 			d := bot.Ask(bots[p], s, p, legal, now)
 			if !realTime {
 				d.Delay = 0
@@ -122,13 +137,13 @@ func Play(g engine.Game, setup engine.Setup, policies []bot.Policy, keepLog bool
 			if d.Action == nil && d.Delay <= 0 {
 				return res, fmt.Errorf("%s's %s bot did nothing and asked to be woken at once", p, policies[p].Name())
 			}
-			waiting[p] = &pending{action: d.Action, at: now + max(d.Delay, 0)}
+			waiting[p], has[p] = pending{action: d.Action, at: now + max(d.Delay, 0)}, true
 		}
 		who := -1
 		for p := range n {
 			if !isActor[p] {
-				waiting[p] = nil
-			} else if waiting[p] != nil && (who < 0 || waiting[p].at < waiting[who].at) {
+				has[p] = false
+			} else if has[p] && (who < 0 || waiting[p].at < waiting[who].at) {
 				who = p
 			}
 		}
@@ -141,7 +156,7 @@ func Play(g engine.Game, setup engine.Setup, policies []bot.Policy, keepLog bool
 			if keepLog {
 				res.Log = append(res.Log, engine.Record{At: dl})
 			}
-			clear(waiting)
+			clear(has)
 			tell(evs)
 			continue
 		}
@@ -149,7 +164,7 @@ func Play(g engine.Game, setup engine.Setup, policies []bot.Policy, keepLog bool
 			return res, errors.New("the game is stuck: nobody acts and nothing is scheduled")
 		}
 		w := waiting[who]
-		waiting[who] = nil
+		has[who] = false
 		at := max(now, w.at)
 		if w.action == nil {
 			now = at
@@ -164,6 +179,7 @@ func Play(g engine.Game, setup engine.Setup, policies []bot.Policy, keepLog bool
 			if !errors.As(err, &re) {
 				return res, fmt.Errorf("%s's action failed without a rule error: %v", rec.Seat, err)
 			}
+			refused[who] = true
 			if refusals++; refusals > maxRefusals {
 				return res, fmt.Errorf("bots had %d actions in a row refused; the last: %v", refusals, err)
 			}
