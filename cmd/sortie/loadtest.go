@@ -63,7 +63,7 @@ It only talks to loopback addresses unless --allow-remote is given.`,
 	f.BoolVar(&o.idle, "idle", false, "connect and never act: measure memory per idle match")
 	f.BoolVar(&o.noSockets, "no-sockets", false, "with --idle: create and start the matches but open no socket")
 	f.IntVar(&o.parallel, "parallel", 32, "matches set up at once")
-	f.DurationVar(&o.moveLimit, "move-limit", 2*time.Second, "how long a client may take over a move (not in real time) before its seat's bot plays it (0: no limit)")
+	f.DurationVar(&o.moveLimit, "move-limit", 2*time.Second, "how long a client may take over a move (not in real time) before its seat's bot plays it (0: no limit; with --rate, at least twice matches/rate)")
 	f.BoolVar(&o.allowRemote, "allow-remote", false, "allow a server that is not on a loopback address")
 	root.AddCommand(cmd)
 }
@@ -505,7 +505,13 @@ func setupMatch(ctx context.Context, c *client.Client, game string, players int,
 	// The move limit lets a seat's bot play where the game offers no choice
 	// a random client could click (a list too long to show, a puzzle).
 	// Idle matches have no move limit, else their seats' bots would play.
+	// Paced clients wait their turn for about matches/rate seconds: the limit
+	// must leave them twice that, or bots play their moves and theirs come
+	// too late.
 	limit := o.moveLimit
+	if o.rate > 0 && limit > 0 {
+		limit = max(limit, time.Duration(2*float64(o.matches)/o.rate*float64(time.Second)))
+	}
 	if o.idle {
 		limit = 0
 	}
