@@ -8,10 +8,18 @@ import (
 	"sortie/engine"
 )
 
-// Policies returns the temple's own bot policies: the co-operative
-// heuristic at the normal reaction level ("heuristic", the medium level)
-// and the hard level ("hard").
-func (Game) Policies() []bot.Policy { return []bot.Policy{Heuristic(), Hard()} }
+// Policies returns the temple's own bot policies, one per level: the
+// co-operative heuristic at the easy reaction level ("easy"), at the normal
+// one ("heuristic", the medium level), and the hard level ("hard").
+func (Game) Policies() []bot.Policy { return []bot.Policy{Easy(), Heuristic(), Hard()} }
+
+// Easy returns the policy "easy", the easy level of §8.3: the heuristic
+// reacting at the easy level's pace (1 500 – 2 500 ms).
+func Easy() bot.Policy {
+	p := HeuristicAt("easy").(heuristicPolicy)
+	p.name = "easy"
+	return p
+}
 
 // Hard returns the policy "hard": the heuristic with the refinements of the
 // hard level (a gold mask kept in reserve, fate provoked rather than a

@@ -10,14 +10,15 @@ import (
 
 func TestPolicies(t *testing.T) {
 	ps := Game{}.Policies()
-	if len(ps) != 2 || ps[0].Name() != "heuristic" || ps[1].Name() != "hard" {
+	if len(ps) != 3 || ps[0].Name() != "easy" || ps[1].Name() != "heuristic" || ps[2].Name() != "hard" {
 		t.Fatalf("policies %v", ps)
 	}
 	if p, err := bot.Find(Game{}, "heuristic"); err != nil || p.Name() != "heuristic" {
 		t.Fatalf("bot.Find: %v %v", p, err)
 	}
-	// The levels: medium is the heuristic, hard the game's own "hard".
-	for level, want := range map[string]heuristicPolicy{"medium": Heuristic().(heuristicPolicy), "hard": Hard().(heuristicPolicy)} {
+	// The levels: easy is the heuristic at the easy pace, medium the
+	// heuristic, hard the game's own "hard".
+	for level, want := range map[string]heuristicPolicy{"easy": Easy().(heuristicPolicy), "medium": Heuristic().(heuristicPolicy), "hard": Hard().(heuristicPolicy)} {
 		p, err := bot.Level(Game{}, level)
 		if err != nil {
 			t.Fatal(err)
@@ -29,6 +30,9 @@ func TestPolicies(t *testing.T) {
 	}
 	if h := Hard().(heuristicPolicy); !h.hard || h.react.Level != "hard" {
 		t.Fatalf("hard policy %+v", h)
+	}
+	if e := Easy().(heuristicPolicy); e.hard || e.react.Level != "easy" || e.Name() != "easy" {
+		t.Fatalf("easy policy %+v", e)
 	}
 	if HeuristicAt("easy").Name() != "heuristic_easy" || HeuristicAt("hard").Name() != "heuristic_hard" {
 		t.Fatal("level names")
@@ -46,7 +50,7 @@ func TestHeuristicBotsPlayEveryVariant(t *testing.T) {
 	for _, setup := range append(conformanceSetups(), untimedSetups()...) {
 		for i := range games {
 			setup.Seed = uint64(i)
-			for _, pol := range []bot.Policy{Heuristic(), Hard()} {
+			for _, pol := range []bot.Policy{Easy(), Heuristic(), Hard()} {
 				if _, err := sim.PlayOne(Game{}, setup, team(floorCheck{t, pol}, setup.Players)); err != nil {
 					t.Fatalf("%s, %v seed %d: %v", pol.Name(), setup, i, err)
 				}

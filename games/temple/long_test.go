@@ -75,10 +75,10 @@ func TestLongSuccessRates(t *testing.T) {
 }
 
 // TestLongLevels measures the bot levels of the co-operative temple as team
-// success rates (issue 10): teams of 2–4 medium ("heuristic") or hard bots at
-// normal difficulty, 2,000 games each, and the hard strategy at the medium's
-// reaction time to tell the strategy's share from the pace's. Hard must beat
-// medium with 95 % intervals apart. Run it with SORTIE_LONG=1 (minutes); it
+// success rates (issue 10): teams of 2–4 easy, medium ("heuristic") or hard
+// bots at normal difficulty, 2,000 games each, and the hard strategy at the
+// medium's reaction time to tell the strategy's share from the pace's.
+// Medium must beat easy, and hard medium, with 95 % intervals apart. Run it with SORTIE_LONG=1 (minutes); it
 // prints a Markdown table for README.md.
 func TestLongLevels(t *testing.T) {
 	if testing.Short() || os.Getenv("SORTIE_LONG") != "1" {
@@ -89,6 +89,7 @@ func TestLongLevels(t *testing.T) {
 		label string
 		pol   bot.Policy
 	}{
+		{"easy (`easy`, the heuristic at 1 500–2 500 ms)", Easy()},
 		{"medium (`heuristic`)", Heuristic()},
 		{"hard strategy at the medium's reaction (1 000–1 600 ms)", hardAt("normal")},
 		{"hard (`hard`, 600–1 000 ms)", Hard()},
@@ -114,7 +115,11 @@ func TestLongLevels(t *testing.T) {
 	}
 	fmt.Println(b.String())
 	for k, n := range []int{2, 3, 4} {
-		if med, hard := rates[0][k], rates[len(levels)-1][k]; hard.Lo <= med.Hi {
+		easy, med, hard := rates[0][k], rates[1][k], rates[len(levels)-1][k]
+		if med.Lo <= easy.Hi {
+			t.Errorf("%d players: medium %s does not beat easy %s", n, med, easy)
+		}
+		if hard.Lo <= med.Hi {
 			t.Errorf("%d players: hard %s does not beat medium %s", n, hard, med)
 		}
 	}
