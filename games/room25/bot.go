@@ -25,8 +25,9 @@ import (
 //     against its opponents when it must choose.
 type Heuristic struct{}
 
-// Policies returns the game's own bot policies: "heuristic".
-func (Game) Policies() []bot.Policy { return []bot.Policy{Heuristic{}} }
+// Policies returns the game's own bot policies, one per level: "easy" (see
+// Easy), "heuristic" (the medium level) and "hard" (see Hard).
+func (Game) Policies() []bot.Policy { return []bot.Policy{Easy{}, Heuristic{}, Hard{}} }
 
 // Name returns "heuristic".
 func (Heuristic) Name() string { return "heuristic" }
@@ -63,6 +64,10 @@ type mind struct {
 	r25      int8 // Room 25's cell, or -1
 	marks    [numLines]Dir
 	lastTurn bool
+
+	distOK   bool // distMemo holds dist(distTo)
+	distTo   int8
+	distMemo [numCells]float64
 }
 
 var roomByID = func() map[string]Room {
@@ -85,12 +90,17 @@ func (b *heuristicBot) Decide(ev engine.View, legal []engine.Action, _ engine.Mi
 	if !ok {
 		return bot.Decision{Action: legal[b.rng.IntN(len(legal))]}
 	}
-	b.m.read(&v, b.seat)
+	return bot.Decision{Action: b.answer(&v, legal)}
+}
+
+// answer picks the bot's action from its view.
+func (b *heuristicBot) answer(v *View, legal []engine.Action) engine.Action {
+	b.m.read(v, b.seat)
 	a := b.choose(legal)
 	if a == nil {
 		a = legal[b.rng.IntN(len(legal))]
 	}
-	return bot.Decision{Action: a}
+	return a
 }
 
 // read builds the bot's picture of the board.
@@ -219,6 +229,28 @@ func (m *mind) rateDanger() {
 		}
 		return sum / float64(n), float64(traps) / float64(n)
 	}
+	// The average over the unaccounted rooms depends only on the pool
+	// (inner or exit) and the hinted class: computed once for each.
+	var memo [2][len(colourNames)]struct {
+		danger, trap float64
+		ok           bool
+	}
+	avgFor := func(i int) (float64, float64) {
+		inner, class := !m.origin[i], NoColour
+		if m.hint[i] > HintNone {
+			class = m.hint[i]
+		}
+		k := 0
+		if inner {
+			k = 1
+		}
+		e := &memo[k][class]
+		if !e.ok {
+			e.danger, e.trap = avg(inner, class)
+			e.ok = true
+		}
+		return e.danger, e.trap
+	}
 	for i := range numCells {
 		switch {
 		case m.wall[i]:
@@ -234,10 +266,8 @@ func (m *mind) rateDanger() {
 			if m.room[i] == Room25 && modes[m.mode].alarm && !m.v.Alarm && m.v.TurnsLeft > alarmTurnsLeft && !m.guard {
 				m.danger[i] = 3 // entering early sounds the alarm
 			}
-		case m.hint[i] > HintNone:
-			m.danger[i], m.trapP[i] = avg(!m.origin[i], m.hint[i])
 		default:
-			m.danger[i], m.trapP[i] = avg(!m.origin[i], NoColour)
+			m.danger[i], m.trapP[i] = avgFor(i)
 		}
 		if m.known[i] && m.room[i] == RoomTrapped {
 			m.trapP[i] = 1
@@ -285,7 +315,16 @@ func (m *mind) sideOutside() (outside int, allowed int) {
 
 // dist returns the cheapest path cost from every cell to target (entering
 // costs 1 plus danger/5), the target itself costing nothing to stand on.
+// The last answer is kept: a decision asks for the same target many times.
 func (m *mind) dist(target int8) [numCells]float64 {
+	if !m.distOK || m.distTo != target {
+		m.distMemo, m.distTo, m.distOK = m.distFrom(target), target, true
+	}
+	return m.distMemo
+}
+
+// distFrom computes dist.
+func (m *mind) distFrom(target int8) [numCells]float64 {
 	var d [numCells]float64
 	var done [numCells]bool
 	for i := range d {
@@ -463,10 +502,17 @@ func (b *heuristicBot) hintFor() Colour {
 			r = roomByID[cv.Room]
 		}
 	}
+	return hintColour(m.mode, m.guard, r)
+}
+
+// hintColour is the bot's claim about a room it viewed: honest, except a
+// Guard's (red for a harmless room, green for a dangerous one) and a
+// competitor's (nothing).
+func hintColour(mode Mode, guard bool, r Room) Colour {
 	switch {
-	case m.mode == Competition:
+	case mode == Competition:
 		return HintNone
-	case m.guard:
+	case guard:
 		if colourOf(r) == HintRed {
 			return HintGreen
 		}

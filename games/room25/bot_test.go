@@ -23,6 +23,7 @@ type matchup struct {
 // tally is what a matchup gave.
 type tally struct {
 	games, wins, draws, actions int
+	opp                         int // games another side won
 }
 
 func (t tally) String() string {
@@ -141,6 +142,8 @@ func (m matchup) play(t testing.TB, n int) tally {
 			res.wins++
 		case s.mode >= Competition && r.Outcome.Scores[side[0]] == drawScore:
 			res.draws++
+		case len(r.Outcome.Winners) > 0:
+			res.opp++
 		}
 	}
 	return res

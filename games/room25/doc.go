@@ -4,7 +4,9 @@
 // countdown ends. It implements every mode of the base game (Cooperation,
 // Solo, Suspicion with hidden Guards, Competition and Team) as
 // engine.Game, with views that keep every secret, a Determinize for search
-// bots and a heuristic bot.
+// bots, and a bot per level: a heuristic (medium), the heuristic played like
+// a beginner (easy), and a hard bot that improves on the heuristic by playing
+// it out on samples of what its seat cannot see.
 //
 // The rules it follows are /work/shared/rules/room25.md; README.md documents
 // the JSON of actions, events and views, and every rule decision. This

@@ -141,27 +141,42 @@ var teamNames = [...]string{"A", "B"}
 
 // View returns what seat p (or engine.Spectator) may know now.
 func (s *State) View(p engine.Seat) engine.View {
+	var v View
+	s.viewInto(&v, p)
+	return v
+}
+
+// viewInto fills v with View(p), reusing the slices v already holds: the
+// hard bot's playouts build a view at every move, and a fresh one costs
+// dozens of allocations. Filling a zero View gives exactly View(p).
+func (s *State) viewInto(v *View, p engine.Seat) {
 	me := int8(-1)
 	if p >= 0 && int(p) < s.seats {
 		me = int8(p)
 	}
 	mine := func(q int8) bool { return s.over || (me >= 0 && q == me) }
-	v := View{
-		Seat: int(me), Mode: s.mode.String(), RoomSet: s.set.String(), Beacons: s.beacons,
-		CustomRooms: s.customRooms(),
-		Phase:       phaseNames[s.phase], Turn: s.turn, TurnsLeft: s.turnsLeft,
-		Counter: modes[s.mode].counter, Alarm: s.alarm,
-		Line:   append([]Character(nil), s.line...),
-		Deaths: append([]Character{}, s.deaths...),
-		Marks:  []MarkView{},
-	}
+	v.Seat, v.Mode, v.RoomSet, v.Beacons = int(me), s.mode.String(), s.set.String(), s.beacons
+	v.CustomRooms = s.customRooms()
+	v.Phase, v.Turn, v.TurnsLeft = phaseNames[s.phase], s.turn, s.turnsLeft
+	v.Counter, v.Alarm = modes[s.mode].counter, s.alarm
+	v.Line = append(v.Line[:0], s.line...)
+	v.Deaths = append(emptyIfNil(v.Deaths), s.deaths...)
+	v.Marks = emptyIfNil(v.Marks)
+	v.Round, v.Slot = 0, NoCharacter
+	decision := v.Decision
+	v.Decision = nil
+	v.Aside, v.Result = nil, nil
 	if s.phase == phaseAction {
 		v.Round = s.round
 		if s.inSlot {
 			v.Slot = s.line[s.slot]
 		}
 		if pd := s.pend; pd.kind != pendNone {
-			v.Decision = &DecisionView{Kind: pendNames[pd.kind], Seat: int(pd.seat), Character: pd.char, Token: pd.token}
+			v.Decision = decision
+			if v.Decision == nil {
+				v.Decision = new(DecisionView)
+			}
+			*v.Decision = DecisionView{Kind: pendNames[pd.kind], Seat: int(pd.seat), Character: pd.char, Token: pd.token}
 			if pd.kind == pendHint {
 				v.Decision.Tile = tileID(pd.tile)
 			}
@@ -172,10 +187,14 @@ func (s *State) View(p engine.Seat) engine.View {
 	if me >= 0 {
 		knownTiles = s.known[me]
 	}
-	v.Cells = make([]CellView, numCells)
+	if len(v.Cells) != numCells {
+		v.Cells = make([]CellView, numCells)
+	}
 	for cell := range int8(numCells) {
 		t := s.cellTile[cell]
-		cv := CellView{Cell: int(cell), Tile: tileID(t), Origin: origin(t), FaceUp: s.isFaceUp(t)}
+		cv := &v.Cells[cell]
+		cv.Cell, cv.Tile, cv.Origin, cv.FaceUp = int(cell), tileID(t), origin(t), s.isFaceUp(t)
+		cv.Room, cv.Known = "", false
 		switch {
 		case cv.FaceUp || s.over:
 			cv.Room = s.room[t].String()
@@ -183,31 +202,36 @@ func (s *State) View(p engine.Seat) engine.View {
 			cv.Room, cv.Known = s.room[t].String(), true
 		}
 		cv.Flooded = cv.FaceUp && s.room[t] == RoomFlooded
-		for c := Scientist; c <= LittleGirl; c++ {
-			ch := &s.chars[c]
-			if !ch.inPlay {
-				continue
-			}
-			if ch.alive && ch.tile == t {
-				cv.Characters = append(cv.Characters, c)
-			}
-			if ch.beacon == t {
-				cv.Beacons = append(cv.Beacons, c)
+		cv.Characters, cv.Beacons, cv.Hints, cv.ViewedBy = cv.Characters[:0], cv.Beacons[:0], cv.Hints[:0], cv.ViewedBy[:0]
+		if w := s.viewed[t]; w != 0 {
+			for q := range s.seats {
+				if w&(1<<uint(q)) != 0 {
+					cv.ViewedBy = append(cv.ViewedBy, q)
+				}
 			}
 		}
-		for _, h := range s.hints {
-			if h.tile == t {
-				cv.Hints = append(cv.Hints, HintView{Seat: int(h.seat), Colour: h.colour})
-			}
+	}
+	// Who and what stands on each tile, in character (and hint) order.
+	for c := Scientist; c <= LittleGirl; c++ {
+		ch := &s.chars[c]
+		if !ch.inPlay {
+			continue
 		}
-		for q := range s.seats {
-			if s.viewed[t]&(1<<uint(q)) != 0 {
-				cv.ViewedBy = append(cv.ViewedBy, q)
-			}
+		if ch.alive {
+			cv := &v.Cells[s.tilePos[ch.tile]]
+			cv.Characters = append(cv.Characters, c)
 		}
-		v.Cells[cell] = cv
+		if ch.beacon >= 0 {
+			cv := &v.Cells[s.tilePos[ch.beacon]]
+			cv.Beacons = append(cv.Beacons, c)
+		}
+	}
+	for _, h := range s.hints {
+		cv := &v.Cells[s.tilePos[h.tile]]
+		cv.Hints = append(cv.Hints, HintView{Seat: int(h.seat), Colour: h.colour})
 	}
 
+	v.Characters = v.Characters[:0]
 	for c := Scientist; c <= LittleGirl; c++ {
 		ch := &s.chars[c]
 		if !ch.inPlay {
@@ -217,6 +241,9 @@ func (s *State) View(p engine.Seat) engine.View {
 			ID: c, Seat: int(ch.seat), Alive: ch.alive, Cell: -1,
 			Trapped: ch.trap >= 0, Immediate: ch.immediate, Cold: ch.cold, Waited: ch.waited,
 			Programmed: ch.programmed, Shown: ch.shown, Previous: ch.prev,
+		}
+		if k := len(v.Characters); k < cap(v.Characters) {
+			cv.Program = v.Characters[:k+1][k].Program[:0]
 		}
 		if s.team[ch.seat] >= 0 {
 			cv.Team = teamNames[s.team[ch.seat]]
@@ -237,11 +264,14 @@ func (s *State) View(p engine.Seat) engine.View {
 				cv.Tokens = 2
 			}
 			if mine(ch.seat) {
-				cv.Program = []Token{ch.plan[0]}
+				cv.Program = append(cv.Program, ch.plan[0])
 				if ch.plan[1] != NoToken {
 					cv.Program = append(cv.Program, ch.plan[1])
 				}
 			}
+		}
+		if len(cv.Program) == 0 {
+			cv.Program = nil
 		}
 		v.Characters = append(v.Characters, cv)
 	}
@@ -253,8 +283,12 @@ func (s *State) View(p engine.Seat) engine.View {
 	}
 
 	published := s.phase > phaseStartHint
+	v.Seats = v.Seats[:0]
 	for q := range int8(s.seats) {
 		sv := SeatView{Seat: int(q)}
+		if k := len(v.Seats); k < cap(v.Seats) {
+			sv.Characters = v.Seats[:k+1][k].Characters[:0]
+		}
 		for c := Scientist; c <= LittleGirl; c++ {
 			if s.chars[c].inPlay && s.chars[c].seat == q {
 				sv.Characters = append(sv.Characters, c)
@@ -291,7 +325,15 @@ func (s *State) View(p engine.Seat) engine.View {
 		}
 		v.Result = r
 	}
-	return v
+}
+
+// emptyIfNil returns xs emptied, or a new empty slice when xs is nil: the
+// view's lists that are never absent from its JSON.
+func emptyIfNil[T any](xs []T) []T {
+	if xs == nil {
+		return []T{}
+	}
+	return xs[:0]
 }
 
 // customRooms returns the rooms of a custom set by id, or nil.
