@@ -281,7 +281,76 @@ var (
 	boxReveal   engine.Action = RevealRole{}
 )
 
-func init() {
+// Shared legal lists (see State.Legal): nobody may change them, and their
+// capacity ends with them so that an append by a caller copies.
+var (
+	// startLookList is the starting look's list while the tiles next to
+	// the Central Room are those dealt there.
+	startLookList []engine.Action
+	// hintList lists the hint colours.
+	hintList []engine.Action
+	// playWaitList is a single token's choice in round 1.
+	playWaitList []engine.Action
+	// moveLists[mask] lists the Moves in the directions of mask (bit 0
+	// up, 1 down, 2 left, 3 right), in that order.
+	moveLists [16][]engine.Action
+	// pushLists[o][mask] lists the Pushes of o in the directions of mask.
+	pushLists [maxChars + 1][16][]engine.Action
+	// controlLists[cell][mask] lists the Controls from cell: its row left
+	// and right, then its column up and down, where mask has a bit.
+	controlLists [numCells][16][]engine.Action
+	// programLists[c][cold][d][dcold] is the programming list of a seat
+	// with characters c and d (NoCharacter: c alone) to program, cold if
+	// in the Cold Room.
+	programLists [maxChars + 1][2][maxChars + 1][2][]engine.Action
+)
+
+// shared returns l with its capacity ended.
+func shared(l []engine.Action) []engine.Action { return l[:len(l):len(l)] }
+
+func init() { initBoxes() }
+
+// buildLegalLists makes the shared legal lists (see buildTables).
+func buildLegalLists() {
+	for _, cell := range startAdjacent {
+		startLookList = append(startLookList, boxStartLook[cell])
+	}
+	startLookList = shared(append(startLookList, boxSkipLook))
+	hintList = shared(append([]engine.Action(nil), boxHint[HintNone:]...))
+	playWaitList = shared([]engine.Action{boxPlay, boxWait})
+	for mask := range 16 {
+		subset := func(all [4]engine.Action) []engine.Action {
+			var l []engine.Action
+			for i, a := range all {
+				if mask&(1<<i) != 0 {
+					l = append(l, a)
+				}
+			}
+			return shared(l)
+		}
+		moveLists[mask] = subset([4]engine.Action(boxMove[Up:]))
+		for o := Scientist; o <= LittleGirl; o++ {
+			pushLists[o][mask] = subset([4]engine.Action(boxPush[o][Up:]))
+		}
+		for cell := range int8(numCells) {
+			row, col := rowLine(rowOf(cell)), colLine(colOf(cell))
+			controlLists[cell][mask] = subset([4]engine.Action{boxControl[row][Left], boxControl[row][Right], boxControl[col][Up], boxControl[col][Down]})
+		}
+	}
+	for c := Scientist; c <= LittleGirl; c++ {
+		for cold := range 2 {
+			programLists[c][cold][NoCharacter][0] = shared(appendPrograms(nil, c, cold == 1))
+			for d := c + 1; d <= LittleGirl; d++ {
+				for dcold := range 2 {
+					l := appendPrograms(nil, c, cold == 1)
+					programLists[c][cold][d][dcold] = shared(appendPrograms(l, d, dcold == 1))
+				}
+			}
+		}
+	}
+}
+
+func initBoxes() {
 	for t := range int8(numTiles) {
 		id := tileID(t)
 		boxStartLook[t] = StartLook{id}

@@ -619,11 +619,12 @@ func origin(t int8) string {
 	return "inner"
 }
 
-func isExitCell(cell int8) bool {
+func isExitCell(cell int8) bool { return cell >= 0 && exitCellSet&(1<<uint(cell)) != 0 }
+
+// exitCellSet has bit c set for each exit cell c.
+var exitCellSet = func() (set uint32) {
 	for _, e := range exitCells {
-		if e == cell {
-			return true
-		}
+		set |= 1 << uint(e)
 	}
-	return false
-}
+	return set
+}()

@@ -28,7 +28,8 @@ func (s *State) enter(c Character, t int8, how string, by Character) {
 	case RoomTrapped:
 		ch.trap = t
 		ch.trapFresh = s.inSlot && s.line[s.slot] == c // D20
-		s.tell(Trapped{Character: c, Tile: tileID(t)})
+		// Trapped{Character: c, Tile: t}, made once.
+		s.tell(trappedBodies[c][t])
 	case RoomFlooded:
 		ch.flood, ch.floodTurn = t, s.turn
 		s.tell(Flooding{Character: c, Tile: tileID(t), DrownsTurn: s.turn + 1})
@@ -249,7 +250,7 @@ func (s *State) control(c Character, l Line, d Dir, byRoom bool) {
 	if s.marks[l.idx()] == NoDir {
 		s.marks[l.idx()] = d
 	}
-	s.tell(Slid{Line: l, Dir: d, Character: c, ControlRoom: byRoom})
+	s.tell(slid(l, d, c, byRoom))
 	s.check()
 }
 

@@ -216,15 +216,19 @@ func (s *State) escape(c Character) {
 
 // endAll ends a game that every seat wins or loses together.
 func (s *State) endAll(won bool, score int, reason, summary string) {
-	scores := make([]int, s.seats)
+	n := s.seats
+	ints := make([]int, 2*n) // a search ends a game every playout
+	scores, ranks := ints[:n:n], ints[n:]
 	var winners []engine.Seat
-	for q := range s.seats {
+	if won {
+		winners = make([]engine.Seat, 0, n)
+	}
+	for q := range n {
 		scores[q] = score
 		if won {
 			winners = append(winners, engine.Seat(q))
 		}
 	}
-	ranks := make([]int, s.seats)
 	for q := range ranks {
 		ranks[q] = 1
 	}
@@ -268,9 +272,11 @@ func (s *State) finish(reason string, winners []engine.Seat, scores, ranks []int
 	s.pend = pending{}
 	s.reason = reason
 	s.outcome = engine.Outcome{Winners: winners, Ranks: ranks, Scores: scores, Summary: summary}
-	w := make([]int, len(winners))
+	nw := len(winners)
+	ints := make([]int, nw, nw+len(scores)) // the event's winners, then its scores
 	for i, q := range winners {
-		w[i] = int(q)
+		ints[i] = int(q)
 	}
-	s.tell(GameOver{Reason: reason, Winners: w, Scores: append([]int(nil), scores...), Summary: summary})
+	w, sc := ints[:nw:nw], nilIfEmpty(append(ints[nw:], scores...))
+	s.tell(GameOver{Reason: reason, Winners: w, Scores: sc, Summary: summary})
 }

@@ -1,5 +1,7 @@
 package room25
 
+import "sortie/engine"
+
 // The event bodies of Room 25. Their JSON form is {"type": Kind(), fields...}.
 // An event with a secret goes to its seat alone (engine.Only), with a
 // redacted copy to the others (engine.AllBut) when they learn that something
@@ -274,3 +276,105 @@ func (Escaped) Kind() string { return "escaped" }
 
 // Kind returns "game_over".
 func (GameOver) Kind() string { return "game_over" }
+
+// Event bodies made once, for the events of every action (see memory.go):
+// the same values the rules would build, boxed by the first New so that
+// telling them does not allocate. Nobody may change them.
+var (
+	programmedBodies   [maxChars + 1][numTokens][numTokens]engine.EventBody // [c][first][second]
+	programmedCounts   [maxChars + 1][3]engine.EventBody                    // [c][tokens], redacted
+	revealedBodies     [maxChars + 1][roundsPerTurn + 1][numTokens]engine.EventBody
+	lostBodies         [maxChars + 1][numTokens][len(lostReasons)]engine.EventBody
+	waitedBodies       [maxChars + 1]engine.EventBody
+	passedBodies       [maxChars + 1]engine.EventBody
+	hintedBodies       [maxSeats][numTiles][HintBlue + 1]engine.EventBody
+	lookedBodies       [maxSeats][maxChars + 1][numTiles][len(lookVias)]engine.EventBody
+	seenBodies         [numTiles][numRooms]engine.EventBody
+	slidBodies         [numLines + 1][Right + 1][maxChars + 1][2]engine.EventBody // [line][dir][c][control room]
+	trappedBodies      [maxChars + 1][numTiles]engine.EventBody
+	beaconPlacedBodies [maxChars + 1][numTiles]engine.EventBody
+)
+
+// lostReasons are the reasons of ActionLost.
+var lostReasons = [...]string{codeDarkRoom, codeNoLookTarget, codeNoDestination, codePrisonExit, codePushFromCentral, codeNoOneToPush, codeCentralRoomAction, codeNoAction}
+
+// lookVias are the ways of Looked.
+var lookVias = [...]string{"look", "vision"}
+
+// buildEventBodies makes the event bodies above (see buildTables).
+func buildEventBodies() {
+	for c := Scientist; c <= LittleGirl; c++ {
+		for f := TokenLook; f <= TokenControl; f++ {
+			for sec := NoToken; sec <= TokenControl; sec++ {
+				n := 1
+				if sec != NoToken {
+					n = 2
+				}
+				programmedBodies[c][f][sec] = Programmed{Character: c, Tokens: n, First: f, Second: sec}
+			}
+		}
+		for n := 1; n <= 2; n++ {
+			programmedCounts[c][n] = Programmed{Character: c, Tokens: n}
+		}
+		for t := NoToken; t <= TokenControl; t++ {
+			for round := 1; round <= roundsPerTurn; round++ {
+				revealedBodies[c][round][t] = TokenRevealed{Character: c, Round: round, Token: t}
+			}
+			for i, r := range lostReasons {
+				lostBodies[c][t][i] = ActionLost{Character: c, Token: t, Reason: r}
+			}
+		}
+		waitedBodies[c] = Waited{Character: c}
+		passedBodies[c] = Passed{Character: c}
+		for t := range int8(numTiles) {
+			trappedBodies[c][t] = Trapped{Character: c, Tile: tileID(t)}
+			beaconPlacedBodies[c][t] = BeaconPlaced{Character: c, Tile: tileID(t)}
+			for p := range maxSeats {
+				for i, via := range lookVias {
+					lookedBodies[p][c][t][i] = Looked{Seat: p, Character: c, Tile: tileID(t), Via: via}
+				}
+			}
+		}
+		for l := Line(1); l <= numLines; l++ {
+			for d := Up; d <= Right; d++ {
+				slidBodies[l][d][c][0] = Slid{Line: l, Dir: d, Character: c}
+				slidBodies[l][d][c][1] = Slid{Line: l, Dir: d, Character: c, ControlRoom: true}
+			}
+		}
+	}
+	for t := range int8(numTiles) {
+		for p := range maxSeats {
+			for h := HintNone; h <= HintBlue; h++ {
+				hintedBodies[p][t][h] = Hinted{Seat: p, Tile: tileID(t), Colour: h}
+			}
+		}
+		for r := range numRooms {
+			seenBodies[t][r] = Seen{Tile: tileID(t), Room: r}
+		}
+	}
+}
+
+// actionLost returns ActionLost{Character: c, Token: t, Reason: reason}.
+func actionLost(c Character, t Token, reason string) engine.EventBody {
+	for i, r := range lostReasons {
+		if r == reason {
+			return lostBodies[c][t][i]
+		}
+	}
+	return ActionLost{Character: c, Token: t, Reason: reason}
+}
+
+// looked returns Looked{Seat: p, Character: c, Tile: tileID(t), Via: via}.
+func looked(p int8, c Character, t int8, via string) engine.EventBody {
+	for i, v := range lookVias {
+		if v == via {
+			return lookedBodies[p][c][t][i]
+		}
+	}
+	return Looked{Seat: int(p), Character: c, Tile: tileID(t), Via: via}
+}
+
+// slid returns Slid{Line: l, Dir: d, Character: c, ControlRoom: byRoom}.
+func slid(l Line, d Dir, c Character, byRoom bool) engine.EventBody {
+	return slidBodies[l][d][c][b2i(byRoom)]
+}

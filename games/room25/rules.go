@@ -36,7 +36,10 @@ const (
 	codeNotStartAdjacent  = "not_start_adjacent"
 )
 
-// Legal returns every legal action of seat p now.
+// Legal returns every legal action of seat p now. Frequent lists are
+// shared by every state (the tables beside the pre-boxed actions, in
+// actions.go), the others carved from the state's chunks: callers must not
+// change a list they are given.
 func (s *State) Legal(p engine.Seat) []engine.Action {
 	if s.over || p < 0 || int(p) >= s.seats {
 		return nil
@@ -46,57 +49,170 @@ func (s *State) Legal(p engine.Seat) []engine.Action {
 		if s.startLook[p] != -2 {
 			return nil
 		}
-		out := make([]engine.Action, 0, len(startAdjacent)+1)
 		for _, cell := range startAdjacent {
-			out = append(out, boxStartLook[s.tileAt(cell)])
+			if s.tileAt(cell) != cell {
+				out := make([]engine.Action, 0, len(startAdjacent)+1)
+				for _, cell := range startAdjacent {
+					out = append(out, boxStartLook[s.tileAt(cell)])
+				}
+				return append(out, boxSkipLook)
+			}
 		}
-		return append(out, boxSkipLook)
+		return startLookList // the tiles have not moved yet
 	case phaseStartHint:
 		if s.startLook[p] < 0 || s.startHint[p] != NoColour {
 			return nil
 		}
-		return append(make([]engine.Action, 0, 5), boxHint[HintNone:]...)
+		return hintList
 	case phaseProgramming:
+		// The seat's characters still to program, in order, each with
+		// whether it may program a single token only (Cold Room).
+		var todo [maxChars]Character
+		var cold [maxChars]bool
 		n := 0
 		for c := Scientist; c <= LittleGirl; c++ {
 			ch := &s.chars[c]
 			if ch.inPlay && ch.alive && int(ch.seat) == int(p) && !ch.immediate && !ch.programmed {
-				n += 16
+				todo[n], cold[n] = c, ch.cold
+				n++
 			}
 		}
-		if n == 0 {
+		switch n {
+		case 0:
 			return nil
+		case 1:
+			return programLists[todo[0]][b2i(cold[0])][NoCharacter][0]
+		case 2:
+			return programLists[todo[0]][b2i(cold[0])][todo[1]][b2i(cold[1])]
 		}
-		out := make([]engine.Action, 0, n)
-		for c := Scientist; c <= LittleGirl; c++ {
-			ch := &s.chars[c]
-			if !ch.inPlay || !ch.alive || int(ch.seat) != int(p) || ch.immediate || ch.programmed {
-				continue
-			}
-			for f := TokenLook; f <= TokenControl; f++ {
-				out = append(out, boxProgram[c][f][NoToken])
-				if ch.cold {
-					continue
-				}
-				for sec := TokenLook; sec <= TokenControl; sec++ {
-					if sec != f {
-						out = append(out, boxProgram[c][f][sec])
-					}
-				}
-			}
+		var out []engine.Action
+		for i := range n {
+			out = appendPrograms(out, todo[i], cold[i])
 		}
 		return out
 	case phaseAction:
 		if s.pend.kind == pendNone || int(s.pend.seat) != int(p) {
 			return nil
 		}
-		// Built on the stack, returned at its exact size: Legal is the
-		// hottest allocation of a playout.
-		var buf [4 * numTiles]engine.Action
-		out := s.legalDecision(buf[:0])
-		return append(make([]engine.Action, 0, len(out)), out...)
+		// Legal is the hottest list of a playout: the frequent lists are
+		// shared, the others carved from the state's chunk.
+		free := s.hasFreeActs()
+		if !free {
+			if l := s.sharedDecision(); l != nil {
+				return l
+			}
+		}
+		room := decisionRoom[s.pend.kind]
+		if free {
+			room += numTiles + 1 // beacons and a reveal
+		}
+		return s.mem.actions.keep(s.legalDecision(s.mem.actions.open(room, s.chunkSize(actionsPerTurn, actionChunkMin, actionChunkMax))))
 	}
 	return nil
+}
+
+// decisionRoom is the most answers a pending decision can have: Push
+// targets are the longest list of a revealed token (five others, four
+// directions), and immediate play lists every action's targets and Wait or
+// Pass.
+var decisionRoom = [...]int{
+	pendPlayWait:    2,
+	pendToken:       (maxChars - 1) * 4,
+	pendAct:         4 + 4 + (maxChars-1)*4 + 4 + 1,
+	pendVision:      numTiles,
+	pendMobile:      numTiles,
+	pendIllusion:    numTiles,
+	pendControlRoom: 2 * (numLines - 2),
+	pendHint:        len(colourNames) - 1,
+}
+
+// sharedDecision returns the shared list of the answers to the pending
+// decision when there is one (playWaitList, hintList, moveLists, pushLists,
+// controlLists), else nil. It is only asked when no free act follows.
+func (s *State) sharedDecision() []engine.Action {
+	pd := s.pend
+	switch pd.kind {
+	case pendPlayWait:
+		return playWaitList
+	case pendHint:
+		return hintList
+	case pendToken:
+		c := pd.char
+		cell := s.cellOf(c)
+		switch pd.token {
+		case TokenMove:
+			var mask uint8
+			for d := Up; d <= Right; d++ {
+				if s.moveCode(c, d) == "" {
+					mask |= 1 << (d - Up)
+				}
+			}
+			return moveLists[mask]
+		case TokenPush:
+			other := NoCharacter
+			for o := Scientist; o <= LittleGirl; o++ {
+				if o == c || !s.chars[o].inPlay || !s.chars[o].alive || s.chars[o].tile != s.chars[c].tile {
+					continue
+				}
+				if other != NoCharacter {
+					return nil // several to push: a list of its own
+				}
+				other = o
+			}
+			if other == NoCharacter || cell == centreCell {
+				return nil
+			}
+			var mask uint8
+			for d := Up; d <= Right; d++ {
+				if s.destinationCode(cell, d) == "" {
+					mask |= 1 << (d - Up)
+				}
+			}
+			return pushLists[other][mask]
+		case TokenControl:
+			if cell == centreCell {
+				return nil
+			}
+			var mask uint8
+			for i, l := range [2]Line{rowLine(rowOf(cell)), colLine(colOf(cell))} {
+				if l.pos() == centralLine {
+					continue
+				}
+				for j, d := range lineDirs(l) {
+					if m := s.marks[l.idx()]; m == NoDir || m == d {
+						mask |= 1 << (2*i + j)
+					}
+				}
+			}
+			return controlLists[cell][mask]
+		}
+	}
+	return nil
+}
+
+// appendPrograms appends the Program actions of character c: each first
+// token alone, then (outside the Cold Room) followed by each other token.
+func appendPrograms(out []engine.Action, c Character, cold bool) []engine.Action {
+	for f := TokenLook; f <= TokenControl; f++ {
+		out = append(out, boxProgram[c][f][NoToken])
+		if cold {
+			continue
+		}
+		for sec := TokenLook; sec <= TokenControl; sec++ {
+			if sec != f {
+				out = append(out, boxProgram[c][f][sec])
+			}
+		}
+	}
+	return out
+}
+
+// b2i is 1 for true, 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // legalDecision lists the answers to the pending decision, then the free
@@ -148,7 +264,7 @@ func (s *State) legalDecision(out []engine.Action) []engine.Action {
 		out = append(out, boxHint[HintNone:]...)
 	}
 	if c := s.freeActsFor(); c != NoCharacter {
-		if s.beacons && s.chars[c].beacon < 0 {
+		if s.beacons && s.chars[c].beacon < 0 { // see also hasFreeActs
 			for t := range int8(numTiles) {
 				if !s.isFaceUp(t) {
 					out = append(out, boxBeacon[c][t])
@@ -160,6 +276,17 @@ func (s *State) legalDecision(out []engine.Action) []engine.Action {
 		}
 	}
 	return out
+}
+
+// hasFreeActs reports whether legalDecision may list a free act (a beacon
+// or a Guard's reveal) after the answers to the decision.
+func (s *State) hasFreeActs() bool {
+	c := s.freeActsFor()
+	if c == NoCharacter {
+		return false
+	}
+	p := s.owner(c)
+	return (s.beacons && s.chars[c].beacon < 0) || (s.mode == Suspicion && s.role[p] == Guard && !s.roleShown[p])
 }
 
 // freeActsFor returns the character whose seat may now place its beacon or
@@ -204,7 +331,7 @@ func (s *State) targets(out []engine.Action, c Character, t Token, act bool) []e
 		}
 	case TokenMove:
 		for d := Up; d <= Right; d++ {
-			if s.checkMove(c, d) == nil {
+			if s.moveCode(c, d) == "" {
 				if act {
 					out = append(out, boxActMove[d])
 				} else {
@@ -221,7 +348,7 @@ func (s *State) targets(out []engine.Action, c Character, t Token, act bool) []e
 				continue
 			}
 			for d := Up; d <= Right; d++ {
-				if s.checkDestination(cell, d) == nil {
+				if s.destinationCode(cell, d) == "" {
 					if act {
 						out = append(out, boxActPush[o][d])
 					} else {
@@ -270,11 +397,11 @@ func (s *State) lostReason(c Character, t Token) string {
 	case TokenMove:
 		reason := codeNoDestination
 		for d := Up; d <= Right; d++ {
-			err := s.checkMove(c, d)
-			if err == nil {
+			code := s.moveCode(c, d)
+			if code == "" {
 				return ""
 			}
-			if err.Code == codePrisonExit {
+			if code == codePrisonExit {
 				reason = codePrisonExit
 			}
 		}
@@ -287,7 +414,7 @@ func (s *State) lostReason(c Character, t Token) string {
 			return codeNoOneToPush
 		}
 		for d := Up; d <= Right; d++ {
-			if s.checkDestination(cell, d) == nil {
+			if s.destinationCode(cell, d) == "" {
 				return ""
 			}
 		}
@@ -304,30 +431,53 @@ func (s *State) lostReason(c Character, t Token) string {
 // checkDestination checks that a Move or Push from cell in direction d ends
 // on the board and on an accessible room (D11, D21).
 func (s *State) checkDestination(cell int8, d Dir) *engine.RuleError {
-	n := neighbour(cell, d)
-	if n < 0 {
+	switch s.destinationCode(cell, d) {
+	case codeOffBoard:
 		return engine.Refuse(codeOffBoard, "There is no room %s of this one: Move and Push never leave the board.", d)
-	}
-	if t := s.tileAt(n); s.isFaceUp(t) && s.room[t] == RoomFlooded {
+	case codeRoomInaccessible:
 		return engine.Refuse(codeRoomInaccessible, "The room %s is flooded: nobody may enter it any more.", d)
 	}
 	return nil
 }
 
+// destinationCode is checkDestination's code, "" when the destination is
+// fine (Legal asks it often and wants no message).
+func (s *State) destinationCode(cell int8, d Dir) string {
+	n := neighbour(cell, d)
+	if n < 0 {
+		return codeOffBoard
+	}
+	if t := s.tileAt(n); s.isFaceUp(t) && s.room[t] == RoomFlooded {
+		return codeRoomInaccessible
+	}
+	return ""
+}
+
 // checkMove checks a Move of c in direction d, the Prison Cell included
 // (§4.8).
 func (s *State) checkMove(c Character, d Dir) *engine.RuleError {
-	cell := s.cellOf(c)
-	if err := s.checkDestination(cell, d); err != nil {
+	if err := s.checkDestination(s.cellOf(c), d); err != nil {
 		return err
+	}
+	if s.moveCode(c, d) == codePrisonExit {
+		return engine.Refuse(codePrisonExit, "From the Prison Cell you may only move onto a room with a character in it, or the Central Room.")
+	}
+	return nil
+}
+
+// moveCode is checkMove's code, "" when the Move is legal.
+func (s *State) moveCode(c Character, d Dir) string {
+	cell := s.cellOf(c)
+	if code := s.destinationCode(cell, d); code != "" {
+		return code
 	}
 	if s.room[s.chars[c].tile] == RoomPrison {
 		n := neighbour(cell, d)
 		if n != centreCell && !s.occupied(s.tileAt(n), c) {
-			return engine.Refuse(codePrisonExit, "From the Prison Cell you may only move onto a room with a character in it, or the Central Room.")
+			return codePrisonExit
 		}
 	}
-	return nil
+	return ""
 }
 
 // checkLook checks a Look of c at tile t.
@@ -456,7 +606,7 @@ func (s *State) Apply(p engine.Seat, a engine.Action, _ engine.Millis) ([]engine
 		return nil, engine.NotYourTurn(p)
 	}
 	var err *engine.RuleError
-	s.out = make([]engine.Event, 0, 8)
+	s.out = s.mem.events.open(8, s.chunkSize(eventsPerTurn, eventChunkMin, eventChunkMax))
 	switch a := a.(type) {
 	case StartLook:
 		err = s.StartLook(int8(p), a)
@@ -502,7 +652,7 @@ func (s *State) Apply(p engine.Seat, a engine.Action, _ engine.Millis) ([]engine
 	if err != nil {
 		return nil, err
 	}
-	return evs, nil
+	return s.mem.events.keep(evs), nil
 }
 
 func (s *State) isActor(p engine.Seat) bool {
@@ -582,7 +732,7 @@ func (s *State) startChosen(p int8) {
 	for q := range int8(s.seats) {
 		if t := s.startLook[q]; t >= 0 {
 			s.known[q] |= 1 << uint(t)
-			s.tellOnly(q, Seen{Tile: tileID(t), Room: s.room[t]})
+			s.tellOnly(q, seenBodies[t][s.room[t]])
 		}
 	}
 	if !anyLook || s.mode == Solo {
@@ -633,7 +783,7 @@ func (s *State) Hint(p int8, a Hint) *engine.RuleError {
 		if a.Colour != HintNone {
 			s.hints = append(s.hints, hint{seat: p, tile: t, colour: a.Colour})
 		}
-		s.tell(Hinted{Seat: int(p), Tile: tileID(t), Colour: a.Colour})
+		s.tell(hintedBodies[p][t][a.Colour]) // Hinted{Seat: p, Tile: t, Colour: a.Colour}
 		s.proceed()
 	default:
 		return wrongPhase("A hint")
@@ -657,7 +807,8 @@ func (s *State) startTurn() {
 		ch.immediate = s.mode == Solo || (s.mode == Suspicion && s.role[p] == Guard && s.roleShown[p] && s.roleTurn[p] < s.turn) // D8, D32
 		program = program || !ch.immediate
 	}
-	s.tell(TurnStarted{Turn: s.turn, TurnsLeft: s.turnsLeft, Line: append([]Character(nil), s.line...)})
+	line := s.mem.chars.open(len(s.line), s.turnsLeft*len(s.line)) // the lines of the turns left
+	s.tell(TurnStarted{Turn: s.turn, TurnsLeft: s.turnsLeft, Line: s.mem.chars.keep(append(line, s.line...))})
 	if program {
 		s.phase = phaseProgramming
 		return
@@ -704,8 +855,8 @@ func (s *State) Program(p int8, a Program) *engine.RuleError {
 	if a.Second != NoToken {
 		n = 2
 	}
-	s.tellOnly(p, Programmed{Character: c, Tokens: n, First: a.First, Second: a.Second})
-	s.tellOthers(p, Programmed{Character: c, Tokens: n})
+	s.tellOnly(p, programmedBodies[c][a.First][a.Second]) // Programmed{Character: c, Tokens: n, First: a.First, Second: a.Second}
+	s.tellOthers(p, programmedCounts[c][n])               // Programmed{Character: c, Tokens: n}
 	for q := range int8(s.seats) {
 		if s.toProgram(q) != NoCharacter {
 			return nil
@@ -771,7 +922,7 @@ func (s *State) beginSlot(c Character) {
 			s.ask(pendAct, c, NoToken)
 		default: // it waited and can do nothing: a lost action (D8)
 			s.slotActed = true
-			s.tell(ActionLost{Character: c, Reason: codeNoAction})
+			s.tell(actionLost(c, NoToken, codeNoAction))
 		}
 	case ch.plan[1] == NoToken: // a single token (D7)
 		if s.round == 1 {
@@ -799,10 +950,10 @@ func (s *State) hasAct(c Character) bool {
 // is lost at once (D10), otherwise the seat must choose a target.
 func (s *State) reveal(c Character, t Token) {
 	s.chars[c].shown[s.round-1] = t
-	s.tell(TokenRevealed{Character: c, Round: s.round, Token: t})
+	s.tell(revealedBodies[c][s.round][t]) // TokenRevealed{Character: c, Round: s.round, Token: t}
 	if reason := s.lostReason(c, t); reason != "" {
 		s.slotActed = true
-		s.tell(ActionLost{Character: c, Token: t, Reason: reason})
+		s.tell(actionLost(c, t, reason))
 		return
 	}
 	s.ask(pendToken, c, t)
@@ -877,7 +1028,7 @@ func (s *State) Wait() *engine.RuleError {
 	c := s.pend.char
 	s.pend = pending{}
 	s.chars[c].waited = true
-	s.tell(Waited{Character: c})
+	s.tell(waitedBodies[c])
 	s.proceed()
 	return nil
 }
@@ -892,7 +1043,7 @@ func (s *State) Pass() *engine.RuleError {
 		return engine.Refuse(codeMustAct, "%s waited in round 1: it must act now.", c)
 	}
 	s.pend = pending{}
-	s.tell(Passed{Character: c})
+	s.tell(passedBodies[c])
 	s.proceed()
 	return nil
 }
@@ -936,7 +1087,7 @@ func (s *State) Act(a Act) *engine.RuleError {
 	s.pend = pending{}
 	s.slotActed = true
 	ch.shown[s.round-1] = a.Action
-	s.tell(TokenRevealed{Character: c, Round: s.round, Token: a.Action})
+	s.tell(revealedBodies[c][s.round][a.Action]) // TokenRevealed{Character: c, Round: s.round, Token: a.Action}
 	s.perform(c, a)
 	s.proceed()
 	return nil
@@ -964,8 +1115,8 @@ func (s *State) view(c Character, t int8, via string) {
 	p := s.owner(c)
 	s.known[p] |= 1 << uint(t)
 	s.viewed[t] |= 1 << uint(p)
-	s.tell(Looked{Seat: int(p), Character: c, Tile: tileID(t), Via: via})
-	s.tellOnly(p, Seen{Tile: tileID(t), Room: s.room[t]})
+	s.tell(looked(p, c, t, via))
+	s.tellOnly(p, seenBodies[t][s.room[t]]) // Seen{Tile: t, Room: s.room[t]}
 	if s.mode != Solo {
 		s.pend = pending{kind: pendHint, seat: p, char: c, tile: t}
 	}
@@ -1005,6 +1156,6 @@ func (s *State) PlaceBeacon(p int8, a PlaceBeacon) *engine.RuleError {
 		return engine.Refuse(codeTileFaceUp, "A beacon goes on a face-down tile.")
 	}
 	s.chars[c].beacon = t
-	s.tell(BeaconPlaced{Character: c, Tile: a.Tile})
+	s.tell(beaconPlacedBodies[c][t]) // BeaconPlaced{Character: c, Tile: a.Tile}
 	return nil
 }

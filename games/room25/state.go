@@ -122,10 +122,22 @@ type State struct {
 
 	over    bool
 	reason  string
-	outcome engine.Outcome
+	outcome engine.Outcome // its lists are never changed once made
 
 	out []engine.Event // events of the action being applied
+	mem chunks         // where the lists the state hands out are carved from
+
+	// The arrays of line, deaths, aside and hints while they fit, so that
+	// a clone is one allocation (see inline).
+	lineBuf   [maxChars]Character
+	deathsBuf [maxChars]Character
+	asideBuf  [prisonerTiles + guardTiles]Role
+	hintsBuf  [hintsInline]hint
 }
+
+// hintsInline is the number of hints a state holds in its own array; a game
+// with more keeps them in an array of their own.
+const hintsInline = 32
 
 // newState sets a match up (§3.2).
 func newState(mode Mode, set RoomSet, beacons bool, seats int, seed uint64) *State {
@@ -135,7 +147,9 @@ func newState(mode Mode, set RoomSet, beacons bool, seats int, seed uint64) *Sta
 // newStateWith sets a match up with the given 25 rooms of the set (a
 // custom set brings its own).
 func newStateWith(mode Mode, set RoomSet, roomList []Room, beacons bool, seats int, seed uint64) *State {
+	buildTables()
 	s := &State{rng: engine.NewRNG(seed), mode: mode, set: set, beacons: beacons, seats: seats}
+	s.line, s.deaths, s.hints = s.lineBuf[:0], s.deathsBuf[:0], s.hintsBuf[:0]
 	for p := range s.team {
 		s.team[p] = -1
 		s.startLook[p] = -2
@@ -192,7 +206,7 @@ func newStateWith(mode Mode, set RoomSet, roomList []Room, beacons bool, seats i
 		}
 		s.rng.Shuffle(len(tiles), func(i, j int) { tiles[i], tiles[j] = tiles[j], tiles[i] })
 		copy(s.role[:seats], tiles)
-		s.aside = tiles[seats:]
+		s.aside = inline(s.asideBuf[:], tiles[seats:])
 		for p := range seats {
 			if s.role[p] == Guard {
 				s.guardsDealt++
@@ -235,35 +249,51 @@ func newStateWith(mode Mode, set RoomSet, roomList []Room, beacons bool, seats i
 // Mode returns the game's mode.
 func (s *State) Mode() Mode { return s.mode }
 
-// Actors returns the seats that may act now, in seat order.
+// Actors returns the seats that may act now, in seat order. The list is
+// shared: callers must not change it.
 func (s *State) Actors() []engine.Seat {
-	var out []engine.Seat
+	var mask uint8
 	switch s.phase {
 	case phaseStartLook:
 		for p := range s.seats {
 			if s.startLook[p] == -2 {
-				out = append(out, engine.Seat(p))
+				mask |= 1 << p
 			}
 		}
 	case phaseStartHint:
 		for p := range s.seats {
 			if s.startLook[p] >= 0 && s.startHint[p] == NoColour {
-				out = append(out, engine.Seat(p))
+				mask |= 1 << p
 			}
 		}
 	case phaseProgramming:
-		for p := range s.seats {
-			if s.toProgram(int8(p)) != NoCharacter {
-				out = append(out, engine.Seat(p))
+		for c := Scientist; c <= LittleGirl; c++ {
+			if ch := &s.chars[c]; ch.inPlay && ch.alive && !ch.immediate && !ch.programmed {
+				mask |= 1 << ch.seat
 			}
 		}
 	case phaseAction:
 		if s.pend.kind != pendNone {
-			out = append(out, engine.Seat(s.pend.seat))
+			mask = 1 << s.pend.seat
 		}
 	}
-	return out
+	return seatSets[mask]
 }
+
+// seatSets lists the seats of every set of seats, in seat order, so that
+// Actors does not allocate; the empty set is nil. The capacity limit makes
+// an append by a caller copy.
+var seatSets = func() (t [1 << maxSeats][]engine.Seat) {
+	for m := range t {
+		for p := range maxSeats {
+			if m&(1<<p) != 0 {
+				t[m] = append(t[m], engine.Seat(p))
+			}
+		}
+		t[m] = t[m][:len(t[m]):len(t[m])]
+	}
+	return t
+}()
 
 // toProgram returns a character of seat p that still has to be programmed,
 // or NoCharacter.
@@ -290,25 +320,36 @@ func (s *State) Outcome() (engine.Outcome, bool) {
 	}
 	o := s.outcome
 	o.Winners = append([]engine.Seat(nil), o.Winners...)
-	o.Ranks = append([]int(nil), o.Ranks...)
-	o.Scores = append([]int(nil), o.Scores...)
+	// The ranks and the scores share one array (a search asks twice a
+	// playout), each with its capacity ended; empty lists stay nil.
+	nr := len(o.Ranks)
+	ints := append(append(make([]int, 0, nr+len(o.Scores)), o.Ranks...), o.Scores...)
+	o.Ranks, o.Scores = nilIfEmpty(ints[:nr:nr]), nilIfEmpty(ints[nr:])
 	return o, true
+}
+
+// nilIfEmpty returns xs, or nil when it is empty.
+func nilIfEmpty[T any](xs []T) []T {
+	if len(xs) == 0 {
+		return nil
+	}
+	return xs
 }
 
 // Clone returns an independent deep copy.
 func (s *State) Clone() engine.State { return s.clone() }
 
 func (s *State) clone() *State {
-	c := *s
-	c.line = append([]Character(nil), s.line...)
-	c.aside = append([]Role(nil), s.aside...)
-	c.hints = append([]hint(nil), s.hints...)
-	c.deaths = append([]Character(nil), s.deaths...)
-	c.outcome.Winners = append([]engine.Seat(nil), s.outcome.Winners...)
-	c.outcome.Ranks = append([]int(nil), s.outcome.Ranks...)
-	c.outcome.Scores = append([]int(nil), s.outcome.Scores...)
+	c := new(State)
+	*c = *s
+	c.line = inline(c.lineBuf[:], s.line)
+	c.aside = inline(c.asideBuf[:], s.aside)
+	c.hints = inline(c.hintsBuf[:], s.hints)
+	c.deaths = inline(c.deathsBuf[:], s.deaths)
+	// The outcome's lists are shared: nothing changes them once made.
 	c.out = nil
-	return &c
+	c.mem = chunks{} // the clone carves its lists from chunks of its own
+	return c
 }
 
 // Helpers on the board.
@@ -377,9 +418,10 @@ func (s *State) resample(p engine.Seat, r *rand.Rand, keep []engine.Seat) *State
 		mine = s.known[p]
 	}
 
-	// Face-down tiles p has not viewed.
-	var hidden, hiddenExit []int8
-	var pool []Room
+	// Face-down tiles p has not viewed. (The lists live on the stack.)
+	var hiddenBuf, exitBuf, freeBuf [numTiles]int8
+	var poolBuf, restBuf [numTiles]Room
+	hidden, hiddenExit, pool := hiddenBuf[:0], exitBuf[:0], poolBuf[:0]
 	for t := range int8(numTiles) {
 		if s.isFaceUp(t) || mine&(1<<uint(t)) != 0 {
 			continue
@@ -394,10 +436,9 @@ func (s *State) resample(p engine.Seat, r *rand.Rand, keep []engine.Seat) *State
 			}
 		}
 		r.Shuffle(len(hiddenExit), func(i, j int) { hiddenExit[i], hiddenExit[j] = hiddenExit[j], hiddenExit[i] })
-		var free []int8
+		free, rest := freeBuf[:0], restBuf[:0]
 		var used uint32
 		k := 0
-		var rest []Room
 		for _, rm := range pool {
 			if rooms[rm].pool == PoolExit {
 				d.room[hiddenExit[k]] = rm
@@ -458,9 +499,10 @@ func (s *State) resample(p engine.Seat, r *rand.Rand, keep []engine.Seat) *State
 
 	// Hidden roles, from the tiles nobody has seen.
 	if s.mode == Suspicion {
-		var free []int8
-		var tiles []Role
-		tiles = append(tiles, s.aside...)
+		var freeBuf [maxSeats]int8
+		var tilesBuf [prisonerTiles + guardTiles]Role
+		free := freeBuf[:0]
+		tiles := append(tilesBuf[:0], s.aside...)
 		for q := range int8(s.seats) {
 			kept := knows(q) || s.roleShown[q]
 			for _, a := range keep {
