@@ -8,14 +8,20 @@
 // store, and only then acknowledged and broadcast: each audience — every
 // seat, and the spectators — gets its own view and the events it may see,
 // encoded from [engine.State.View] and [engine.Visible] and nothing else.
-// Bots in seats run here too and see exactly what their seat sees. The match
+// Bots in seats see exactly what their seat sees. In real time they decide
+// here, at once; in other games a bot thinks on a goroutine of its own, on a
+// clone of the state that nothing else touches (it sees the clone only
+// through bot.Ask: its seat's view and samples of what the seat cannot
+// know), and its answer comes back through the inbox, so that a bot that
+// searches for a while never holds up the humans of its match. The match
 // clock runs while the match runs on this server; [engine.State.Advance] is
 // called at each deadline and what it fires is logged as a time-only record,
 // so that replaying the log from the seed rebuilds the match exactly, which is
 // how a match comes back after a restart.
 //
 // This package must never know a concrete game, and must never let anything
-// of a state but its views leave the goroutine that owns it.
+// of a state but its views, and the clones its thinking bots own, leave the
+// goroutine that owns it.
 package match
 
 import (
@@ -54,6 +60,7 @@ type Match struct {
 	set        settings
 	state      engine.State
 	seq        uint64
+	tickets    uint64        // questions put to thinking bots so far
 	lastAt     engine.Millis // time of the last record
 	clockBase  engine.Millis // match clock at clockWall
 	clockWall  time.Time
@@ -73,10 +80,19 @@ type seat struct {
 	byBot     bool              // played by its bot now
 	bot       bot.Bot
 	pending   *move         // the bot's next move, waiting for its time
+	thinking  uint64        // the ticket of the bot's decision under way, 0 if none
+	missed    []seen        // what the seat saw while its bot was thinking
 	away      engine.Millis // match clock when the human left (or the clock resumed)
 	isActor   bool
 	turnStart engine.Millis // match clock when the seat's turn began
 	refusals  int           // bot moves refused in a row
+}
+
+// seen is a view and the events that came with it, kept for a bot that was
+// thinking when they happened.
+type seen struct {
+	view engine.View
+	evs  []engine.Event
 }
 
 // move is a bot's decision waiting for its time: nil Action means "ask me
@@ -282,8 +298,8 @@ func (x *Match) nextDue(now time.Time) time.Time {
 		if human && !st.byBot && st.sub == nil && x.set.TakeoverAfter > 0 {
 			at(x.wall(st.away + x.set.TakeoverAfter))
 		}
-		if human && !st.byBot && st.isActor && x.set.MoveLimit > 0 && !x.realTime {
-			at(x.wall(st.turnStart + x.set.MoveLimit))
+		if human && !st.byBot && st.isActor && x.set.MoveLimit > 0 && !x.realTime && st.thinking == 0 {
+			at(x.wall(st.turnStart + x.set.MoveLimit)) // (a thinking bot's answer wakes the match)
 		}
 	}
 	if x.realTime {
@@ -368,7 +384,9 @@ func (x *Match) rebuild() {
 	x.state, x.seq = s, uint64(len(log))
 	x.rec.Records = len(log)
 	for _, st := range x.seats {
-		st.pending, st.bot = nil, nil // bots that remember catch up again
+		// Bots that remember catch up again; an answer still being thought
+		// out is dropped when it arrives.
+		st.pending, st.bot, st.thinking, st.missed = nil, nil, 0, nil
 	}
 	x.trackActors(engine.Spectator)
 }
@@ -454,7 +472,11 @@ func (x *Match) broadcast(evs []engine.Event, actor engine.Seat, ack int64) {
 			st.memo = nil // nobody saw this state's view: the next one goes whole
 		}
 		if o, ok := st.bot.(bot.Observer); ok {
-			o.Observe(x.state.View(s), engine.Visible(nil, evs, s))
+			if st.thinking != 0 { // told when it has answered: one goroutine at a time
+				st.missed = append(st.missed, seen{x.state.View(s), engine.Visible(nil, evs, s)})
+			} else {
+				o.Observe(x.state.View(s), engine.Visible(nil, evs, s))
+			}
 		}
 	}
 	if len(x.spectators) > 0 {
@@ -658,7 +680,7 @@ func (x *Match) plan(clock engine.Millis) {
 			st.pending = nil
 			continue
 		}
-		if st.pending != nil {
+		if st.pending != nil || st.thinking != 0 {
 			continue
 		}
 		s := engine.Seat(i)
@@ -669,20 +691,72 @@ func (x *Match) plan(clock engine.Millis) {
 			}
 			continue
 		}
-		d := bot.Ask(x.botFor(s), x.state, s, legal, clock)
-		if x.realTime {
-			if d.Action == nil && d.Delay <= 0 {
-				d.Delay = botPoll
-			}
-			st.pending = &move{action: d.Action, due: clock + max(d.Delay, 0)}
+		if !x.realTime {
+			x.think(s, legal, clock)
 			continue
 		}
-		if d.Action == nil {
-			// Only real-time bots may wait; any other game's bot must move.
-			d.Action = legal[0]
+		d := bot.Ask(x.botFor(s), x.state, s, legal, clock)
+		if d.Action == nil && d.Delay <= 0 {
+			d.Delay = botPoll
 		}
-		st.pending = &move{action: d.Action, due: clock + x.set.BotDelay}
+		st.pending = &move{action: d.Action, due: clock + max(d.Delay, 0)}
 	}
+}
+
+// think has the bot of seat s decide on a goroutine of its own, on a clone
+// of the state; its answer comes back through the inbox (see decided). The
+// bot is not used by the match until then.
+func (x *Match) think(s engine.Seat, legal []engine.Action, clock engine.Millis) {
+	st := x.seats[s]
+	b := x.botFor(s)
+	x.tickets++
+	ticket, state := x.tickets, x.state.Clone()
+	st.thinking = ticket
+	go func() {
+		var d bot.Decision
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					x.log.Error("a bot failed to decide; its seat plays its first legal move", "seat", int(s), "panic", r)
+					d = bot.Decision{}
+				}
+			}()
+			d = bot.Ask(b, state, s, legal, clock)
+		}()
+		select {
+		case x.inbox <- func() { x.decided(s, ticket, d.Action, legal, clock) }:
+		case <-x.quit: // the match is gone: nobody waits for the answer
+		}
+	}()
+}
+
+// decided takes the answer of the bot of seat s to the decision of the given
+// ticket, asked at clock: it is played BotDelay after it was asked, once
+// the bot is told what its seat saw meanwhile. An answer to a forgotten
+// question (the match was rebuilt) is dropped, and so is one the seat no
+// longer needs (the match ended, a human took the seat back); a move the
+// state no longer allows is refused when its time comes, and the bot asked
+// again.
+func (x *Match) decided(s engine.Seat, ticket uint64, a engine.Action, legal []engine.Action, clock engine.Millis) {
+	st := x.seats[s]
+	if st.thinking != ticket {
+		return
+	}
+	st.thinking = 0
+	if o, ok := st.bot.(bot.Observer); ok {
+		for _, m := range st.missed {
+			o.Observe(m.view, m.evs)
+		}
+	}
+	st.missed = nil
+	if x.rec.Status != store.Running || x.broken || !st.isActor || !(st.byBot || x.rec.Seats[s].Kind == Bot) {
+		return
+	}
+	if a == nil {
+		// Only real-time bots may wait; any other game's bot must move.
+		a = legal[0]
+	}
+	st.pending = &move{action: a, due: clock + x.set.BotDelay}
 }
 
 // playPending plays the waiting move of seat s.
@@ -699,6 +773,9 @@ func (x *Match) playPending(s engine.Seat, now time.Time) {
 
 // forceMove has the bot of a human seat out of time play one move.
 func (x *Match) forceMove(s engine.Seat, clock engine.Millis) {
+	if x.seats[s].thinking != 0 {
+		return // its bot is still busy with a question of before; asked when it answers
+	}
 	legal := x.state.Legal(s)
 	if len(legal) == 0 {
 		x.seats[s].turnStart = clock // nothing to play: the limit starts again
