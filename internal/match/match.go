@@ -692,7 +692,7 @@ func (x *Match) plan(clock engine.Millis) {
 			continue
 		}
 		if !x.realTime {
-			x.think(s, legal, clock)
+			x.think(s, legal, clock, false)
 			continue
 		}
 		d := bot.Ask(x.botFor(s), x.state, s, legal, clock)
@@ -705,12 +705,13 @@ func (x *Match) plan(clock engine.Millis) {
 
 // think has the bot of seat s decide on a goroutine of its own, on a clone
 // of the state; its answer comes back through the inbox (see decided). The
-// bot is not used by the match until then.
-func (x *Match) think(s engine.Seat, legal []engine.Action, clock engine.Millis) {
+// bot is not used by the match until then. forced: the bot plays for its
+// human, who is out of time.
+func (x *Match) think(s engine.Seat, legal []engine.Action, clock engine.Millis, forced bool) {
 	st := x.seats[s]
 	b := x.botFor(s)
 	x.tickets++
-	ticket, state := x.tickets, x.state.Clone()
+	ticket, state, turnStart := x.tickets, x.state.Clone(), st.turnStart
 	st.thinking = ticket
 	go func() {
 		var d bot.Decision
@@ -724,20 +725,21 @@ func (x *Match) think(s engine.Seat, legal []engine.Action, clock engine.Millis)
 			d = bot.Ask(b, state, s, legal, clock)
 		}()
 		select {
-		case x.inbox <- func() { x.decided(s, ticket, d.Action, legal, clock) }:
+		case x.inbox <- func() { x.decided(s, ticket, d.Action, legal, clock, forced, turnStart) }:
 		case <-x.quit: // the match is gone: nobody waits for the answer
 		}
 	}()
 }
 
 // decided takes the answer of the bot of seat s to the decision of the given
-// ticket, asked at clock: it is played BotDelay after it was asked, once
-// the bot is told what its seat saw meanwhile. An answer to a forgotten
-// question (the match was rebuilt) is dropped, and so is one the seat no
-// longer needs (the match ended, a human took the seat back); a move the
-// state no longer allows is refused when its time comes, and the bot asked
-// again.
-func (x *Match) decided(s engine.Seat, ticket uint64, a engine.Action, legal []engine.Action, clock engine.Millis) {
+// ticket, asked at clock: it is played BotDelay after it was asked, or at
+// once for a human out of time (forced), once the bot is told what its seat
+// saw meanwhile. An answer to a forgotten question (the match was rebuilt)
+// is dropped, and so is one the seat no longer needs (the match ended, a
+// human took the seat back, the human out of time moved after all: their
+// turn began again since turnStart); a move the state no longer allows is
+// refused when its time comes, and the bot asked again.
+func (x *Match) decided(s engine.Seat, ticket uint64, a engine.Action, legal []engine.Action, clock engine.Millis, forced bool, turnStart engine.Millis) {
 	st := x.seats[s]
 	if st.thinking != ticket {
 		return
@@ -749,14 +751,31 @@ func (x *Match) decided(s engine.Seat, ticket uint64, a engine.Action, legal []e
 		}
 	}
 	st.missed = nil
-	if x.rec.Status != store.Running || x.broken || !st.isActor || !(st.byBot || x.rec.Seats[s].Kind == Bot) {
-		return
-	}
 	if a == nil {
 		// Only real-time bots may wait; any other game's bot must move.
 		a = legal[0]
 	}
-	st.pending = &move{action: a, due: clock + x.set.BotDelay}
+	if x.rec.Status != store.Running || x.broken || !st.isActor {
+		return
+	}
+	if forced {
+		if st.byBot || x.rec.Seats[s].Kind != Human || st.turnStart != turnStart {
+			return
+		}
+		at := x.clock(time.Now())
+		if x.advance(at) {
+			return
+		}
+		x.log.Info("move played by the seat's bot: out of time", "seat", int(s))
+		x.playBot(s, a, at)
+		if st.isActor && st.turnStart < at {
+			st.turnStart = at
+		}
+		return
+	}
+	if st.byBot || x.rec.Seats[s].Kind == Bot {
+		st.pending = &move{action: a, due: clock + x.set.BotDelay}
+	}
 }
 
 // playPending plays the waiting move of seat s.
@@ -771,25 +790,19 @@ func (x *Match) playPending(s engine.Seat, now time.Time) {
 	x.playBot(s, m.action, at)
 }
 
-// forceMove has the bot of a human seat out of time play one move.
+// forceMove has the bot of a human seat out of time (in a game that is not
+// real-time: real-time games have no move limit) play one move, once it has
+// thought it out (see think and decided).
 func (x *Match) forceMove(s engine.Seat, clock engine.Millis) {
 	if x.seats[s].thinking != 0 {
-		return // its bot is still busy with a question of before; asked when it answers
+		return // its bot is busy with a question: asked again when it answers
 	}
 	legal := x.state.Legal(s)
 	if len(legal) == 0 {
 		x.seats[s].turnStart = clock // nothing to play: the limit starts again
 		return
 	}
-	d := bot.Ask(x.botFor(s), x.state, s, legal, clock)
-	if d.Action == nil {
-		d.Action = legal[0]
-	}
-	x.log.Info("move played by the seat's bot: out of time", "seat", int(s))
-	x.playBot(s, d.Action, clock)
-	if x.seats[s].isActor && x.seats[s].turnStart < clock {
-		x.seats[s].turnStart = clock
-	}
+	x.think(s, legal, clock, true)
 }
 
 // playBot applies a bot's move and records it.
