@@ -13,8 +13,9 @@
 #   SORTIE_BIN   a sortie binary to use instead of building one
 #
 # The hard batches search: a game of Plan de Secours takes about a second of
-# one core, a game of Room 25 about a minute and one of Les Évadés several
-# (set GAMES_HARD to a few dozen for those). The batches use every core.
+# one core, a game of Room 25 a few seconds (200 games of each hard batch
+# about ten minutes on two cores) and one of Les Évadés several (set
+# GAMES_HARD to a few dozen for it). The batches use every core.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
