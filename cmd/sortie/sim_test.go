@@ -38,7 +38,7 @@ func TestSimVersusMarkdown(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	for _, want := range []string{"| bots=easy |", "| bots=medium |", "| bots=medium,easy |", "medium 100.0%"} {
+	for _, want := range []string{"| bots=easy |", "| bots=medium |", "| bots=medium,easy | 2 | 10 | medium ", "<br>easy "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in\n%s", want, out)
 		}

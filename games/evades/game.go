@@ -100,6 +100,7 @@ func (g Game) New(setup engine.Setup) (engine.State, error) {
 // cards, slots and doors are sets or multisets and come back sorted.
 func (Game) DecodeAction(b []byte) (engine.Action, error) { return decodeAction(b) }
 
-// Policies returns the game's own bots: "heuristic" (the medium level) and
+// Policies returns the game's own bots: "easy" (the heuristic planning
+// short and now and then hesitating), "heuristic" (the medium level) and
 // "hard" (the heuristic looking a round ahead on determinizations).
-func (Game) Policies() []bot.Policy { return []bot.Policy{Heuristic{}, Hard{}} }
+func (Game) Policies() []bot.Policy { return []bot.Policy{Easy{}, Heuristic{}, Hard{}} }

@@ -52,8 +52,9 @@ var info = engine.Info{
 // Info describes the game.
 func (Game) Info() engine.Info { return info }
 
-// Policies returns the game's own bot policies: "heuristic".
-func (Game) Policies() []bot.Policy { return []bot.Policy{Heuristic{}} }
+// Policies returns the game's own bot policies: "heuristic" (the medium
+// level) and "easy".
+func (Game) Policies() []bot.Policy { return []bot.Policy{Heuristic{}, Easy{}} }
 
 // phase is what the game waits for (4.1).
 type phase uint8
