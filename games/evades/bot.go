@@ -101,14 +101,22 @@ func newPlanner(v *View, me int) *planner {
 		pl.cost[d] = pl.doorCost(Door(d), pl.face[d])
 	}
 	pl.route = pl.plan(pl.area)
-	for _, d := range pl.route {
-		pl.need[pl.face[d]] += uint8(cards[pl.face[d]].Level)
-	}
+	pl.lookAhead(len(pl.route))
 	if len(pl.route) > 0 {
 		pl.next = int(pl.route[0])
 	}
 	pl.cellGap = pl.hops(pl.area, cellArea)
 	return pl
+}
+
+// lookAhead makes the planner rate cards for the first n doors of its route
+// only (the whole route for the heuristic): the cards the rest of the route
+// asks for become useless to it.
+func (pl *planner) lookAhead(n int) {
+	pl.need = hand{}
+	for _, d := range pl.route[:min(len(pl.route), n)] {
+		pl.need[pl.face[d]] += uint8(cards[pl.face[d]].Level)
+	}
 }
 
 // doorCost is how dear crossing door d showing face f looks now.

@@ -80,12 +80,3 @@ func (b *easyBot) Decide(v engine.View, legal []engine.Action, _ engine.Millis) 
 	}
 	return bot.Decision{Action: lesser[b.rng.IntN(len(lesser))]}
 }
-
-// lookAhead makes the planner rate cards for the first n doors of its route
-// only: the cards the rest of the route asks for become useless to it.
-func (pl *planner) lookAhead(n int) {
-	pl.need = hand{}
-	for _, d := range pl.route[:min(len(pl.route), n)] {
-		pl.need[pl.face[d]] += uint8(cards[pl.face[d]].Level)
-	}
-}

@@ -137,16 +137,7 @@ func (b *heuristicBot) Decide(v engine.View, legal []engine.Action, _ engine.Mil
 		return pick(decline, pass, lost, join)
 	}
 
-	w := newWalker(view.Floors)
-	scoringChain := 0 // the first chain after the lost point, once called
-	for _, m := range b.stack {
-		switch {
-		case !m.lost:
-			w.lay(m.tile)
-		case w.lost() && scoringChain == 0:
-			scoringChain = m.chain
-		}
-	}
+	w, scoringChain := b.path(view.Floors)
 
 	if join != nil || decline != nil {
 		// Asked in a chain: it scores if it is the first call after the
@@ -167,6 +158,22 @@ func (b *heuristicBot) Decide(v engine.View, legal []engine.Action, _ engine.Mil
 		return bot.Decision{Action: tilesLegal[b.rng.IntN(len(tilesLegal))]}
 	}
 	return bot.Decision{Action: b.chooseTile(&w, view, tilesLegal)}
+}
+
+// path lays out the remembered stack's tiles on the revealed floors, and
+// returns it with the scoring chain: the first chain called after the lost
+// point, 0 if none yet.
+func (b *heuristicBot) path(floors []FloorID) (w walker, scoringChain int) {
+	w = newWalker(floors)
+	for _, m := range b.stack {
+		switch {
+		case !m.lost:
+			w.lay(m.tile)
+		case w.lost() && scoringChain == 0:
+			scoringChain = m.chain
+		}
+	}
+	return w, scoringChain
 }
 
 // chooseTile prefers a tile that keeps the path valid, and among those the

@@ -91,23 +91,11 @@ func (b *easyBot) Decide(v engine.View, legal []engine.Action, now engine.Millis
 			return bot.Decision{Action: b.playOn(legal)}
 		}
 	case PlayTile:
-		if w := b.rememberedPath(view); !w.lost() && b.rng.Float64() < easySlip {
+		if w, _ := b.h.path(view.Floors); !w.lost() && b.rng.Float64() < easySlip {
 			return bot.Decision{Action: b.lesserTile(&w, legal, d.Action)}
 		}
 	}
 	return d
-}
-
-// rememberedPath lays out the remembered stack's tiles as the heuristic
-// does.
-func (b *easyBot) rememberedPath(v *View) walker {
-	w := newWalker(v.Floors)
-	for _, m := range b.h.stack {
-		if !m.lost {
-			w.lay(m.tile)
-		}
-	}
-	return w
 }
 
 // playOn is what the bot does when it misses that the path has failed:

@@ -783,22 +783,8 @@ func (b *heuristicBot) best(c Character, t Token, opts []engine.Action, act bool
 	var bestA engine.Action
 	bestS := math.Inf(-1)
 	for _, a := range opts {
-		var target Act
-		switch x := a.(type) {
-		case Act:
-			target = x
-		case Look:
-			target = Act{Action: TokenLook, Tile: x.Tile}
-		case Move:
-			target = Act{Action: TokenMove, Dir: x.Dir}
-		case Push:
-			target = Act{Action: TokenPush, Character: x.Character, Dir: x.Dir}
-		case Control:
-			target = Act{Action: TokenControl, Line: x.Line, Dir: x.Dir}
-		default:
-			continue
-		}
-		if target.Action != t {
+		target, ok := asAct(a)
+		if !ok || target.Action != t {
 			continue
 		}
 		s := b.score(c, target) + b.rng.Float64()*0.01
@@ -807,6 +793,24 @@ func (b *heuristicBot) best(c Character, t Token, opts []engine.Action, act bool
 		}
 	}
 	return bestA
+}
+
+// asAct returns a target action (Look, Move, Push, Control or Act) as the
+// Act that the heuristic scores.
+func asAct(a engine.Action) (Act, bool) {
+	switch x := a.(type) {
+	case Act:
+		return x, true
+	case Look:
+		return Act{Action: TokenLook, Tile: x.Tile}, true
+	case Move:
+		return Act{Action: TokenMove, Dir: x.Dir}, true
+	case Push:
+		return Act{Action: TokenPush, Character: x.Character, Dir: x.Dir}, true
+	case Control:
+		return Act{Action: TokenControl, Line: x.Line, Dir: x.Dir}, true
+	}
+	return Act{}, false
 }
 
 // score rates one action with its target for character c.

@@ -214,21 +214,3 @@ func (b *easyBot) decider() Character {
 	}
 	return NoCharacter
 }
-
-// asAct returns a target action (Look, Move, Push, Control or Act) as the
-// Act that the heuristic scores.
-func asAct(a engine.Action) (Act, bool) {
-	switch x := a.(type) {
-	case Act:
-		return x, true
-	case Look:
-		return Act{Action: TokenLook, Tile: x.Tile}, true
-	case Move:
-		return Act{Action: TokenMove, Dir: x.Dir}, true
-	case Push:
-		return Act{Action: TokenPush, Character: x.Character, Dir: x.Dir}, true
-	case Control:
-		return Act{Action: TokenControl, Line: x.Line, Dir: x.Dir}, true
-	}
-	return Act{}, false
-}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"os"
 	"testing"
@@ -170,24 +169,8 @@ func TestViewIntoReuse(t *testing.T) {
 	}
 }
 
-// wilson returns the 95% Wilson score interval of k successes in n trials.
-func wilson(k, n int) (lo, hi float64) {
-	if n == 0 {
-		return 0, 1
-	}
-	const z = 1.96
-	p, nf := float64(k)/float64(n), float64(n)
-	den := 1 + z*z/nf
-	centre := p + z*z/(2*nf)
-	margin := z * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf))
-	return (centre - margin) / den, (centre + margin) / den
-}
-
-// rate formats k of n as a percentage with its Wilson interval.
-func rate(k, n int) string {
-	lo, hi := wilson(k, n)
-	return fmt.Sprintf("%5.1f%% [%4.1f, %4.1f]", 100*float64(k)/float64(n), 100*lo, 100*hi)
-}
+// rate is k successes of n with its 95% Wilson interval (sim.Wilson).
+func rate(k, n int) sim.Interval { return sim.Wilson(float64(k), float64(n)) }
 
 // hardMatchups are the settings in which hard is measured against medium:
 // each pair plays the same seeds, first with medium in the place of the
@@ -243,7 +226,7 @@ func TestHardRates(t *testing.T) {
 	for _, m := range hardMatchups {
 		med, hard := m.medium.play(t, m.games), m.hard.play(t, m.games)
 		cell := func(x tally) string {
-			s := rate(x.wins, x.games)
+			s := rate(x.wins, x.games).String()
 			if m.head2head {
 				s += fmt.Sprintf("; medium opponent %s", rate(x.opp, x.games))
 			}
@@ -254,9 +237,7 @@ func TestHardRates(t *testing.T) {
 		}
 		fmt.Printf("| %s | %d | %s | %s |\n", m.name, hard.games, cell(med), cell(hard))
 		// Hard must do significantly better than medium on the same seeds.
-		hardLo, _ := wilson(hard.wins, hard.games)
-		_, medHi := wilson(med.wins, med.games)
-		if hardLo <= medHi {
+		if rate(hard.wins, hard.games).Lo <= rate(med.wins, med.games).Hi {
 			t.Errorf("%s: hard %s does not beat medium %s", m.name, rate(hard.wins, hard.games), rate(med.wins, med.games))
 		}
 	}

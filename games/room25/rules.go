@@ -263,30 +263,36 @@ func (s *State) legalDecision(out []engine.Action) []engine.Action {
 	case pendHint:
 		out = append(out, boxHint[HintNone:]...)
 	}
-	if c := s.freeActsFor(); c != NoCharacter {
-		if s.beacons && s.chars[c].beacon < 0 { // see also hasFreeActs
-			for t := range int8(numTiles) {
-				if !s.isFaceUp(t) {
-					out = append(out, boxBeacon[c][t])
-				}
+	c, beacon, reveal := s.freeActs()
+	if beacon {
+		for t := range int8(numTiles) {
+			if !s.isFaceUp(t) {
+				out = append(out, boxBeacon[c][t])
 			}
 		}
-		if p := s.owner(c); s.mode == Suspicion && s.role[p] == Guard && !s.roleShown[p] {
-			out = append(out, boxReveal)
-		}
+	}
+	if reveal {
+		out = append(out, boxReveal)
 	}
 	return out
 }
 
-// hasFreeActs reports whether legalDecision may list a free act (a beacon
-// or a Guard's reveal) after the answers to the decision.
-func (s *State) hasFreeActs() bool {
-	c := s.freeActsFor()
-	if c == NoCharacter {
-		return false
+// freeActs returns the character whose seat may now act freely (see
+// freeActsFor) and which free acts it has: placing its beacon (still in
+// hand), revealing its role (a hidden Guard).
+func (s *State) freeActs() (c Character, beacon, reveal bool) {
+	if c = s.freeActsFor(); c == NoCharacter {
+		return c, false, false
 	}
 	p := s.owner(c)
-	return (s.beacons && s.chars[c].beacon < 0) || (s.mode == Suspicion && s.role[p] == Guard && !s.roleShown[p])
+	return c, s.beacons && s.chars[c].beacon < 0, s.mode == Suspicion && s.role[p] == Guard && !s.roleShown[p]
+}
+
+// hasFreeActs reports whether legalDecision may list a free act after the
+// answers to the decision.
+func (s *State) hasFreeActs() bool {
+	_, beacon, reveal := s.freeActs()
+	return beacon || reveal
 }
 
 // freeActsFor returns the character whose seat may now place its beacon or

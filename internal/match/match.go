@@ -714,12 +714,11 @@ func (x *Match) think(s engine.Seat, legal []engine.Action, clock engine.Millis,
 	ticket, state, turnStart := x.tickets, x.state.Clone(), st.turnStart
 	st.thinking = ticket
 	go func() {
-		var d bot.Decision
+		var d bot.Decision // no action if the bot panics: decided plays legal[0]
 		func() {
 			defer func() {
 				if r := recover(); r != nil {
 					x.log.Error("a bot failed to decide; its seat plays its first legal move", "seat", int(s), "panic", r)
-					d = bot.Decision{}
 				}
 			}()
 			d = bot.Ask(b, state, s, legal, clock)
