@@ -297,11 +297,19 @@ func (m *Manager) load(ctx context.Context, id string) (*Match, error) {
 		return nil, refuse(CodeUnavailable, "The game of this match (%s) is not on this server.", rec.Game)
 	}
 	log, err := m.store.Log(ctx, id)
+	var talk [][]byte
+	if err == nil {
+		talk, err = m.store.Chat(ctx, id)
+	}
 	if err != nil {
 		m.log.Error("cannot read a match's log", "match", id, "err", err)
 		return nil, refuse(CodeUnavailable, "The server could not read the match; try again.")
 	}
-	return m.newMatch(g, rec, log)
+	x, err := m.newMatch(g, rec, log)
+	if err == nil {
+		x.chatN = len(talk)
+	}
+	return x, err
 }
 
 // newMatch builds a match from what is stored, replaying its log.
@@ -320,7 +328,7 @@ func (m *Manager) newMatch(g engine.Game, rec *store.Match, log [][]byte) (*Matc
 		id: rec.ID, game: g, info: info, mgr: m,
 		log:   m.log.With("match", rec.ID, "game", info.ID),
 		inbox: make(chan func(), 16), stop: make(chan struct{}), quit: make(chan struct{}),
-		hostHash: rec.HostHash, tokenHashes: make([][]byte, len(rec.Seats)),
+		hostHash: rec.HostHash, tokenHashes: make([][]byte, len(rec.Seats)), setup: rec.Setup,
 		rec: rec, opts: opts, state: state, seq: uint64(len(log)), lastAt: lastAt,
 		clockBase: max(rec.Clock, lastAt), clockWall: time.Now(),
 		seats: make([]*seat, len(rec.Seats)), spectators: make(map[*bus.Subscription]bool),
@@ -335,7 +343,8 @@ func (m *Manager) newMatch(g engine.Game, rec *store.Match, log [][]byte) (*Matc
 	}
 	for i, s := range rec.Seats {
 		x.tokenHashes[i] = s.TokenHash
-		x.seats[i] = &seat{away: x.clockBase}
+		// A seat its human left stays with its bot until they take it back.
+		x.seats[i] = &seat{away: x.clockBase, byBot: s.Kind == Human && s.Left}
 	}
 	x.rec.Records = len(log)
 	if rec.Status == store.Running {

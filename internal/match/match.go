@@ -52,6 +52,7 @@ type Match struct {
 	// Fixed when the match is loaded; read from any goroutine.
 	hostHash    []byte
 	tokenHashes [][]byte
+	setup       engine.Setup // a copy of rec.Setup, which the history reads
 
 	// Owned by the match's goroutine.
 	rec        *store.Match
@@ -67,6 +68,7 @@ type Match struct {
 	seats      []*seat
 	spectators map[*bus.Subscription]bool
 	specMemo   *viewMemo // what spectators were last sent of their view
+	chatN      int       // lines of table talk so far
 	idleSince  time.Time // finished with nobody watching since
 	realTime   bool
 	broken     bool // the state could not be rebuilt after a store failure
@@ -85,6 +87,7 @@ type seat struct {
 	isActor   bool
 	turnStart engine.Millis // match clock when the seat's turn began
 	refusals  int           // bot moves refused in a row
+	talk      bucket        // the pace of the seat's table talk
 }
 
 // seen is a view and the events that came with it, kept for a bot that was

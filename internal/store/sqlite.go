@@ -78,6 +78,12 @@ CREATE TABLE IF NOT EXISTS records (
 	rec      BLOB NOT NULL,
 	PRIMARY KEY (match_id, n)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS chat (
+	match_id TEXT NOT NULL,
+	n        INTEGER NOT NULL,
+	line     BLOB NOT NULL,
+	PRIMARY KEY (match_id, n)
+) WITHOUT ROWID;
 `
 
 // OpenSQLite opens (creating if needed) the store in the file at path; the
@@ -323,6 +329,28 @@ func (s *SQLite) Append(ctx context.Context, id string, n int, rec []byte, at en
 	})
 }
 
+// AppendChat writes the next line of a match's table talk.
+func (s *SQLite) AppendChat(ctx context.Context, id string, n int, line []byte) error {
+	return s.write(ctx, func(tx *sql.Tx, _ *SQLite) error {
+		res, err := tx.Exec(`INSERT INTO chat(match_id, n, line)
+			SELECT ?1, ?2, ?3
+			WHERE (SELECT coalesce(max(n), 0) FROM chat WHERE match_id = ?1) = ?2 - 1
+			AND EXISTS (SELECT 1 FROM matches WHERE id = ?1)`, id, n, line)
+		if err != nil {
+			return err
+		}
+		if k, _ := res.RowsAffected(); k != 1 {
+			return fmt.Errorf("%w: chat line %d of match %s is not the next one of a stored match", ErrConflict, n, id)
+		}
+		return nil
+	})
+}
+
+// Chat returns a match's table talk.
+func (s *SQLite) Chat(ctx context.Context, id string) ([][]byte, error) {
+	return s.lines(ctx, `SELECT n, line FROM chat WHERE match_id = ? ORDER BY n`, id, "chat line")
+}
+
 // SetSeat replaces one seat of a match.
 func (s *SQLite) SetSeat(ctx context.Context, id string, i int, st Seat) error {
 	return s.write(ctx, func(tx *sql.Tx, _ *SQLite) error {
@@ -432,7 +460,13 @@ func (s *SQLite) Get(ctx context.Context, id string) (*Match, error) {
 
 // Log returns a match's log.
 func (s *SQLite) Log(ctx context.Context, id string) ([][]byte, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT n, rec FROM records WHERE match_id = ? ORDER BY n`, id)
+	return s.lines(ctx, `SELECT n, rec FROM records WHERE match_id = ? ORDER BY n`, id, "record")
+}
+
+// lines reads numbered rows (n, data) of match id, which must count from 1
+// with no gap.
+func (s *SQLite) lines(ctx context.Context, query, id, what string) ([][]byte, error) {
+	rows, err := s.r.QueryContext(ctx, query, id)
 	if err != nil {
 		return nil, err
 	}
@@ -445,7 +479,7 @@ func (s *SQLite) Log(ctx context.Context, id string) ([][]byte, error) {
 			return nil, err
 		}
 		if n != len(log)+1 {
-			return nil, fmt.Errorf("store: match %s: record %d is missing", id, len(log)+1)
+			return nil, fmt.Errorf("store: match %s: %s %d is missing", id, what, len(log)+1)
 		}
 		log = append(log, rec)
 	}

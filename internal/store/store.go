@@ -44,6 +44,9 @@ type Seat struct {
 	Name string `json:"name,omitempty"`
 	// Joined is set once the seat's human has joined with the invite token.
 	Joined bool `json:"joined"`
+	// Left is set while the seat's human has handed the seat to its bot for
+	// the rest of the match (they may take it back).
+	Left bool `json:"left,omitempty"`
 	// TokenHash is the SHA-256 of the seat's token; nil for bot seats.
 	TokenHash []byte `json:"-"`
 }
@@ -103,7 +106,14 @@ type Store interface {
 	// Append writes record number n (counting from 1) of running match
 	// id's log, which must be the next one; at is the record's time.
 	Append(ctx context.Context, id string, n int, rec []byte, at engine.Millis) error
-	// SetSeat replaces seat i of match id (a human joined).
+	// AppendChat writes line number n (counting from 1) of match id's table
+	// talk, which must be the next one. A line is the match package's JSON,
+	// opaque here; a match of any status may talk.
+	AppendChat(ctx context.Context, id string, n int, line []byte) error
+	// Chat returns match id's lines of table talk, in order.
+	Chat(ctx context.Context, id string) ([][]byte, error)
+	// SetSeat replaces seat i of match id (a human joined, left or came
+	// back).
 	SetSeat(ctx context.Context, id string, i int, s Seat) error
 	// Start marks match id running.
 	Start(ctx context.Context, id string, at time.Time) error
