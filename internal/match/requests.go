@@ -40,6 +40,8 @@ func (x *Match) act(s engine.Seat, seq uint64, raw []byte) error {
 		return engine.GameOver()
 	case x.broken:
 		return refuse(CodeUnavailable, "The match cannot take actions now: its log could not be read back.")
+	case x.rec.Seats[s].Left:
+		return refuse(CodeSeatLeft, "You handed your seat to its bot: take it back to play again.")
 	}
 	a, err := x.game.DecodeAction(raw)
 	if err != nil {
@@ -50,9 +52,6 @@ func (x *Match) act(s engine.Seat, seq uint64, raw []byte) error {
 	}
 	if seq > x.seq {
 		return refuse(CodeFutureSeq, "There is no state %d yet (the match is at %d).", seq, x.seq)
-	}
-	if x.rec.Seats[s].Left {
-		return refuse(CodeSeatLeft, "You handed your seat to its bot: take it back to play again.")
 	}
 	st := x.seats[s]
 	if st.byBot {
