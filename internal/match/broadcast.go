@@ -117,12 +117,17 @@ func (x *Match) encodeFor(f *frame, s engine.Seat, ack int64, head []byte, memo 
 // snapshot is the full state message for audience s.
 func (x *Match) snapshot(s engine.Seat, now time.Time) []byte {
 	f := x.newFrame(TypeState, x.clock(now), nil)
+	var team *int // the audience's team channel, if it has one
+	if t := x.teamOf(s); t >= 0 {
+		team = &t
+	}
 	head, _ := json.Marshal(struct {
 		Match string        `json:"match"`
 		Game  string        `json:"game"`
 		Seat  engine.Seat   `json:"seat"`
+		Team  *int          `json:"team,omitempty"`
 		Seats []SeatSummary `json:"seats"`
-	}{x.id, x.info.ID, s, x.seatSummaries()})
+	}{x.id, x.info.ID, s, team, x.seatSummaries()})
 	// Splice the head's fields in front of the frame's own.
 	head = append(head[1:len(head)-1], ',')
 	return x.encodeFor(f, s, -1, head, nil)

@@ -535,7 +535,11 @@ func TestTeamTalk(t *testing.T) {
 			token = cm.Seats[p.seat].Token
 		}
 		q := e.dial(id, token, p.seat)
-		h := q.expect(t, "the state", isState).History
+		st := q.expect(t, "the state", isState)
+		if wantTeam := p.seat >= 0; (st.Team != nil) != wantTeam || wantTeam && *st.Team != int(p.seat)%2 {
+			t.Errorf("%s is told its team channel is %v", p.seat, st.Team)
+		}
+		h := st.History
 		if len(h) != len(want) {
 			t.Errorf("%s's history holds %d lines, want %d: %s", p.seat, len(h), len(want), h)
 		}
