@@ -18,6 +18,9 @@ import (
 // with events the audience may see, and lines of table talk it hears).
 const HistoryLimit = 300
 
+// historyLimit is HistoryLimit; tests lower it.
+var historyLimit = HistoryLimit
+
 // TypeEvents is the type of a history entry holding the events of one
 // record: {"type":"events","seq":K,"clock":C,"events":[…]}.
 const TypeEvents = "events"
@@ -53,7 +56,7 @@ func (x *Match) withHistory(ctx context.Context, state []byte, s engine.Seat, re
 }
 
 // history encodes the entries audience s was told up to ref, oldest first,
-// at most HistoryLimit of them.
+// at most historyLimit of them.
 func (x *Match) history(ctx context.Context, s engine.Seat, ref historyRef) ([]byte, error) {
 	var entries [][]byte
 	var lines []Line
@@ -91,8 +94,8 @@ func (x *Match) history(ctx context.Context, s engine.Seat, ref historyRef) ([]b
 		}
 	}
 	talkUpTo(^uint64(0))
-	if len(entries) > HistoryLimit {
-		entries = entries[len(entries)-HistoryLimit:]
+	if len(entries) > historyLimit {
+		entries = entries[len(entries)-historyLimit:]
 	}
 	size := 2
 	for _, e := range entries {
