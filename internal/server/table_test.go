@@ -39,6 +39,9 @@ func TestTableTalk(t *testing.T) {
 	cm := e.newMatch(match.CreateRequest{Game: "testcards", Players: 2}, true)
 	id := cm.Match.ID
 	p0, p1, spec := e.dial(id, cm.Seats[0].Token, 0), e.dial(id, cm.Seats[1].Token, 1), e.dial(id, "", engine.Spectator)
+	for _, p := range []*player{p0, p1, spec} {
+		p.expect(t, "the state", isState) // connected: what follows reaches it
+	}
 	evil := `<img src=x onerror="document.title='pwned'"> ça va ? 🙂 & "quotes"`
 	if err := p0.conn.Chat(ctx, evil, false); err != nil {
 		t.Fatal(err)
@@ -123,6 +126,9 @@ func TestHistoryOnReconnect(t *testing.T) {
 	cm := e.newMatch(match.CreateRequest{Game: "testcards", Players: 2}, true)
 	id := cm.Match.ID
 	p0, p1, spec := e.dial(id, cm.Seats[0].Token, 0), e.dial(id, cm.Seats[1].Token, 1), e.dial(id, "", engine.Spectator)
+	for _, p := range []*player{p0, p1, spec} {
+		p.expect(t, "the state", isState) // connected: every change reaches it
+	}
 	done := make(chan error, 1)
 	go func() { _, err := p1.play(ctx, newRand(4), playOptions{stopAfter: 4}); done <- err }()
 	if _, err := p0.play(ctx, newRand(5), playOptions{stopAfter: 2}); err != nil {
@@ -293,6 +299,8 @@ func TestLeaveAndReturn(t *testing.T) {
 	cm := e.newMatch(match.CreateRequest{Game: "testcards", Players: 2, BotDelayMs: 10}, true)
 	id := cm.Match.ID
 	p0, p1 := e.dial(id, cm.Seats[0].Token, 0), e.dial(id, cm.Seats[1].Token, 1)
+	p0.expect(t, "the state", isState)
+	p1.expect(t, "the state", isState)
 	if err := p1.conn.Leave(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -344,6 +352,7 @@ func TestLeaveAndReturn(t *testing.T) {
 	}
 	// Taking it back: the table is told, and the human plays again.
 	p0 = e.dial(id, cm.Seats[0].Token, 0)
+	p0.expect(t, "the state", isState)
 	if err := p1.conn.Return(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -514,13 +523,20 @@ func TestTeamTalk(t *testing.T) {
 	if err := ps[0].conn.Chat(ctx, "I saw the exit near us", true); err != nil {
 		t.Fatal(err)
 	}
+	// The second line is written once the first is stored (seat 0 got it
+	// back), so that every socket gets them in this order.
+	heard0 := ps[0].expect(t, "its own line", isLine).Text
 	if err := ps[1].conn.Chat(ctx, "good luck all", false); err != nil {
 		t.Fatal(err)
 	}
 	// Teams alternate around the table: seats 0 and 2, seats 1 and 3.
 	for _, p := range append(ps, spec) {
 		var got []string
-		for range 1 + btoi(p.seat == 0 || p.seat == 2) {
+		n := 1 + btoi(p.seat == 0 || p.seat == 2)
+		if p.seat == 0 {
+			got, n = []string{heard0}, 1
+		}
+		for range n {
 			got = append(got, p.expect(t, "a line", isLine).Text)
 		}
 		want := []string{"good luck all"}
