@@ -1,0 +1,8 @@
+package term
+
+// boardOf returns the board of a game, or the generic board.
+func boardOf(game string) board {
+	switch game {
+	}
+	return generic{}
+}
