@@ -3,6 +3,8 @@ package term
 // boardOf returns the board of a game, or the generic board.
 func boardOf(game string) board {
 	switch game {
+	case "plandesecours":
+		return &pds{}
 	}
 	return generic{}
 }
