@@ -5,6 +5,10 @@ func boardOf(game string) board {
 	switch game {
 	case "plandesecours":
 		return &pds{}
+	case "temple":
+		return temple{}
+	case "outran":
+		return &outran{}
 	}
 	return generic{}
 }
