@@ -7,6 +7,8 @@ func boardOf(game string) board {
 		return &pds{}
 	case "temple":
 		return temple{}
+	case "room25":
+		return room25{}
 	case "outran":
 		return &outran{}
 	}

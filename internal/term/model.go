@@ -833,3 +833,5 @@ func frame(st *styles, title string, lines []string, w, h int) []string {
 }
 
 var _ = lipgloss.Width
+
+func lipWidth(s string) int { return ansi.StringWidth(s) }
