@@ -9,6 +9,8 @@ func boardOf(game string) board {
 		return temple{}
 	case "room25":
 		return room25{}
+	case "evades":
+		return evades{}
 	case "outran":
 		return &outran{}
 	}
