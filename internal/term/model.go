@@ -397,6 +397,9 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 	case tea.KeyCtrlC:
 		return tea.Quit
 	}
+	if m.input == "" && (m.status == "finished" || m.closed) && k.String() == "q" {
+		return tea.Quit
+	}
 	if m.have && m.input == "" {
 		if ok, cmd := m.board.key(k, m.ctx()); ok {
 			return cmd
