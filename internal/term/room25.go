@@ -234,7 +234,7 @@ func (room25) render(c *ctx, w, h int) string {
 			}
 			var who []string
 			for _, ch := range cell.strs("characters") {
-				who = append(who, c.seatStyle(chars[ch]).Render(string([]rune(c.t("room25.char."+ch+".short"))[:1])))
+				who = append(who, c.seatStyle(chars[ch]).Render(string([]rune(c.t("room25.char." + ch + ".short"))[:1])))
 			}
 			top += pad1(name+" "+strings.Join(who, ""), cw) + "│"
 		}

@@ -31,8 +31,12 @@ func tpChamberName(c *ctx, id string) string {
 	return s
 }
 
-func tpCurse(c *ctx, id string) string    { return c.t("temple.curse." + tileNum.ReplaceAllString(id, "")) }
-func tpTreasure(c *ctx, id string) string { return c.t("temple.treasure." + tileNum.ReplaceAllString(id, "")) }
+func tpCurse(c *ctx, id string) string {
+	return c.t("temple.curse." + tileNum.ReplaceAllString(id, ""))
+}
+func tpTreasure(c *ctx, id string) string {
+	return c.t("temple.treasure." + tileNum.ReplaceAllString(id, ""))
+}
 
 func (temple) describe(ev obj, c *ctx) (string, bool) {
 	n := func(k string) string { return c.name(ev.num(k)) }
