@@ -28,23 +28,26 @@ func r25LineName(c *ctx, l string) string {
 	return c.t("room25.line."+l[:3], p{"n": n + 1})
 }
 
-func r25Where(c *ctx, tile string) string {
+// r25Cell is the cell a tile lies in now, or -1.
+func r25Cell(c *ctx, tile string) int {
 	for _, cell := range newObj(c.view).subs("cells") {
 		if cell.str("tile") == tile {
-			return r25CellName(c, cell.num("cell"))
+			return cell.num("cell")
 		}
+	}
+	return -1
+}
+
+// r25Where names a tile's cell in a sentence (the tile's id if it is gone,
+// as on the web page).
+func r25Where(c *ctx, tile string) string {
+	if i := r25Cell(c, tile); i >= 0 {
+		return r25CellName(c, i)
 	}
 	return tile
 }
 
-func r25CellOf(c *ctx, tile string) string {
-	for _, cell := range newObj(c.view).subs("cells") {
-		if cell.str("tile") == tile {
-			return r25CellName(c, cell.num("cell"))
-		}
-	}
-	return r25CellName(c, -1)
-}
+func r25CellOf(c *ctx, tile string) string { return r25CellName(c, r25Cell(c, tile)) }
 
 func (room25) describe(ev obj, c *ctx) (string, bool) {
 	ch := func() string { return c.t("room25.char." + ev.str("character")) }
