@@ -21,18 +21,7 @@ import (
 // refusal without its texts fails here, before a French player meets it in
 // English.
 func TestRefusalTexts(t *testing.T) {
-	dicts := map[string]map[string]string{}
-	for _, lang := range []string{"en", "fr"} {
-		b, err := fs.ReadFile(web.Files(), "i18n/"+lang+".json")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var d map[string]string
-		if err := json.Unmarshal(b, &d); err != nil {
-			t.Fatal(err)
-		}
-		dicts[lang] = d
-	}
+	dicts := readTexts(t)
 	games, err := filepath.Glob("../games/*")
 	if err != nil {
 		t.Fatal(err)
@@ -105,6 +94,24 @@ func refusalCodes(t *testing.T, dir string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// readTexts reads the client's languages: lang → key → text.
+func readTexts(t *testing.T) map[string]map[string]string {
+	t.Helper()
+	dicts := map[string]map[string]string{}
+	for _, lang := range []string{"en", "fr"} {
+		b, err := fs.ReadFile(web.Files(), "i18n/"+lang+".json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var d map[string]string
+		if err := json.Unmarshal(b, &d); err != nil {
+			t.Fatalf("%s.json: %v", lang, err)
+		}
+		dicts[lang] = d
+	}
+	return dicts
 }
 
 func or(a, b string) string {

@@ -109,6 +109,19 @@ func (p *page) logTexts() []string {
 	return js[[]string](p, `[...document.querySelectorAll('#log li')].map(li => li.textContent)`)
 }
 
+// playMoves plays n moves of Plan de Secours through the page (fewer if the
+// match ends first), then waits for the player's turn: nothing moves then.
+func playMoves(p *page, n int) {
+	p.t.Helper()
+	for range n {
+		if st := p.waitMove(30 * time.Second); st.Status == "finished" {
+			return
+		}
+		playPDS(p, false)
+	}
+	p.waitMove(30 * time.Second)
+}
+
 // Fault 2: "What happened" is the same after a reload, and after coming back
 // from the lobby, as before: the page rebuilds it from the history the
 // server sends.
@@ -118,14 +131,7 @@ func TestLogAfterReload(t *testing.T) {
 		"bot_delay_ms": 0, "auto_start": true}, "Ada")
 	p := s.browser("ada", "en").tab("match")
 	p.openSeat(c, 0)
-	for range 3 {
-		if st := p.waitMove(20 * time.Second); st.Status == "finished" {
-			break
-		}
-		playPDS(p, false)
-	}
-	// On my turn nothing moves: the log is what it is.
-	p.waitMove(20 * time.Second)
+	playMoves(p, 3)
 	before := p.logTexts()
 	if len(before) < 4 {
 		t.Fatalf("only %d lines in the log before the reload: %q", len(before), before)
@@ -271,13 +277,7 @@ func TestSeatsToldApart(t *testing.T) {
 	if want := []string{"Zoé", "Bot moyen 1", "Bot moyen 2"}; !slices.Equal(names, want) {
 		t.Fatalf("the seats are named %q, want %q", names, want)
 	}
-	for range 4 {
-		if st := p.waitMove(30 * time.Second); st.Status == "finished" {
-			break
-		}
-		playPDS(p, false)
-	}
-	p.waitMove(30 * time.Second)
+	playMoves(p, 4)
 	fr := p.logTexts()
 	all := strings.Join(fr, "\n")
 	if !strings.Contains(all, "Bot moyen 1") || !strings.Contains(all, "Bot moyen 2") || !strings.Contains(all, "pose une tuile") {

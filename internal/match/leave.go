@@ -26,11 +26,10 @@ func (x *Match) Return(ctx context.Context, s engine.Seat) error {
 }
 
 func (x *Match) setLeft(s engine.Seat, left bool, now time.Time) error {
+	if err := x.humanSeat(s); err != nil {
+		return err
+	}
 	switch {
-	case s < 0 || int(s) >= len(x.seats):
-		return refuse(CodeUnknownSeat, "This match has no seat %d.", s)
-	case x.rec.Seats[s].Kind != Human:
-		return refuse(CodeNotHuman, "Seat %d is played by a bot.", s)
 	case x.rec.Status == store.Open:
 		return refuse(CodeNotStarted, "The match has not started yet.")
 	case x.rec.Status == store.Finished:

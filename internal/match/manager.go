@@ -418,8 +418,9 @@ type Reveal struct {
 	Seats     []json.RawMessage `json:"seats"`
 }
 
-// Replay returns a finished match's log and final views.
-func (m *Manager) Replay(ctx context.Context, id string) (*Replay, error) {
+// stored reads match id from the store (not its log), with the refusals a
+// client understands.
+func (m *Manager) stored(ctx context.Context, id string) (*store.Match, error) {
 	if !validID(id) {
 		return nil, refuse(CodeUnknownMatch, "There is no match %q.", id)
 	}
@@ -429,6 +430,15 @@ func (m *Manager) Replay(ctx context.Context, id string) (*Replay, error) {
 	}
 	if err != nil {
 		return nil, refuse(CodeUnavailable, "The server could not read the match; try again.")
+	}
+	return rec, nil
+}
+
+// Replay returns a finished match's log and final views.
+func (m *Manager) Replay(ctx context.Context, id string) (*Replay, error) {
+	rec, err := m.stored(ctx, id)
+	if err != nil {
+		return nil, err
 	}
 	if rec.Status != store.Finished {
 		return nil, refuse(CodeNotFinished, "The log and the full reveal are given once the match is over.")

@@ -28,12 +28,22 @@ func (x *Match) Act(ctx context.Context, s engine.Seat, seq uint64, raw []byte) 
 	return err
 }
 
-func (x *Match) act(s engine.Seat, seq uint64, raw []byte) error {
+// humanSeat refuses a seat the match does not have, or one a bot plays.
+func (x *Match) humanSeat(s engine.Seat) error {
 	switch {
 	case s < 0 || int(s) >= len(x.seats):
 		return refuse(CodeUnknownSeat, "This match has no seat %d.", s)
 	case x.rec.Seats[s].Kind != Human:
 		return refuse(CodeNotHuman, "Seat %d is played by a bot.", s)
+	}
+	return nil
+}
+
+func (x *Match) act(s engine.Seat, seq uint64, raw []byte) error {
+	if err := x.humanSeat(s); err != nil {
+		return err
+	}
+	switch {
 	case x.rec.Status == store.Open:
 		return refuse(CodeNotStarted, "The match has not started yet.")
 	case x.rec.Status == store.Finished:

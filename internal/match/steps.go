@@ -9,7 +9,6 @@ package match
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"sortie/engine"
@@ -33,15 +32,9 @@ type StepView struct {
 // record step of match id's log. token is the caller's seat token, if any:
 // while the match is under way it must hold seat for a seat's view.
 func (m *Manager) View(ctx context.Context, id string, seat engine.Seat, step int, token string) (*StepView, error) {
-	if !validID(id) {
-		return nil, refuse(CodeUnknownMatch, "There is no match %q.", id)
-	}
-	rec, err := m.store.Get(ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, refuse(CodeUnknownMatch, "There is no match %q.", id)
-	}
+	rec, err := m.stored(ctx, id)
 	if err != nil {
-		return nil, refuse(CodeUnavailable, "The server could not read the match; try again.")
+		return nil, err
 	}
 	if seat != engine.Spectator && (seat < 0 || int(seat) >= len(rec.Seats)) {
 		return nil, refuse(CodeUnknownSeat, "This match has no seat %d.", seat)
