@@ -238,15 +238,18 @@ export class MatchPage {
         if (this.msg && m.seq <= this.msg.seq) return; // already shown
         this.setState(m, m.events || []);
         break;
-      case 'seats':
+      case 'seats': {
+        const before = seatNames(this.seats).join('\n');
         this.noteAway(m.seats || []);
         this.seats = m.seats || this.seats;
         this.drawSeats();
         this.drawTurn();
-        this.drawTalk();
-        this.drawLog(true); // names may have changed
+        // A renamed seat is said again everywhere in the log.
+        if (seatNames(this.seats).join('\n') !== before) this.drawLog(true);
+        else this.drawLog();
         this.alertTurn();
         break;
+      }
       case 'error':
         if (this.isTalkError(m.error)) { this.showTalkError(m.error); break; }
         this.sending = false;
@@ -419,7 +422,7 @@ export class MatchPage {
       h('span', {class: 'seat-mark seat-' + st.seat, 'aria-hidden': 'true'}, SEAT_SHAPES[st.seat % SEAT_SHAPES.length]),
       h('span', {class: 'seat-name'}, this.name(st.seat)),
       st.seat === this.seat ? h('span', {class: 'tag'}, t('match.you')) : null,
-      h('span', {class: 'tag'}, st.kind === 'bot' ? t('seat.botLevel', {level: botName(st.bot)}) : st.played_by === 'bot' ? t('seat.byBot') : st.connected ? t('seat.online') : st.joined ? t('seat.offline') : t('seat.notJoined')),
+      h('span', {class: 'tag'}, st.kind === 'bot' ? t('seat.botLevel', {level: botName(st.bot)}) : st.left ? t('table.seatLeft') : st.played_by === 'bot' ? t('seat.byBot') : st.connected ? t('seat.online') : st.joined ? t('seat.offline') : t('seat.notJoined')),
       actors.includes(st.seat) && this.msg.status === 'running' ? h('span', {class: 'tag acting-tag'}, t('match.toAct')) : null))),
       this.seat >= 0 ? this.alertSettings.render() : null);
   }
@@ -733,7 +736,8 @@ export class MatchPage {
         h('thead', {}, h('tr', {}, h('th', {scope: 'col'}, t('end.rank')), h('th', {scope: 'col'}, t('end.player')), h('th', {scope: 'col'}, t('end.score')))),
         h('tbody', {}, rows.map((r) => h('tr', {class: winners.includes(r.seat) ? 'winner' : ''},
           h('td', {}, r.rank ?? '—', winners.includes(r.seat) ? ' ★' : ''), h('td', {}, SEAT_SHAPES[r.seat % SEAT_SHAPES.length], ' ', this.name(r.seat)), h('td', {}, r.score ?? '—'))))),
-      out && out.summary ? h('p', {class: 'muted', lang: 'en'}, out.summary) : null,
+      // (The outcome's summary is the game's English sentence about seat
+      // numbers: the headline and the table say it in words and names.)
       h('div', {id: 'review'}, h('p', {}, t('end.loading'))));
     if (!this.replay) {
       try {
