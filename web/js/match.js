@@ -242,8 +242,7 @@ export class MatchPage {
         const before = seatNames(this.seats).join('\n');
         this.noteAway(m.seats || []);
         this.seats = m.seats || this.seats;
-        this.drawSeats();
-        this.drawTurn();
+        this.draw(); // (a seat left or taken back changes what this page may do)
         // A renamed seat is said again everywhere in the log.
         if (seatNames(this.seats).join('\n') !== before) this.drawLog(true);
         else this.drawLog();
@@ -318,8 +317,11 @@ export class MatchPage {
 
   // ---- drawing ----
 
+  // isMyTurn: this page's person must act now (not while their seat is
+  // left to its bot).
   isMyTurn() {
-    return !!this.msg && this.msg.status === 'running' && this.seat >= 0 && this.msg.actors.includes(this.seat);
+    const me = this.seats[this.seat];
+    return !!this.msg && this.msg.status === 'running' && this.seat >= 0 && this.msg.actors.includes(this.seat) && !(me && me.left);
   }
 
   ctx(events = [], prevView = null, over = {}) {
@@ -443,7 +445,15 @@ export class MatchPage {
     const armed = this.leaveArmed;
     return h('div', {class: 'seat-controls'}, h('button', {type: 'button', id: 'leave-seat', class: armed ? 'danger' : null,
       'data-key': 'leave-seat', onclick: () => {
-        if (!this.leaveArmed) { this.leaveArmed = true; this.drawSeats(); document.getElementById('leave-seat')?.focus(); return; }
+        if (!this.leaveArmed) {
+          this.leaveArmed = true;
+          this.drawSeats();
+          document.getElementById('leave-seat')?.focus();
+          clearTimeout(this.leaveTimer);
+          this.leaveTimer = setTimeout(() => { this.leaveArmed = false; this.drawSeats(); }, 8000); // not confirmed: never mind
+          return;
+        }
+        clearTimeout(this.leaveTimer);
         this.leaveArmed = false;
         send('leave');
       }}, armed ? t('table.leaveConfirm') : t('table.leave')));
