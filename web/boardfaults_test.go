@@ -30,6 +30,7 @@ func TestPlanDeSecoursRevealDrawsTiles(t *testing.T) {
 	if got := js[string](p, sprintf(black, "#review-board #pds-reveal svg rect.bg")); got == "none" || !regexp.MustCompile(`^0/`).MatchString(got) {
 		t.Errorf("end screen reveal: %s tile faces drawn black", got)
 	}
+	p.axe("end screen")
 	p.checkErrors()
 }
 

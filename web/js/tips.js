@@ -1,8 +1,10 @@
 // Tooltips: a piece marked with tip(el, text) explains itself when the
 // pointer rests on it and when it has the keyboard focus, and a screen
 // reader reads the same text as the piece's description (aria-describedby).
-// One floating box serves the whole page; it can be hovered, stays while
-// the piece is hovered or focused, and Escape closes it (WCAG 1.4.13).
+// One floating box serves the whole page; it stays while the piece is
+// hovered or focused, and Escape closes it (WCAG 1.4.13). It never takes
+// clicks (pointer-events: none), so that it can never hide the button a
+// player is about to press.
 
 import {h} from './ui.js';
 
@@ -36,8 +38,6 @@ function show(el) {
   clearTimeout(hideTimer);
   if (!box) {
     box = h('div', {class: 'tip', id: 'tip', 'aria-hidden': 'true'});
-    box.addEventListener('pointerenter', () => clearTimeout(hideTimer));
-    box.addEventListener('pointerleave', () => hideSoon());
     document.body.append(box);
   }
   owner = el;
