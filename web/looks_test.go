@@ -96,7 +96,7 @@ var boardCases = map[string]boardCase{
 	"temple": {temple.Game{}, []string{"human", "medium"}, nil,
 		`document.querySelector('#tp-dice .die')`,
 		[]string{"#tp-dice .die", "#tp-map .tp-chamber", ".tp .mini-die", "#tp-roll"}},
-	"outran": {outran.Game{}, []string{"human", "medium"}, map[string]string{"countdown_ms": "1500"},
+	"outran": {outran.Game{}, []string{"human", "medium"}, map[string]string{"countdown_ms": "2000"},
 		`document.querySelector('#or-palette .or-card')`,
 		[]string{"#or-palette .or-card", ".or-trail"}},
 }

@@ -168,6 +168,18 @@ export function render(root, ctx) {
   root.append(board);
   roving(board.querySelector('#ev-map'), '.door, .area', '.can-cross, .can-go');
   attachTips(board);
+  // On a phone the map is wider than the screen: it opens on the player's
+  // pawn.
+  const pan = board.querySelector('#ev-pan');
+  const pawn = board.querySelector('.pawn-g[data-seat="' + Math.max(0, v.seat) + '"]');
+  if (pan && pawn && !ui.centred) {
+    requestAnimationFrame(() => {
+      if (pan.scrollWidth <= pan.clientWidth + 2) return;
+      ui.centred = true;
+      const r = pawn.getBoundingClientRect(), p = pan.getBoundingClientRect();
+      pan.scrollLeft += r.left + r.width / 2 - (p.left + p.width / 2);
+    });
+  }
   // Pawns glide from where they were.
   if (!reducedMotion()) {
     requestAnimationFrame(() => requestAnimationFrame(() => {
@@ -179,7 +191,7 @@ export function render(root, ctx) {
 function strip(v, ctx) {
   return h('div', {class: 'strip'},
     h('span', {class: 'stat'}, t('evades.turn', {turn: v.turn, limit: v.turn_limit})),
-    h('span', {class: 'stat'}, v.direction > 0 ? t('evades.clockwise') : t('evades.counter'), v.reverse_at_end ? ' · ' + t('evades.willReverse') : ''),
+    h('span', {class: 'stat'}, icon('spin', {cls: v.direction > 0 ? '' : 'flip'}), ' ', v.direction > 0 ? t('evades.clockwise') : t('evades.counter'), v.reverse_at_end ? ' · ' + t('evades.willReverse') : ''),
     h('span', {class: 'stat'}, tn('evades.objectsRequired', v.objects_required)),
     v.badge_credits ? h('span', {class: 'stat'}, tn('evades.badges', v.badge_credits)) : null,
     v.corruption_credits ? h('span', {class: 'stat'}, tn('evades.corruptions', v.corruption_credits)) : null);
