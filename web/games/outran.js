@@ -161,7 +161,7 @@ function layer(v, ctx, me) {
     h('p', {class: 'help'}, t('outran.layHelp')),
     h('div', {class: 'choice-bar'},
       h('button', {type: 'button', class: 'primary', id: 'or-finish', 'data-act': 'submit', disabled: ctx.busy,
-        onclick: () => { const cards = [...ui.seq]; ui.seq = []; ctx.play({type: 'submit', cards}); }}, t('outran.finish'), ' ', h('kbd', {}, '↵')),
+        onclick: () => { const cards = [...ui.seq]; ui.seq = []; ctx.play({type: 'submit', cards}); }}, t('outran.finish'), ' ', h('kbd', {'aria-hidden': 'true'}, t('outran.enterKey'))),
       h('button', {type: 'button', id: 'or-clear', disabled: !ui.seq.length, onclick: () => { ui.seq = []; ctx.redraw(); }}, t('outran.clear')),
       giveUp(ui, ctx)));
 }
