@@ -262,10 +262,10 @@ function map(v, ctx) {
     g.push(tip(s('g', {class: 'door' + (d.exit ? ' exit' : '') + (can ? ' can-cross' : '') + (chosen ? ' chosen' : '') + (flipped.has(d.door) ? ' flipped' : ''),
       'data-door': d.door, 'data-key': 'door-' + d.door, role: can ? 'button' : 'img', 'aria-label': label,
       onclick: can ? act : null, onkeydown: keyStop, onkeyup: can ? (e) => { if (e.key === 'Enter' || e.key === ' ') act(); } : null},
-    s('rect', {x: x - 0.85, y: y - 0.45, width: 1.7, height: 0.9, rx: 0.12}),
-    s('text', {x, y: y - 0.13}, cardShort(f.face)),
-    f.level ? levelPips(f.level, x, y + 0.22) : null,
-    d.warning ? [s('circle', {class: 'warn-spot', cx: x + 0.85, cy: y - 0.45, r: 0.24}), s('text', {class: 'warn-t', x: x + 0.85, y: y - 0.44}, '!')] : null),
+    s('rect', {x: x - 0.72, y: y - 0.45, width: 1.44, height: 0.9, rx: 0.12}),
+    s('text', {x, y: y - 0.13, textLength: cardShort(f.face).length > 5 ? 1.3 : null, lengthAdjust: 'spacingAndGlyphs'}, cardShort(f.face)),
+    f.level ? levelPips(f.level, x, y + 0.24) : null,
+    d.warning ? [s('circle', {class: 'warn-spot', cx: x + 0.72, cy: y - 0.45, r: 0.24}), s('text', {class: 'warn-t', x: x + 0.72, y: y - 0.44}, '!')] : null),
     doorTip(d, f, can)));
   }
   // Pawns, moved from where they came from this update.

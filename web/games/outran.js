@@ -132,7 +132,10 @@ function pathCard(v, ctx) {
 function layer(v, ctx, me) {
   const ui = ctx.ui;
   const done = me.submitted;
-  const palette = v.palette || [];
+  // The arrows sit as on a keypad (7 8 9 / 4 5 6 / 1 2 3), the special
+  // tokens after them.
+  const PAD = ['nw', 'n', 'ne', 'w', 'spin', 'e', 'sw', 's', 'se'];
+  const palette = [...(v.palette || [])].sort((a, b) => (PAD.indexOf(a) + 1 || 99) - (PAD.indexOf(b) + 1 || 99));
   const vote = ctx.legalOf({type: 'vote_stop'});
   if (done) {
     return h('section', {class: 'or-layer', id: 'or-layer'},

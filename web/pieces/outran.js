@@ -45,7 +45,7 @@ export function pathCard(path) {
   trail.forEach((id, i) => {
     const [x, y] = centre(id);
     g.push(s('circle', {class: 'spot' + (i === 0 ? ' first' : ''), cx: x, cy: y, r: 27}));
-    if (i === 0) g.push(symbol('flame', x - 22, y - 22, 20, {cls: 'flame'}));
+    if (i === 0) g.push(symbol('flame', x - 21, y - 21, 24, {cls: 'flame'}));
     else g.push(s('text', {class: 'n', x: x - 21, y: y - 15}, String(i + 1)));
     g.push(tokenSym(path.symbols[i], x, y, 32));
   });
