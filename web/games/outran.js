@@ -157,7 +157,7 @@ function layer(v, ctx, me) {
     h('div', {class: 'or-palette', id: 'or-palette'}, palette.map((k) => tip(h('button', {type: 'button', class: 'or-card', 'data-token': k, 'data-key': 'tok-' + k,
       disabled: ui.seq.includes(k) || ctx.busy, 'aria-keyshortcuts': KEY_OF[k] || null,
       draggable: 'true', ondragstart: (e) => e.dataTransfer.setData('text/token', k), onclick: () => add(k)},
-    tokenIcon(k), h('span', {class: 'visually-hidden'}, tokName(k)), KEY_OF[k] ? h('kbd', {'aria-hidden': 'true'}, KEY_OF[k]) : null), t('tip.outran.card', {tok: tokName(k)}) + (KEY_OF[k] ? ' ' + t('tip.outran.key', {key: KEY_OF[k]}) : '')))),
+    tokenIcon(k), h('span', {class: 'visually-hidden'}, tokName(k) + ' '), KEY_OF[k] ? h('kbd', {}, KEY_OF[k]) : null), t('tip.outran.card', {tok: tokName(k)}) + (KEY_OF[k] ? ' ' + t('tip.outran.key', {key: KEY_OF[k]}) : '')))),
     h('div', {class: 'or-seq-box', ondragover: (e) => e.preventDefault(),
       ondrop: (e) => { const k = e.dataTransfer.getData('text/token'); if (k) { e.preventDefault(); add(k); } }},
     slots.length ? h('ol', {class: 'or-seq', id: 'or-seq', 'aria-label': t('outran.yourOrder')}, slots) : h('p', {class: 'or-seq muted', id: 'or-seq'}, t('outran.emptySeq'))),
@@ -240,7 +240,9 @@ function results(v, ctx) {
 function hands(v, ctx, me) {
   return h('section', {class: 'or-hands', 'aria-labelledby': 'or-hands-h'},
     h('h3', {id: 'or-hands-h'}, t('outran.interference')),
-    v.seat >= 0 ? h('p', {}, t('outran.yourHand'), ' ', (v.hand || []).length ? list(v.hand.map(cardName)) : '—') : null,
+    v.seat >= 0 ? h('div', {class: 'or-hand'}, t('outran.yourHand'), ' ', (v.hand || []).length
+      ? h('ul', {class: 'or-cards inline', id: 'or-hand'}, v.hand.map((c) => tip(h('li', {class: 'or-icard', 'data-card': c, tabindex: '0', 'data-key': 'hand-' + c}, icon('cards'), ' ', h('strong', {}, cardName(c)), ' — ', cardEffect(c)), t('tip.outran.inHand'))))
+      : '—') : null,
     h('ul', {}, v.seats.map((st, q) => h('li', {'data-seat': q},
       seatMark(q), ' ', ctx.name(q), ': ', tn('outran.inHand', st.hand_count),
       (st.front || []).length ? ' · ' + t('outran.inFront', {list: list(st.front.map(cardName))}) : '',

@@ -123,13 +123,14 @@ export class Lobby {
       h('legend', {}, t('lobby.chooseGame')),
       this.games.map((g) => h('div', {class: 'game-card' + (this.game === g ? ' chosen' : ''), 'data-game': g.id},
         h('label', {class: 'game-pick'},
-          h('span', {class: 'game-picture'}, emblem(g.id)),
+          h('span', {class: 'game-picture'}, decorative(emblem(g.id))),
           h('span', {class: 'game-line'},
             h('input', {type: 'radio', name: 'game', value: g.id, id: 'game-' + g.id, checked: this.game === g,
+              'aria-describedby': 'game-meta-' + g.id + ' game-sum-' + g.id,
               onchange: () => { this.choose(g); this.draw(); document.getElementById('create')?.scrollIntoView({block: 'nearest'}); }}),
-            h('span', {class: 'game-name'}, tx(g.name))),
-          h('span', {class: 'game-meta'}, playerRange(g), ' · ', t('timing.' + g.timing)),
-          h('span', {class: 'game-summary'}, tx(g.summary))),
+            h('span', {class: 'game-name'}, tx(g.name)))),
+        h('span', {class: 'game-meta', id: 'game-meta-' + g.id}, playerRange(g), ' · ', t('timing.' + g.timing)),
+        h('span', {class: 'game-summary', id: 'game-sum-' + g.id}, tx(g.summary)),
         h('a', {class: 'howto', href: '/help/' + g.id}, t('help.link', {game: tx(g.name)})))));
   }
 
@@ -289,6 +290,17 @@ export class Lobby {
           h('a', {class: 'button', 'data-key': 'open-' + m.id, href: '/play/' + m.id}, m.status === 'finished' ? t('lobby.replay') : t('lobby.spectate'), matchContext(this.gameName(m.game), seatTexts))));
     })));
   }
+}
+
+// decorative hides a picture from screen readers where words beside it
+// already say what it shows.
+function decorative(el) {
+  if (el) {
+    el.setAttribute('aria-hidden', 'true');
+    el.removeAttribute('role');
+    el.removeAttribute('aria-label');
+  }
+  return el;
 }
 
 // matchContext tells a screen reader which match a link opens: the lobby

@@ -18,12 +18,16 @@ export function levelPips(n, x, y) {
 // cardFace is a small Combines card as an inline SVG: its level band and
 // pips, or a star for a joker.
 export function cardFace(c) {
+  return s('svg', {class: 'ev-card lvl-' + LEVEL[c], viewBox: '0 0 30 40', 'aria-hidden': 'true', focusable: 'false'}, cardArt(c));
+}
+
+// cardArt is a Combines card in a 30×40 box.
+function cardArt(c) {
   const lvl = LEVEL[c];
-  return s('svg', {class: 'ev-card lvl-' + lvl, viewBox: '0 0 30 40', 'aria-hidden': 'true', focusable: 'false'},
-    s('rect', {class: 'card-bg', x: 1, y: 1, width: 28, height: 38, rx: 4}),
+  return [s('rect', {class: 'card-bg', x: 1, y: 1, width: 28, height: 38, rx: 4}),
     s('rect', {class: 'band', x: 1, y: 1, width: 28, height: 9, rx: 4}),
     lvl ? Array.from({length: lvl}, (_, i) => s('circle', {class: 'pip', cx: 15 + (i - (lvl - 1) / 2) * 7, cy: 25, r: 2.6}))
-      : symbol('star', 15, 25, 16, {cls: 'joker'}));
+      : symbol('star', 15, 25, 16, {cls: 'joker'})];
 }
 
 // objectToken draws an object token in a common room, (x, y) its top left.
@@ -53,8 +57,7 @@ export function drawDoor(d, areaAt) {
 // emblem is the lobby's picture of the game: a door between two cells,
 // a pawn and a hand of cards.
 export function emblem() {
-  const card = (c, x, rot) => s('g', {transform: `translate(${x} 30) rotate(${rot} 15 40) scale(1.6)`}, s('rect', {class: 'card-bg', x: 1, y: 1, width: 28, height: 38, rx: 4}),
-    s('rect', {class: 'band', x: 1, y: 1, width: 28, height: 9, rx: 4}), LEVEL[c] ? Array.from({length: LEVEL[c]}, (_, i) => s('circle', {class: 'pip', cx: 15 + (i - (LEVEL[c] - 1) / 2) * 7, cy: 25, r: 2.6})) : symbol('star', 15, 25, 16, {cls: 'joker'}));
+  const card = (c, x, rot) => s('g', {transform: `translate(${x} 30) rotate(${rot} 15 40) scale(1.6)`}, cardArt(c));
   return svgBox('0 0 320 120', t('pieces.emblem.evades'), [
     s('g', {class: 'ev-emblem'},
       s('rect', {class: 'wall', x: 8, y: 10, width: 150, height: 100, rx: 8}),
