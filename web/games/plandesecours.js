@@ -228,7 +228,8 @@ function revealPanel(r, ctx) {
   const still = reducedMotion() || ctx.readonly;
   const steps = r.steps || [];
   const stepMs = Math.min(STEP_MS, 6000 / (steps.length + 1));
-  const delay = (i) => (still ? '0ms' : (i * stepMs - elapsed) + 'ms');
+  // A still reveal (reduced motion, the end screen) is drawn at once.
+  const delay = (i) => (still ? '0ms;animation:none' : (i * stepMs - elapsed) + 'ms');
   const xs = [0], ys = [0];
   for (const st of steps) { xs.push(st.x); ys.push(st.y); }
   if (r.blocked) { xs.push(r.blocked.x); ys.push(r.blocked.y); }
@@ -246,7 +247,7 @@ function revealPanel(r, ctx) {
     if (!st.pass) {
       const type = typeOf(st.tile);
       parts.push(tileFace(st.tile, hin, {repeatMove: type === 'repetition' ? st.move : null}));
-      if (type === 'repetition') parts.push(symbol('spin', 50, 50, 26, {cls: 'rep-mark'}));
+      if (type === 'repetition') parts.push(s('circle', {class: 'rep-bg', cx: 72, cy: 72, r: 15}), symbol('spin', 72, 72, 22, {cls: 'rep-mark'}));
       parts.push(s('path', {class: 'walked', d: routeD((hin + 2) % 4, out)}));
       if (st.index === r.lost_at) lostCell = [st.x, st.y, i];
       text = t('pds.aria.step', {index: st.index, name: tileName(st.tile, characterOf(st.tile))});
@@ -285,7 +286,7 @@ function revealPanel(r, ctx) {
     h('h3', {id: 'pds-reveal-h'}, t('pds.revealTitle', {round: r.round}), ' ', h('small', {class: 'muted'}, t('pds.endedBy.' + r.ended_by))),
     h('p', {class: 'reasons', id: 'pds-verdict'}, verdict),
     h('div', {class: 'pan'}, s('svg', {class: 'grid', viewBox: `-6 -6 ${w + 12} ${hgt + 12}`, role: 'group', 'aria-label': t('pds.revealGrid'),
-      style: `width:${Math.min(100, (w + 12) / 5.2)}%;min-width:${Math.min(w + 12, 560) * 0.55}px`}, g)),
+      style: `width:100%;max-width:${Math.round((w + 12) * 1.15)}px;min-width:${Math.round(Math.min(w + 12, 560) * 0.55)}px`}, g)),
     h('p', {}, scorers.length ? t('pds.scored', {list: list(scorers)}) : t('pds.nobodyScored')),
     h('details', {}, h('summary', {}, t('pds.revealStack')), h('ol', {class: 'stack-list'}, items)),
     ctx.readonly ? null : h('button', {type: 'button', id: 'pds-close-reveal', 'data-key': 'close-reveal', onclick: () => { ctx.ui.revealOpen = false; ctx.redraw(); }}, t('pds.closeReveal')));
