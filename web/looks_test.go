@@ -129,6 +129,7 @@ func TestBoardsOnAPhoneAndByScreenReader(t *testing.T) {
 				}
 			}
 			// The tooltip shows on keyboard focus.
+			p.do("tab", chromedpKey("\t"))
 			js[bool](p, fmt.Sprintf(`(document.querySelector(%q).focus(), true)`, bc.pieces[0]))
 			p.wait(`document.querySelector('#tip') && !document.querySelector('#tip').hidden && document.querySelector('#tip').textContent.length > 10`, 5*time.Second)
 			p.axe(id + " board")

@@ -79,7 +79,10 @@ export function installTips() {
   });
   document.addEventListener('focusin', (e) => {
     const el = e.target.closest && e.target.closest('[data-tip]');
-    if (el && el === e.target) show(el); else if (owner) hide();
+    // Only keyboard focus shows it: a click that focuses a button, or the
+    // focus put back after a redraw of a board played with the mouse,
+    // does not.
+    if (el && el === e.target && el.matches(':focus-visible')) show(el); else if (owner) hide();
   });
   document.addEventListener('focusout', (e) => { if (owner === e.target) hideSoon(); });
   document.addEventListener('keydown', (e) => { if (e.key === 'Escape' && owner) { hide(); } }, true);
