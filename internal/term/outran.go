@@ -53,7 +53,7 @@ func orCardName(c *ctx, card string) string {
 	return c.t("outran.card."+orCardKind(card), orCardParams(c, card))
 }
 
-func orTokName(c *ctx, tok string) string { return c.t("outran.tok."+tok) }
+func orTokName(c *ctx, tok string) string { return c.t("outran.tok." + tok) }
 
 // orTokNames writes tokens in words: "up, right, turn around".
 func orTokNames(c *ctx, toks []string) string {
