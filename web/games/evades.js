@@ -9,7 +9,7 @@
 import {h, s, reducedMotion} from '/js/ui.js';
 import {t, tn, list, getLang} from '/js/i18n.js';
 import {tip, attachTips} from '/js/tips.js';
-import {roving} from '/js/focus.js';
+import {roving, centreInPan} from '/js/focus.js';
 import {icon, symbol, seatShape, seatMark} from '/pieces/common.js';
 import {cardFace, levelPips, LEVEL, objectToken, drawPos, drawDoor} from '/pieces/evades.js';
 
@@ -170,16 +170,7 @@ export function render(root, ctx) {
   attachTips(board);
   // On a phone the map is wider than the screen: it opens on the player's
   // pawn.
-  const pan = board.querySelector('#ev-pan');
-  const pawn = board.querySelector('.pawn-g[data-seat="' + Math.max(0, v.seat) + '"]');
-  if (pan && pawn && !ui.centred) {
-    requestAnimationFrame(() => {
-      if (pan.scrollWidth <= pan.clientWidth + 2) return;
-      ui.centred = true;
-      const r = pawn.getBoundingClientRect(), p = pan.getBoundingClientRect();
-      pan.scrollLeft += r.left + r.width / 2 - (p.left + p.width / 2);
-    });
-  }
+  if (!ui.centred) centreInPan(board.querySelector('#ev-pan'), board.querySelector('.pawn-g[data-seat="' + Math.max(0, v.seat) + '"]'), () => { ui.centred = true; });
   // Pawns glide from where they were.
   if (!reducedMotion()) {
     requestAnimationFrame(() => requestAnimationFrame(() => {

@@ -8,7 +8,7 @@
 import {h, s} from '/js/ui.js';
 import {t, tn, list} from '/js/i18n.js';
 import {tip, attachTips} from '/js/tips.js';
-import {roving} from '/js/focus.js';
+import {roving, centreInPan} from '/js/focus.js';
 import {announce} from '/js/announce.js';
 import {icon, symbol, seatMark} from '/pieces/common.js';
 import {CLASS, TOKENS, roomName, tokenName, roomTile, figure, classMark, classIcon, tokenIcon} from '/pieces/room25.js';
@@ -40,6 +40,8 @@ export function render(root, ctx) {
   root.append(board);
   roving(board.querySelector('#r25-grid'), '.r25-cell, .r25-arrow', '.can');
   attachTips(board);
+  // On a phone the complex pans: it opens on the Central Room.
+  if (!ui.centred) centreInPan(board.querySelector('#r25-pan'), board.querySelector('[data-cell="12"]'), () => { ui.centred = true; });
   if (!ctx.readonly && ctx.myTurn) {
     // The prompt is news only when it changes (a new decision).
     const p = board.querySelector('#r25-controls > p');

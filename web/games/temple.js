@@ -7,7 +7,7 @@
 import {h, s, fmtClock} from '/js/ui.js';
 import {t, tn, list} from '/js/i18n.js';
 import {tip, attachTips} from '/js/tips.js';
-import {roving} from '/js/focus.js';
+import {roving, centreInPan} from '/js/focus.js';
 import {announce} from '/js/announce.js';
 import {icon, symbol, seatShape, seatMark} from '/pieces/common.js';
 import {dieSVG, dieTip, chamberTile} from '/pieces/temple.js';
@@ -139,15 +139,8 @@ export function render(root, ctx) {
 // player's chamber when it changes.
 function centreOnMe(board, ui) {
   const here = board.querySelector('.tp-chamber.here');
-  const pan = board.querySelector('#tp-pan');
-  if (!here || !pan || ui.centred === here.dataset.chamber) return;
-  requestAnimationFrame(() => {
-    if (pan.scrollWidth <= pan.clientWidth + 2 && pan.scrollHeight <= pan.clientHeight + 2) return;
-    ui.centred = here.dataset.chamber;
-    const r = here.getBoundingClientRect(), p = pan.getBoundingClientRect();
-    pan.scrollLeft += r.left + r.width / 2 - (p.left + p.width / 2);
-    pan.scrollTop += r.top + r.height / 2 - (p.top + p.height / 2);
-  });
+  if (!here || ui.centred === here.dataset.chamber) return;
+  centreInPan(board.querySelector('#tp-pan'), here, () => { ui.centred = here.dataset.chamber; });
 }
 
 // liveClock is the match clock now, interpolated between updates.

@@ -109,3 +109,16 @@ function nearest(from, items, [dx, dy]) {
   }
   return best;
 }
+
+// centreInPan scrolls a board that pans inside itself (wider than a
+// phone's screen) so that el is in the middle, once the layout is done.
+export function centreInPan(pan, el, done) {
+  if (!pan || !el) return;
+  requestAnimationFrame(() => {
+    if (pan.scrollWidth <= pan.clientWidth + 2 && pan.scrollHeight <= pan.clientHeight + 2) return;
+    const r = el.getBoundingClientRect(), p = pan.getBoundingClientRect();
+    pan.scrollLeft += r.left + r.width / 2 - (p.left + p.width / 2);
+    pan.scrollTop += r.top + r.height / 2 - (p.top + p.height / 2);
+    if (done) done();
+  });
+}
