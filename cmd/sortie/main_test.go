@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"sortie/bot"
 	"sortie/engine"
@@ -103,5 +105,33 @@ func TestPlayAWholeGameInTheTerminal(t *testing.T) {
 	}
 	if !strings.Contains(out, "The game is over.") || !strings.Contains(out, "outcome:") {
 		t.Fatalf("the game did not end:\n%s", out[max(0, len(out)-2000):])
+	}
+}
+
+// sortie games fits in 100 columns and names the bots as the lobby does:
+// the levels first, then the game's other bots.
+func TestGamesList(t *testing.T) {
+	out, err := run(t, nil, "games")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if n := utf8.RuneCountInString(l); n > 100 || strings.TrimRight(l, " ") != l {
+			t.Errorf("a line of %d columns, or with trailing spaces: %q", n, l)
+		}
+	}
+	for _, want := range []string{
+		"outran — Outrun, 2–6 players, real-time\n",
+		"    bots: easy, medium, hard; also expert, heuristic, ismcts, random\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+	if !regexp.MustCompile(`\n    monster +bear\|vampire\|zombie\|dragon +vampire +Monster\n`).MatchString(out) {
+		t.Errorf("the monster option is not listed with its values, default and name:\n%s", out)
+	}
+	if strings.Count(out, "bots: easy, medium, hard") != 5 {
+		t.Errorf("not every game lists its levels first:\n%s", out)
 	}
 }
