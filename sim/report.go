@@ -232,7 +232,7 @@ func settingName(key string) string {
 }
 
 func (r Report) winBySeat() (*plot.Plot, string, error) {
-	p := newPlot("Win rate by seat", "seat (0 plays first)", "games won")
+	p := newPlot("Win rate by seat", "seat", "games won")
 	maxSeats := 0
 	type gap struct {
 		run, seat int
@@ -901,6 +901,12 @@ var reportPage = template.Must(template.New("report").Funcs(template.FuncMap{
 	"f1":   func(x float64) string { return fmt.Sprintf("%.1f", x) },
 	"f2":   func(x float64) string { return fmt.Sprintf("%.2f", x) },
 	"join": strings.Join,
+	"lineup": func(bots []string) string {
+		if oneKind(bots) {
+			return bots[0] + " in every seat"
+		}
+		return strings.Join(bots, ", ")
+	},
 }).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -933,7 +939,7 @@ svg { max-width: 100%; height: auto; }
 {{if gt (len .Runs) 1}}<h2>Summary</h2>
 <table>
 <tr><th>batch</th><th>games</th><th>bots</th>{{if .CoOperative}}<th>team success [95%]</th>{{else}}<th>seat 0 [95%]</th><th>even share</th>{{end}}<th>mean actions</th></tr>
-{{$coop := .CoOperative}}{{range .Runs}}<tr><td>{{.Name}}</td><td>{{.Stats.Games}}</td><td>{{join .Stats.Bots ", "}}</td>{{if $coop}}<td>{{iv .Stats.AllWon}}</td>{{else}}<td>{{iv (index .Stats.Seats 0).WinRate}}</td><td>{{pct .Fair}}</td>{{end}}<td>{{f1 .Stats.Actions}}</td></tr>
+{{$coop := .CoOperative}}{{range .Runs}}<tr><td>{{.Name}}</td><td>{{.Stats.Games}}</td><td>{{lineup .Stats.Bots}}</td>{{if $coop}}<td>{{iv .Stats.AllWon}}</td>{{else}}<td>{{iv (index .Stats.Seats 0).WinRate}}</td><td>{{pct .Fair}}</td>{{end}}<td>{{f1 .Stats.Actions}}</td></tr>
 {{end}}</table>{{end}}
 
 <h2>Charts</h2>

@@ -65,7 +65,7 @@ Output: a table per batch (--markdown: one Markdown table row per batch),
 with charts (win rates by seat and by bot with intervals, game length and
 score distributions, the effect of each swept setting).`,
 		Example: `  sortie sim plandesecours --games 10000
-  sortie sim plandesecours --games 10000 --players 4 --bots hard,medium
+  sortie sim plandesecours --games 10000 --players 4 --bots medium,easy
   sortie sim plandesecours --games 2000 --sweep players=2..5 --sweep danger=false,true --report pds.html
   sortie sim evades --games 400 --versus easy,medium,hard --markdown
   sortie sim plandesecours --games 1000 --option danger=true --json`,
