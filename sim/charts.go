@@ -202,17 +202,9 @@ func addBand(p *plot.Plot, name string, i int, d dots) error {
 	return nil
 }
 
-// addLevel draws a dashed segment at height y from x0 to x1 in colour c.
-func addLevel(p *plot.Plot, x0, x1, y float64, c color.Color) (*plotter.Line, error) {
-	l, err := plotter.NewLine(plotter.XYs{{X: x0, Y: y}, {X: x1, Y: y}})
-	if err != nil {
-		return nil, err
-	}
-	l.LineStyle.Color = c
-	l.LineStyle.Width = vg.Points(1)
-	l.LineStyle.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
-	p.Add(l)
-	return l, nil
+// dashed is the style of the even-share lines.
+func dashed(c color.Color) draw.LineStyle {
+	return draw.LineStyle{Color: c, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}
 }
 
 var grey color.Color = color.Gray{Y: 110}
@@ -220,15 +212,19 @@ var grey color.Color = color.Gray{Y: 110}
 // evenShareKey is the legend's entry for the dashed even-share lines,
 // whatever their colours.
 func evenShareKey(p *plot.Plot) {
-	l := &plotter.Line{LineStyle: draw.LineStyle{Color: grey, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}}
-	p.Legend.Add("even share (dashed)", l)
+	p.Legend.Add("even share (dashed)", &plotter.Line{LineStyle: dashed(grey)})
+}
+
+// addLevel draws a dashed segment at height y from x0 to x1 in colour c.
+func addLevel(p *plot.Plot, x0, x1, y float64, c color.Color) error {
+	return addLevels(p, []float64{x0, x1}, []float64{y, y}, c)
 }
 
 // addLevels draws a dashed line through the given heights (one per x), in
 // colour c; a dashed level line of its own when there is a single x.
-func addLevels(p *plot.Plot, xs, ys []float64, c color.Color) (*plotter.Line, error) {
+func addLevels(p *plot.Plot, xs, ys []float64, c color.Color) error {
 	if len(xs) == 1 {
-		return addLevel(p, xs[0]-0.4, xs[0]+0.4, ys[0], c)
+		xs, ys = []float64{xs[0] - 0.4, xs[0] + 0.4}, []float64{ys[0], ys[0]}
 	}
 	xy := make(plotter.XYs, len(xs))
 	for k := range xs {
@@ -236,13 +232,11 @@ func addLevels(p *plot.Plot, xs, ys []float64, c color.Color) (*plotter.Line, er
 	}
 	l, err := plotter.NewLine(xy)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	l.LineStyle.Color = c
-	l.LineStyle.Width = vg.Points(1)
-	l.LineStyle.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+	l.LineStyle = dashed(c)
 	p.Add(l)
-	return l, nil
+	return nil
 }
 
 // addSteps draws shares (in percent) of values from lo to hi in bins of

@@ -261,7 +261,7 @@ func (r Report) winBySeat() (*plot.Plot, string, error) {
 		if len(r.Runs) > 1 {
 			c = colour(i)
 		}
-		if _, err := addLevels(p, xs, ys, c); err != nil {
+		if err := addLevels(p, xs, ys, c); err != nil {
 			return nil, "", err
 		}
 		maxSeats = max(maxSeats, s.Players)
@@ -320,7 +320,7 @@ func (r Report) winByBot() (*plot.Plot, string, error) {
 	var names []string
 	for i, s := range r.Runs {
 		names = append(names, r.runName(i))
-		if _, err := addLevel(p, float64(i)-0.4, float64(i)+0.4, 100*s.EvenShare(), grey); err != nil {
+		if err := addLevel(p, float64(i)-0.4, float64(i)+0.4, 100*s.EvenShare(), grey); err != nil {
 			return nil, "", err
 		}
 	}
@@ -642,11 +642,10 @@ func (b byAxis) lead(g int) string {
 // axis, a short dash beside each point on a nominal one.
 func (b byAxis) levels(p *plot.Plot, g int, xs, ys []float64) error {
 	if b.numeric {
-		_, err := addLevels(p, xs, ys, colour(g))
-		return err
+		return addLevels(p, xs, ys, colour(g))
 	}
 	for k := range xs {
-		if _, err := addLevel(p, xs[k]-0.06, xs[k]+0.06, ys[k], colour(g)); err != nil {
+		if err := addLevel(p, xs[k]-0.06, xs[k]+0.06, ys[k], colour(g)); err != nil {
 			return err
 		}
 	}
