@@ -9,11 +9,13 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os"
 	"regexp"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"sortie/engine"
 	"sortie/internal/match"
@@ -62,6 +64,9 @@ its number.`,
 					return err
 				}
 			} else {
+				if f, ok := cmd.InOrStdin().(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+					return errors.New("nothing to replay: give --match <the match's address>, or a log on standard input (sortie replay < match.json)")
+				}
 				if in, err = io.ReadAll(io.LimitReader(cmd.InOrStdin(), 1<<30)); err != nil {
 					return fmt.Errorf("reading the log: %v", err)
 				}
