@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"sortie/bot"
@@ -77,34 +76,6 @@ func TestReplayAppliesALog(t *testing.T) {
 	_, err = run(t, strings.NewReader(bad), "replay", "plandesecours", "--players", "2", "--seed", "9")
 	if err == nil || !strings.Contains(err.Error(), "line 2") {
 		t.Fatalf("a bad second line gave %v", err)
-	}
-}
-
-// A person who always enters "1" plays a whole game against bots.
-func TestPlayAWholeGameInTheTerminal(t *testing.T) {
-	pr, pw := io.Pipe()
-	done := make(chan struct{})
-	go func() {
-		defer pw.Close()
-		for {
-			select {
-			case <-done:
-				return
-			case <-time.After(time.Millisecond):
-				if _, err := pw.Write([]byte("1\n")); err != nil {
-					return
-				}
-			}
-		}
-	}()
-	out, err := run(t, pr, "play", "plandesecours", "--players", "3", "--seed", "5", "--pace", "0", "--quit-after", "2m")
-	close(done)
-	pr.Close()
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out[max(0, len(out)-2000):])
-	}
-	if !strings.Contains(out, "The game is over.") || !strings.Contains(out, "outcome:") {
-		t.Fatalf("the game did not end:\n%s", out[max(0, len(out)-2000):])
 	}
 }
 
