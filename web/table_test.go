@@ -27,80 +27,22 @@ import (
 	"sortie/games/temple"
 )
 
-// created is the answer to POST /api/matches, as the tests read it.
-type created struct {
-	Match struct {
-		ID string `json:"id"`
-	} `json:"match"`
-	HostToken string `json:"host_token"`
-	Seats     []struct {
-		Seat   int    `json:"seat"`
-		Token  string `json:"token"`
-		Invite string `json:"invite"`
-	} `json:"seats"`
-}
-
-// api calls the site's JSON API and decodes the answer into out (if not
-// nil); a refusal fails the test.
-func (s *site) api(method, path, token string, body, out any) {
+// get reads the site's JSON API into out; a refusal fails the test.
+func (s *site) get(path string, out any) {
 	s.t.Helper()
-	var rd *bytes.Reader
-	if body != nil {
-		b, _ := json.Marshal(body)
-		rd = bytes.NewReader(b)
-	} else {
-		rd = bytes.NewReader(nil)
-	}
-	req, err := http.NewRequest(method, s.url+path, rd)
+	r, err := http.Get(s.url + path)
 	if err != nil {
-		s.t.Fatal(err)
+		s.t.Fatalf("GET %s: %v", path, err)
 	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
+	defer r.Body.Close()
+	if r.StatusCode != http.StatusOK {
+		var e bytes.Buffer
+		_, _ = e.ReadFrom(r.Body)
+		s.t.Fatalf("GET %s: %d %s", path, r.StatusCode, e.String())
 	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
+	if err := json.NewDecoder(r.Body).Decode(out); err != nil {
+		s.t.Fatalf("GET %s: %v", path, err)
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var raw json.RawMessage
-	if err := json.NewDecoder(resp.Body).Decode(&raw); err != nil {
-		s.t.Fatalf("%s %s: %v", method, path, err)
-	}
-	if resp.StatusCode >= 300 {
-		s.t.Fatalf("%s %s: %d %s", method, path, resp.StatusCode, raw)
-	}
-	if out != nil {
-		if err := json.Unmarshal(raw, out); err != nil {
-			s.t.Fatal(err)
-		}
-	}
-}
-
-// create makes a match through the API and joins its human seats under the
-// names given (in seat order).
-func (s *site) create(req map[string]any, names ...string) *created {
-	s.t.Helper()
-	var c created
-	s.api("POST", "/api/matches", "", req, &c)
-	i := 0
-	for _, st := range c.Seats {
-		if st.Token != "" && i < len(names) {
-			s.api("POST", "/api/matches/"+c.Match.ID+"/join", st.Token, map[string]string{"name": names[i]}, nil)
-			i++
-		}
-	}
-	return &c
-}
-
-// openSeat opens a seat's invite link in a tab, already joined.
-func (p *page) openSeat(c *created, seat int) {
-	p.t.Helper()
-	p.open(c.Seats[seat].Invite)
-	p.wait(`document.querySelector('.match-page') && document.querySelector('.match-page').dataset.seq !== undefined`, 15*time.Second)
 }
 
 // logTexts returns the lines of the "What happened" panel.
@@ -127,8 +69,7 @@ func playMoves(p *page, n int) {
 // server sends.
 func TestLogAfterReload(t *testing.T) {
 	s := newSite(t, plandesecours.Game{})
-	c := s.create(map[string]any{"game": "plandesecours", "seats": []map[string]any{{"kind": "human"}, {"kind": "bot", "bot": "medium"}},
-		"bot_delay_ms": 0, "auto_start": true}, "Ada")
+	c := s.create("plandesecours", []string{"human", "medium"}, nil, 0, "Ada")
 	p := s.browser("ada", "en").tab("match")
 	p.openSeat(c, 0)
 	playMoves(p, 3)
@@ -143,7 +84,7 @@ func TestLogAfterReload(t *testing.T) {
 	}
 	p.open("/")
 	p.wait(`document.querySelector('#tab-running')`, 10*time.Second)
-	p.open("/play/" + c.Match.ID)
+	p.open("/play/" + c.ID)
 	p.wait(`document.querySelectorAll('#log li').length > 0`, 15*time.Second)
 	if after := p.logTexts(); !slices.Equal(after, before) {
 		t.Fatalf("back from the lobby the log holds\n%q\nbefore it held\n%q", after, before)
@@ -157,14 +98,14 @@ func TestLogAfterReload(t *testing.T) {
 // seat to the bot is announced to the others, and may take it back.
 func TestTableTalk(t *testing.T) {
 	s := newSite(t, plandesecours.Game{})
-	c := s.create(map[string]any{"game": "plandesecours", "players": 2, "auto_start": true}, "Ana", "Bob")
+	c := s.create("plandesecours", []string{"human", "human"}, nil, 0, "Ana")
+	s.post("/api/matches/"+c.ID+"/join", c.Tokens[1], map[string]string{"name": "Bob"}, nil)
 	ana := s.browser("ana", "en").tab("match")
 	ana.openSeat(c, 0)
 	bob := s.browser("bob", "fr").tab("match")
 	bob.openSeat(c, 1)
 	spec := s.browser("spec", "en").tab("watch")
-	spec.open("/play/" + c.Match.ID)
-	spec.wait(`document.querySelector('.match-page')`, 10*time.Second)
+	spec.openSeat(c, -1)
 	if js[bool](spec, `!!document.querySelector('#chat-input')`) || !strings.Contains(spec.text("#talk"), "Spectators read") {
 		t.Errorf("a spectator's page offers to write: %q", spec.text("#talk"))
 	}
@@ -236,14 +177,13 @@ func (p *page) startHidden() {
 // never told.
 func TestTurnAlertInHiddenTab(t *testing.T) {
 	s := newSite(t, plandesecours.Game{})
-	c := s.create(map[string]any{"game": "plandesecours", "seats": []map[string]any{{"kind": "human"}, {"kind": "bot", "bot": "easy"}},
-		"bot_delay_ms": 300, "auto_start": true}, "Ada")
+	c := s.create("plandesecours", []string{"human", "easy"}, nil, 300, "Ada")
 	spec := s.browser("spec", "en").tab("watch")
 	spec.startHidden()
-	spec.open("/play/" + c.Match.ID)
+	spec.openSeat(c, -1)
 	p := s.browser("ada", "en").tab("match")
 	p.startHidden()
-	p.open(c.Seats[0].Invite)
+	p.openSeat(c, 0)
 	p.wait(`document.hidden && document.querySelector('.match-page') && document.querySelector('.match-page').dataset.myTurn === 'true'`, 20*time.Second)
 	p.wait(`document.title.startsWith('●')`, 5*time.Second)
 	if title := js[string](p, `document.title`); !strings.Contains(title, "Your turn — Emergency Exit Only") {
@@ -269,8 +209,7 @@ func TestTurnAlertInHiddenTab(t *testing.T) {
 // player's language, and switching language says the whole log again.
 func TestSeatsToldApart(t *testing.T) {
 	s := newSite(t, plandesecours.Game{})
-	c := s.create(map[string]any{"game": "plandesecours", "seats": []map[string]any{{"kind": "human"}, {"kind": "bot", "bot": "medium"}, {"kind": "bot", "bot": "medium"}},
-		"bot_delay_ms": 0, "auto_start": true}, "Zoé")
+	c := s.create("plandesecours", []string{"human", "medium", "medium"}, nil, 0, "Zoé")
 	p := s.browser("zoe", "fr").tab("match")
 	p.openSeat(c, 0)
 	names := js[[]string](p, `[...document.querySelectorAll('.seat-list .seat-name')].map(e => e.textContent)`)
@@ -301,8 +240,7 @@ func TestSeatsToldApart(t *testing.T) {
 // play on, until the player dismisses it or acts again.
 func TestRefusalReadsAndStays(t *testing.T) {
 	s := newSite(t, temple.Game{})
-	c := s.create(map[string]any{"game": "temple", "seats": []map[string]any{{"kind": "human"}, {"kind": "bot", "bot": "medium"}, {"kind": "bot", "bot": "medium"}},
-		"auto_start": true}, "Zoé")
+	c := s.create("temple", []string{"human", "medium", "medium"}, nil, 0, "Zoé")
 	p := s.browser("zoe", "fr").tab("match")
 	p.openSeat(c, 0)
 	p.wait(`document.querySelector('.match-page').dataset.status === 'running' && window.sortie.page.msg.legal.some(a => a.type === 'roll')`, 15*time.Second)
@@ -400,10 +338,9 @@ func TestInviteBox(t *testing.T) {
 // step, and the keyboard steps through it.
 func TestReplayBoardAtStep(t *testing.T) {
 	s := newSite(t, plandesecours.Game{})
-	c := s.create(map[string]any{"game": "plandesecours", "seats": []map[string]any{{"kind": "bot", "bot": "easy"}, {"kind": "bot", "bot": "easy"}},
-		"bot_delay_ms": 0, "auto_start": true})
+	c := s.create("plandesecours", []string{"easy", "easy"}, nil, 0, "")
 	p := s.browser("viewer", "en").tab("watch")
-	p.open("/play/" + c.Match.ID)
+	p.openSeat(c, -1)
 	p.wait(`document.querySelector('#scrubber')`, 60*time.Second)
 	// Step back to the start, then forward by the keyboard.
 	p.click("#step-first")
@@ -426,7 +363,7 @@ func TestReplayBoardAtStep(t *testing.T) {
 		var served struct {
 			View json.RawMessage `json:"view"`
 		}
-		s.api("GET", fmt.Sprintf("/api/matches/%s/view?seat=%s&step=%d", c.Match.ID, who, k), "", nil, &served)
+		s.get(fmt.Sprintf("/api/matches/%s/view?seat=%s&step=%d", c.ID, who, k), &served)
 		var a, b any
 		_ = json.Unmarshal([]byte(drawn), &a)
 		_ = json.Unmarshal(served.View, &b)

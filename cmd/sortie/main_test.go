@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"sortie/bot"
 	"sortie/engine"
@@ -74,5 +76,33 @@ func TestReplayAppliesALog(t *testing.T) {
 	_, err = run(t, strings.NewReader(bad), "replay", "plandesecours", "--players", "2", "--seed", "9")
 	if err == nil || !strings.Contains(err.Error(), "line 2") {
 		t.Fatalf("a bad second line gave %v", err)
+	}
+}
+
+// sortie games fits in 100 columns and names the bots as the lobby does:
+// the levels first, then the game's other bots.
+func TestGamesList(t *testing.T) {
+	out, err := run(t, nil, "games")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if n := utf8.RuneCountInString(l); n > 100 || strings.TrimRight(l, " ") != l {
+			t.Errorf("a line of %d columns, or with trailing spaces: %q", n, l)
+		}
+	}
+	for _, want := range []string{
+		"outran — Outrun, 2–6 players, real-time\n",
+		"    bots: easy, medium, hard; also expert, heuristic, ismcts, random\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+	if !regexp.MustCompile(`\n    monster +bear\|vampire\|zombie\|dragon +vampire +Monster\n`).MatchString(out) {
+		t.Errorf("the monster option is not listed with its values, default and name:\n%s", out)
+	}
+	if strings.Count(out, "bots: easy, medium, hard") != 5 {
+		t.Errorf("not every game lists its levels first:\n%s", out)
 	}
 }

@@ -45,6 +45,10 @@ finishes the writes under way, saves the clocks of real-time matches and stops.`
 			if data == "" {
 				data = defaultDataPath()
 			}
+			data, err := dataFile(data)
+			if err != nil {
+				return err
+			}
 			srv, err := server.New(server.Config{
 				Games: all.Games(), DataPath: data, Sync: sync, Logger: logger,
 				ClockSpeed: speed, MessageRate: rate, Pprof: profile,
@@ -76,7 +80,7 @@ finishes the writes under way, saves the clocks of real-time matches and stops.`
 	}
 	f := cmd.Flags()
 	f.StringVar(&addr, "addr", "localhost:8080", "address to listen on")
-	f.StringVar(&data, "data", "", "the SQLite file holding the matches (default "+defaultDataHelp+")")
+	f.StringVar(&data, "data", "", "the SQLite file holding the matches, or a folder to keep "+dataFileName+" in (default "+defaultDataHelp+")")
 	f.StringVar(&sync, "sync", "full", "SQLite synchronous mode: full (survives power loss) or normal (survives a crash of the process)")
 	f.StringVar(&level, "log-level", "info", "log level: debug, info, warn or error")
 	f.DurationVar(&grace, "grace", 15*time.Second, "how long a shutdown may wait for writes and sockets")
