@@ -418,12 +418,15 @@ func checkNoLeak(t *testing.T, g engine.Game, rp *match.Replay, seat engine.Seat
 			continue
 		}
 		if typ == match.TypeState {
-			checkHistory(t, seat, fields["history"], func(k uint64) [][]byte {
+			err := checkHistory(seat, fields["history"], func(k uint64) [][]byte {
 				if k > uint64(len(log)) {
-					t.Fatalf("%s: the history names record %d; the log has %d", seat, k, len(log))
+					return nil
 				}
 				return want[k].events
 			})
+			if err != nil {
+				t.Fatal(err)
+			}
 		}
 		var m struct {
 			Seq    uint64            `json:"seq"`
@@ -499,12 +502,11 @@ func checkNoLeak(t *testing.T, g engine.Game, rp *match.Replay, seat engine.Seat
 
 // checkHistory proves that the history of a state message holds, for each
 // record it names, exactly the events audience seat may see (events(k), from
-// an independent replay), in order, and lines of talk only as their own
-// entries.
-func checkHistory(t *testing.T, seat engine.Seat, raw json.RawMessage, events func(k uint64) [][]byte) {
-	t.Helper()
+// an independent replay, nil for a record beyond the log), in order, and
+// lines of talk only as their own entries. It returns what is wrong.
+func checkHistory(seat engine.Seat, raw json.RawMessage, events func(k uint64) [][]byte) error {
 	if raw == nil {
-		return
+		return nil
 	}
 	var entries []struct {
 		Type   string            `json:"type"`
@@ -512,7 +514,7 @@ func checkHistory(t *testing.T, seat engine.Seat, raw json.RawMessage, events fu
 		Events []json.RawMessage `json:"events"`
 	}
 	if err := json.Unmarshal(raw, &entries); err != nil {
-		t.Fatalf("%s: the history is not a list of entries: %s", seat, raw)
+		return fmt.Errorf("%s: the history is not a list of entries: %s", seat, raw)
 	}
 	last := uint64(0)
 	for _, e := range entries {
@@ -520,20 +522,21 @@ func checkHistory(t *testing.T, seat engine.Seat, raw json.RawMessage, events fu
 		case match.TypeEvents:
 			want := events(e.Seq)
 			if len(want) == 0 || !equalRaw(e.Events, want) {
-				t.Fatalf("%s: the history's events of record %d: got %s, want %s", seat, e.Seq, e.Events, want)
+				return fmt.Errorf("%s: the history's events of record %d: got %s, want %s", seat, e.Seq, e.Events, want)
 			}
 		case match.TypeChat, match.TypeLeft, match.TypeBack:
 			if e.Events != nil {
-				t.Fatalf("%s: a line of talk in the history holds events", seat)
+				return fmt.Errorf("%s: a line of talk in the history holds events", seat)
 			}
 		default:
-			t.Fatalf("%s: a history entry of type %q", seat, e.Type)
+			return fmt.Errorf("%s: a history entry of type %q", seat, e.Type)
 		}
 		if e.Seq < last {
-			t.Fatalf("%s: the history goes back from record %d to %d", seat, last, e.Seq)
+			return fmt.Errorf("%s: the history goes back from record %d to %d", seat, last, e.Seq)
 		}
 		last = e.Seq
 	}
+	return nil
 }
 
 // objectMembers decodes a JSON object into its members, as written.

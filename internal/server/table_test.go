@@ -196,13 +196,69 @@ func TestHistoryOnReconnect(t *testing.T) {
 				}
 			}
 			raw, _ := json.Marshal(st.History)
-			checkHistory(t, p.seat, raw, rp.eventsOf(p.seat))
+			if err := checkHistory(p.seat, raw, rp.eventsOf(p.seat)); err != nil {
+				t.Fatal(err)
+			}
 			q.close()
 		}
 	}
 	check("reconnected")
 	e.restart()
 	check("after a restart")
+}
+
+// The history check catches what it is for: a seat's history holding an
+// event of another seat's (seat 1's own draw, told to seat 0), an event out
+// of its record, or entries out of order.
+func TestCheckHistoryCatchesLeaks(t *testing.T) {
+	e := newEnv(t, matchtest.Games(), nil)
+	ctx := context.Background()
+	cm := e.newMatch(match.CreateRequest{Game: "testcards", Players: 2}, true)
+	id := cm.Match.ID
+	p0, p1 := e.dial(id, cm.Seats[0].Token, 0), e.dial(id, cm.Seats[1].Token, 1)
+	p0.expect(t, "the state", isState)
+	p1.expect(t, "the state", isState)
+	done := make(chan error, 1)
+	go func() { _, err := p1.play(ctx, newRand(1), playOptions{stopAfter: 5}); done <- err }()
+	if _, err := p0.play(ctx, newRand(2), playOptions{stopAfter: 5}); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	rp := replayOf(t, e, id, matchtest.Cards{})
+	entry := func(k uint64, seat engine.Seat) []byte {
+		var evs []json.RawMessage
+		for _, e := range rp.eventsOf(seat)(k) {
+			evs = append(evs, e)
+		}
+		b, _ := json.Marshal(map[string]any{"type": match.TypeEvents, "seq": k, "events": evs})
+		return b
+	}
+	history := func(entries ...[]byte) json.RawMessage { return json.RawMessage("[" + string(bytes.Join(entries, []byte(","))) + "]") }
+	// A record whose events differ between the seats: a draw of seat 1's.
+	leak := uint64(0)
+	for k := uint64(1); k < uint64(len(rp.events)); k++ {
+		if !slices.EqualFunc(rp.eventsOf(0)(k), rp.eventsOf(1)(k), bytes.Equal) && rp.log[k-1].Seat == 1 {
+			leak = k
+			break
+		}
+	}
+	if leak == 0 {
+		t.Fatal("seat 1 drew no card in ten moves")
+	}
+	if err := checkHistory(0, history(entry(leak, 0)), rp.eventsOf(0)); err != nil {
+		t.Fatalf("the honest history is refused: %v", err)
+	}
+	for what, h := range map[string]json.RawMessage{
+		"another seat's events": history(entry(leak, 1)),
+		"out of order":          history(entry(leak, 0), entry(1, 0)),
+		"an unknown entry":      history([]byte(`{"type":"view","seq":1}`)),
+	} {
+		if checkHistory(0, h, rp.eventsOf(0)) == nil {
+			t.Errorf("the check let %s through", what)
+		}
+	}
 }
 
 // compact returns JSON without insignificant spaces.
