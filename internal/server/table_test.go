@@ -235,7 +235,9 @@ func TestCheckHistoryCatchesLeaks(t *testing.T) {
 		b, _ := json.Marshal(map[string]any{"type": match.TypeEvents, "seq": k, "events": evs})
 		return b
 	}
-	history := func(entries ...[]byte) json.RawMessage { return json.RawMessage("[" + string(bytes.Join(entries, []byte(","))) + "]") }
+	history := func(entries ...[]byte) json.RawMessage {
+		return json.RawMessage("[" + string(bytes.Join(entries, []byte(","))) + "]")
+	}
 	// A record whose events differ between the seats: a draw of seat 1's.
 	leak := uint64(0)
 	for k := uint64(1); k < uint64(len(rp.events)); k++ {
