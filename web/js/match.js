@@ -816,7 +816,7 @@ export class MatchPage {
       h('button', {type: 'button', id: 'step-next', onclick: go(1)}, icon('next', {label: t('end.next')})),
       h('button', {type: 'button', id: 'step-last', onclick: go(n)}, icon('last', {label: t('end.last')}))),
       h('p', {id: 'step-text', class: 'step-text', 'aria-live': 'polite'}),
-      h('div', {id: 'review-board', class: 'board review game-' + this.game, tabindex: '0', onkeydown: keys}));
+      h('div', {id: 'review-board', class: 'board review game-' + this.game, role: 'region', tabindex: '0', onkeydown: keys}));
     this.drawStep();
   }
 
