@@ -250,8 +250,8 @@ func (s *Server) readiness() *poller {
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
-	if err := s.store.Ping(ctx); err != nil {
-		writeError(w, &match.Error{Code: match.CodeUnavailable, Message: "The store does not answer."})
+	if err := s.store.Check(ctx); err != nil {
+		writeError(w, &match.Error{Code: match.CodeUnavailable, Message: "The store cannot save anything now."})
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"status": "ok", "live_matches": s.mgr.Live()})

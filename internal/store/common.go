@@ -1,0 +1,141 @@
+package store
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"sortie/engine"
+)
+
+// holding is what a store keeps of a match to judge a write to it.
+type holding struct {
+	found  bool
+	epoch  Epoch
+	owner  string
+	status Status
+}
+
+// refusal says why a write to match id under epoch e that needs status
+// need (empty: any) cannot be carried out, or nil if it can: a passed epoch
+// first, since its writer must stop whatever else is wrong.
+func (h holding) refusal(id string, e Epoch, need Status) error {
+	switch {
+	case !h.found:
+		return fmt.Errorf("%w: %s", ErrNotFound, id)
+	case h.epoch != e:
+		return fmt.Errorf("%w: match %s is at epoch %d (node %q), not %d", ErrFenced, id, h.epoch, h.owner, e)
+	case e != 0 && h.owner == "":
+		return fmt.Errorf("%w: the lease of epoch %d on match %s was released", ErrFenced, e, id)
+	case need != "" && h.status != need:
+		return fmt.Errorf("%w: match %s is %s, not %s", ErrConflict, id, h.status, need)
+	}
+	return nil
+}
+
+// refused reports whether err is a write's own refusal, which writes nothing
+// and leaves the rest of its batch to land.
+func refused(err error) bool {
+	return errors.Is(err, ErrConflict) || errors.Is(err, ErrFenced) || errors.Is(err, ErrNotFound) || errors.Is(err, ErrLeased)
+}
+
+func leased(id, holder string, until time.Time) error {
+	return fmt.Errorf("%w: match %s is leased to node %q until %s", ErrLeased, id, holder, until.Format(time.RFC3339Nano))
+}
+
+func outOfOrder(id string, n int) error {
+	return fmt.Errorf("%w: record %d of match %s is not the next one", ErrConflict, n, id)
+}
+
+func badSeat(id string, i int) error {
+	return fmt.Errorf("%w: match %s has no seat %d", ErrConflict, id, i)
+}
+
+func taken(id string) error { return fmt.Errorf("%w: match %s exists", ErrConflict, id) }
+
+// seatJSON is a seat as kept in the seats column.
+type seatJSON struct {
+	Seat
+	Hash string `json:"hash,omitempty"`
+}
+
+func encodeSeat(st Seat) seatJSON {
+	j := seatJSON{Seat: st}
+	if st.TokenHash != nil {
+		j.Hash = hex.EncodeToString(st.TokenHash)
+	}
+	return j
+}
+
+func encodeSeats(seats []Seat) (string, error) {
+	js := make([]seatJSON, len(seats))
+	for i, st := range seats {
+		js[i] = encodeSeat(st)
+	}
+	b, err := json.Marshal(js)
+	return string(b), err
+}
+
+func decodeSeats(b string) ([]Seat, error) {
+	var js []seatJSON
+	if err := json.Unmarshal([]byte(b), &js); err != nil {
+		return nil, err
+	}
+	seats := make([]Seat, len(js))
+	for i, j := range js {
+		seats[i] = j.Seat
+		if j.Hash != "" {
+			h, err := hex.DecodeString(j.Hash)
+			if err != nil {
+				return nil, err
+			}
+			seats[i].TokenHash = h
+		}
+	}
+	return seats, nil
+}
+
+// decodeMatch fills m's encoded columns in.
+func decodeMatch(m *Match, setup, seats string, outcome *string) error {
+	if err := json.Unmarshal([]byte(setup), &m.Setup); err != nil {
+		return fmt.Errorf("store: match %s: setup: %v", m.ID, err)
+	}
+	var err error
+	if m.Seats, err = decodeSeats(seats); err != nil {
+		return fmt.Errorf("store: match %s: seats: %v", m.ID, err)
+	}
+	if outcome != nil {
+		m.Outcome = new(engine.Outcome)
+		if err := json.Unmarshal([]byte(*outcome), m.Outcome); err != nil {
+			return fmt.Errorf("store: match %s: outcome: %v", m.ID, err)
+		}
+	}
+	m.Lease.Match = m.ID
+	if m.Lease.Node == "" {
+		m.Lease.Expires = time.Time{}
+	}
+	return nil
+}
+
+func millis(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+func fromMillis(ms int64) time.Time {
+	if ms == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms)
+}
+
+func limitOr100(n int) int {
+	if n <= 0 {
+		return 100
+	}
+	return n
+}
