@@ -77,29 +77,31 @@ func (q *queue[P]) run() {
 		errs, err := q.commitBatch(q.batch)
 		switch {
 		case err == nil:
-			for i, o := range q.batch {
-				o.done <- errs[i]
-			}
 		case errors.Is(err, ErrUnavailable):
 			// Every write would fail alike, one after the other.
-			for _, o := range q.batch {
-				o.done <- err
+			errs = make([]error, len(q.batch))
+			for i := range errs {
+				errs[i] = err
 			}
 		default:
 			// One write failed in a way that aborted the transaction: give
 			// each its own, so that the others still land and the faulty
 			// one gets its own error.
-			for _, o := range q.batch {
-				errs, err := q.commitBatch([]*op[P]{o})
+			errs = make([]error, len(q.batch))
+			for i, o := range q.batch {
+				one, err := q.commitBatch([]*op[P]{o})
 				if err == nil {
-					err = errs[0]
+					err = one[0]
 				}
-				o.done <- err
+				errs[i] = err
 			}
 		}
 		q.ended(err)
 		if q.onCommit != nil {
 			q.onCommit(len(q.batch), time.Since(start))
+		}
+		for i, o := range q.batch {
+			o.done <- errs[i]
 		}
 		clear(q.batch)
 	}
@@ -210,5 +212,5 @@ func unavailable(what string, cause error) error {
 	if cause == nil {
 		return fmt.Errorf("%w: %s", ErrUnavailable, what)
 	}
-	return fmt.Errorf("%w: %s: %v", ErrUnavailable, what, cause)
+	return fmt.Errorf("%w: %s: %w", ErrUnavailable, what, cause)
 }

@@ -324,7 +324,9 @@ func TestSQLiteCheckFailsWhenTheFileIsImmutable(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "sortie.db")
 	s := openSQLite(t, path)
 	fill(t, s, 1, 1)
-	files := []string{path, path + "-wal", path + "-shm"}
+	// The shared-memory index stays writable: it is mapped in memory, and
+	// the race detector does not survive a fault there.
+	files := []string{path, path + "-wal"}
 	if out, err := exec.Command("chattr", append([]string{"+i"}, files...)...).CombinedOutput(); err != nil {
 		t.Skipf("cannot make files immutable here (needs root and chattr): %v %s", err, out)
 	}

@@ -191,8 +191,8 @@ type Store interface {
 	// Acquire gives node the lease on match id under the next epoch, if
 	// nobody holds it, its holder's leases have expired, or node holds it
 	// already (a node that restarted takes its matches back at once);
-	// otherwise it returns [ErrLeased] and changes nothing. It also renews
-	// node's other leases for ttl, as Renew does. The caller must read the
+	// otherwise it returns [ErrLeased] and changes no lease. Taking a lease
+	// renews node's other leases for ttl too, as Renew does. The caller must read the
 	// log after Acquire returns: every write under an earlier epoch has then
 	// landed or been refused.
 	Acquire(ctx context.Context, id, node string, ttl time.Duration) (Lease, error)
