@@ -30,8 +30,12 @@ import (
 type Config struct {
 	// Games are the games served (the command passes games/all).
 	Games []engine.Game
-	// DataPath is the SQLite file the server opens when Store is nil.
+	// DataPath is the SQLite file the server opens when Store and StoreURL
+	// are not set.
 	DataPath string
+	// StoreURL is the PostgreSQL database (postgres://...) the server opens
+	// when Store is nil.
+	StoreURL string
 	// Sync is the SQLite synchronous mode: "full" (default) or "normal".
 	Sync string
 	// Store, if set, is used instead of opening DataPath (and is not closed
@@ -118,6 +122,13 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, log: cfg.Logger, metrics: newMetrics()}
 	s.store = cfg.Store
+	if s.store == nil && cfg.StoreURL != "" {
+		st, err := store.OpenPostgres(context.Background(), cfg.StoreURL, store.PostgresOptions{OnCommit: s.metrics.onCommit})
+		if err != nil {
+			return nil, err
+		}
+		s.store, s.ownStore = st, true
+	}
 	if s.store == nil {
 		if cfg.DataPath == "" {
 			return nil, errors.New("server: no store and no data path")

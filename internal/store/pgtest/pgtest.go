@@ -243,12 +243,22 @@ func Require(t testing.TB) *Server {
 	t.Helper()
 	shared.once.Do(func() { shared.srv, shared.err = Start() })
 	if shared.err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("PostgreSQL is needed in CI: %v", shared.err)
-		}
-		t.Skipf("skipping: %v", shared.err)
+		missing(t, shared.err)
 	}
 	return shared.srv
+}
+
+// Own starts a server of the test's own, stopped when the test ends, for a
+// package that has no TestMain to stop a shared one. Where there is none,
+// the test is skipped with the reason, or fails under CI.
+func Own(t testing.TB) *Server {
+	t.Helper()
+	s, err := Start()
+	if err != nil {
+		missing(t, err)
+	}
+	t.Cleanup(s.Stop)
+	return s
 }
 
 // StopShared stops the server Require started, if any.
@@ -256,4 +266,13 @@ func StopShared() {
 	if shared.srv != nil {
 		shared.srv.Stop()
 	}
+}
+
+// missing skips the test for want of PostgreSQL, or fails it under CI.
+func missing(t testing.TB, err error) {
+	t.Helper()
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("PostgreSQL is needed in CI: %v", err)
+	}
+	t.Skipf("skipping: %v", err)
 }
