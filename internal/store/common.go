@@ -10,6 +10,10 @@ import (
 	"sortie/engine"
 )
 
+// errBadData marks stored data that do not read back as written (a row
+// edited by hand): an error of the data, not of the connection.
+var errBadData = errors.New("store: stored data do not read back")
+
 // holding is what a store keeps of a match to judge a write to it.
 type holding struct {
 	found  bool
@@ -100,16 +104,16 @@ func decodeSeats(b string) ([]Seat, error) {
 // decodeMatch fills m's encoded columns in.
 func decodeMatch(m *Match, setup, seats string, outcome *string) error {
 	if err := json.Unmarshal([]byte(setup), &m.Setup); err != nil {
-		return fmt.Errorf("store: match %s: setup: %v", m.ID, err)
+		return fmt.Errorf("%w: match %s: setup: %v", errBadData, m.ID, err)
 	}
 	var err error
 	if m.Seats, err = decodeSeats(seats); err != nil {
-		return fmt.Errorf("store: match %s: seats: %v", m.ID, err)
+		return fmt.Errorf("%w: match %s: seats: %v", errBadData, m.ID, err)
 	}
 	if outcome != nil {
 		m.Outcome = new(engine.Outcome)
 		if err := json.Unmarshal([]byte(*outcome), m.Outcome); err != nil {
-			return fmt.Errorf("store: match %s: outcome: %v", m.ID, err)
+			return fmt.Errorf("%w: match %s: outcome: %v", errBadData, m.ID, err)
 		}
 	}
 	m.Lease.Match = m.ID
@@ -138,4 +142,42 @@ func limitOr100(n int) int {
 		return 100
 	}
 	return n
+}
+
+// rows is what both drivers' result sets offer.
+type rows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+}
+
+// readLog reads a match's records (n, rec) in order, checking that none is
+// missing; fault turns the driver's errors into the store's.
+func readLog(id string, rs rows, fault func(error) error) ([][]byte, error) {
+	var log [][]byte
+	for rs.Next() {
+		var n int
+		var rec []byte
+		if err := rs.Scan(&n, &rec); err != nil {
+			return nil, fault(err)
+		}
+		if n != len(log)+1 {
+			return nil, fmt.Errorf("%w: match %s: record %d is missing", errBadData, id, len(log)+1)
+		}
+		log = append(log, rec)
+	}
+	return log, fault(rs.Err())
+}
+
+// readIDs reads a column of ids.
+func readIDs(rs rows, fault func(error) error) ([]string, error) {
+	var ids []string
+	for rs.Next() {
+		var id string
+		if err := rs.Scan(&id); err != nil {
+			return nil, fault(err)
+		}
+		ids = append(ids, id)
+	}
+	return ids, fault(rs.Err())
 }

@@ -230,7 +230,7 @@ func (s *Postgres) commit(batch []*pgOp) ([]error, error) {
 // [ErrUnavailable]; other errors (a statement the server refused) stay as
 // they are.
 func (s *Postgres) fault(err error) error {
-	if err == nil || refused(err) {
+	if err == nil || refused(err) || errors.Is(err, errBadData) {
 		return err
 	}
 	var pe *pgconn.PgError
@@ -513,19 +513,7 @@ func (s *Postgres) Log(ctx context.Context, id string) ([][]byte, error) {
 		return nil, s.fault(err)
 	}
 	defer rows.Close()
-	var log [][]byte
-	for rows.Next() {
-		var n int
-		var rec []byte
-		if err := rows.Scan(&n, &rec); err != nil {
-			return nil, s.fault(err)
-		}
-		if n != len(log)+1 {
-			return nil, fmt.Errorf("store: match %s: record %d is missing", id, len(log)+1)
-		}
-		log = append(log, rec)
-	}
-	return log, s.fault(rows.Err())
+	return readLog(id, rows, s.fault)
 }
 
 // List returns matches, newest first.
@@ -554,6 +542,6 @@ func (s *Postgres) ids(ctx context.Context, q string, args ...any) ([]string, er
 	if err != nil {
 		return nil, s.fault(err)
 	}
-	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	return ids, s.fault(err)
+	defer rows.Close()
+	return readIDs(rows, s.fault)
 }

@@ -672,19 +672,7 @@ func (s *SQLite) Log(ctx context.Context, id string) ([][]byte, error) {
 		return nil, s.fault(err)
 	}
 	defer rows.Close()
-	var log [][]byte
-	for rows.Next() {
-		var n int
-		var rec []byte
-		if err := rows.Scan(&n, &rec); err != nil {
-			return nil, s.fault(err)
-		}
-		if n != len(log)+1 {
-			return nil, fmt.Errorf("store: match %s: record %d is missing", id, len(log)+1)
-		}
-		log = append(log, rec)
-	}
-	return log, s.fault(rows.Err())
+	return readLog(id, rows, s.fault)
 }
 
 // List returns matches, newest first.
@@ -728,13 +716,5 @@ func (s *SQLite) ids(ctx context.Context, q string, args ...any) ([]string, erro
 		return nil, s.fault(err)
 	}
 	defer rows.Close()
-	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, s.fault(err)
-		}
-		ids = append(ids, id)
-	}
-	return ids, s.fault(rows.Err())
+	return readIDs(rows, s.fault)
 }

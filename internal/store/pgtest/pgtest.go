@@ -58,7 +58,9 @@ func Start() (*Server, error) {
 	if bin == "" {
 		return nil, ErrUnavailable
 	}
-	dir, err := os.MkdirTemp("", "sortie-pg-")
+	// Under /tmp: the user nobody can reach it, and the socket's path stays
+	// short (Unix sockets take about a hundred bytes).
+	dir, err := os.MkdirTemp("/tmp", "sortie-pg-")
 	if err != nil {
 		return nil, err
 	}

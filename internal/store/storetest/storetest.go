@@ -472,7 +472,7 @@ func takeover(r *run) {
 // a node under an epoch that had passed; each epoch's records come from one
 // node.
 func fencingRace(r *run) {
-	const matches, ttl = 3, 40 * time.Millisecond
+	const matches, ttl = 2, 40 * time.Millisecond
 	nodes := []store.Store{r.store(), r.store()}
 	for i := range matches {
 		r.running(nodes[0], fmt.Sprint("m", i), t0)
@@ -489,7 +489,7 @@ func fencingRace(r *run) {
 		fenced  int
 		wg      sync.WaitGroup
 		errc    = make(chan error, 2*matches)
-		perNode = 5 // leases each node must win on each match
+		perNode = 3 // leases each node must win on each match
 	)
 	for ni, s := range nodes {
 		for i := range matches {
