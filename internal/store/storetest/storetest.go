@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -46,10 +47,14 @@ func Run(t *testing.T, h Harness) {
 	}
 }
 
-// Check runs every scenario and returns their failures, or nil.
-func Check(t testing.TB, h Harness) error {
+// Check runs the scenarios named in only (all, if none is) and returns their
+// failures, or nil.
+func Check(t testing.TB, h Harness, only ...string) error {
 	var errs []error
 	for _, sc := range scenarios {
+		if len(only) > 0 && !slices.Contains(only, sc.name) {
+			continue
+		}
 		if err := h.run(t, sc); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", sc.name, err))
 		}
@@ -501,6 +506,11 @@ func fencingRace(r *run) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
+				defer func() {
+					mu.Lock()
+					quit[id]++
+					mu.Unlock()
+				}()
 				won := 0
 				deadline := time.Now().Add(60 * time.Second)
 				for won < perNode && time.Now().Before(deadline) {
@@ -547,9 +557,6 @@ func fencingRace(r *run) {
 						mu.Unlock()
 					}
 				}
-				mu.Lock()
-				quit[id]++
-				mu.Unlock()
 				if won < perNode {
 					errc <- fmt.Errorf("%s won %d leases on %s in 60 s, want %d", node, won, id, perNode)
 				}
@@ -651,10 +658,11 @@ func closeKeepsAcknowledged(r *run) {
 	r.running(s, "m", t0)
 	acked := make(chan int, 1)
 	var failed error
+	var closed atomic.Bool
 	go func() {
 		n := 0
 		defer func() { acked <- n }()
-		for {
+		for !closed.Load() { // a store that never says it is closed stops too
 			if err := s.Append(r.ctx, "m", 0, n+1, rec(n+1), 0); err != nil {
 				if !errors.Is(err, store.ErrClosed) {
 					failed = err
@@ -669,6 +677,7 @@ func closeKeepsAcknowledged(r *run) {
 		return err == nil && m.Records >= 5
 	})
 	r.ok(s.Close(), "close")
+	closed.Store(true)
 	n := <-acked
 	r.ok(failed, "append while closing")
 	r.is(s.Append(r.ctx, "m", 0, n+1, rec(n+1), 0), store.ErrClosed, "append after close")
