@@ -55,11 +55,16 @@ not used yet.`,
 			if err := checkEngines(cmd, storeURL, busURL); err != nil {
 				return err
 			}
-			if data == "" {
-				data = defaultDataPath()
-			}
 			if storeURL != "" {
 				data = redactURL(storeURL)
+			} else {
+				if data == "" {
+					data = defaultDataPath()
+				}
+				var err error
+				if data, err = dataFile(data); err != nil {
+					return err
+				}
 			}
 			srv, err := server.New(server.Config{
 				Games: all.Games(), DataPath: data, StoreURL: storeURL, Sync: sync, Logger: logger,
@@ -92,7 +97,7 @@ not used yet.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&addr, "addr", "localhost:8080", "address to listen on")
-	f.StringVar(&data, "data", "", "the SQLite file holding the matches (default "+defaultDataHelp+")")
+	f.StringVar(&data, "data", "", "the SQLite file holding the matches, or a folder to keep "+dataFileName+" in (default "+defaultDataHelp+")")
 	f.StringVar(&storeURL, "store", os.Getenv("SORTIE_STORE"), "a PostgreSQL database (postgres://...) to keep the matches in, instead of --data (env SORTIE_STORE)")
 	f.StringVar(&busURL, "bus", os.Getenv("SORTIE_BUS"), "the NATS server (nats://host:4222) shared by several nodes (env SORTIE_BUS)")
 	f.StringVar(&sync, "sync", "full", "SQLite synchronous mode: full (survives power loss) or normal (survives a crash of the process)")
