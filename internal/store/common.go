@@ -53,6 +53,19 @@ func outOfOrder(id string, n int) error {
 	return fmt.Errorf("%w: record %d of match %s is not the next one", ErrConflict, n, id)
 }
 
+// repeated judges an append of record n that did not land, from what the
+// store holds as its last record if that is n (err is noRow if it is not): the
+// repeat of it, byte for byte, is done; anything else is out of order.
+func repeated(id string, n int, rec, last []byte, err, noRow error) error {
+	switch {
+	case err == nil && string(last) == string(rec):
+		return nil // the repeat of a write that landed
+	case err != nil && !errors.Is(err, noRow):
+		return err
+	}
+	return outOfOrder(id, n)
+}
+
 func badSeat(id string, i int) error {
 	return fmt.Errorf("%w: match %s has no seat %d", ErrConflict, id, i)
 }

@@ -324,13 +324,7 @@ func (s *Postgres) Append(ctx context.Context, id string, e Epoch, n int, rec []
 			var last []byte
 			err := tx.QueryRow(ctx, `SELECT r.rec FROM records r JOIN matches m ON m.id = r.match_id AND m.records = r.n
 				WHERE r.match_id = $1 AND r.n = $2`, id, n).Scan(&last)
-			if err == nil && string(last) == string(rec) {
-				return nil // the repeat of a write that landed
-			}
-			if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-				return err
-			}
-			return outOfOrder(id, n)
+			return repeated(id, n, rec, last, err, pgx.ErrNoRows)
 		}),
 	})
 }

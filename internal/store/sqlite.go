@@ -461,13 +461,7 @@ func (s *SQLite) Append(ctx context.Context, id string, e Epoch, n int, rec []by
 		var last []byte
 		err = tx.QueryRow(`SELECT rec FROM records WHERE match_id = ? AND n = ? AND n = (SELECT max(n) FROM records WHERE match_id = ?)`,
 			id, n, id).Scan(&last)
-		if err == nil && string(last) == string(rec) {
-			return nil // the repeat of a write that landed
-		}
-		if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return err
-		}
-		return outOfOrder(id, n)
+		return repeated(id, n, rec, last, err, sql.ErrNoRows)
 	})
 }
 
