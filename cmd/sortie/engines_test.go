@@ -15,6 +15,7 @@ func TestServeChecksStoreAndBus(t *testing.T) {
 		if serve, _, err := root.Find([]string{"serve"}); err == nil {
 			serve.Flags().Set("store", "")
 			serve.Flags().Set("bus", "")
+			serve.Flags().Set("help", "false")
 		}
 	})
 	for _, c := range []struct {
@@ -27,6 +28,8 @@ func TestServeChecksStoreAndBus(t *testing.T) {
 		{[]string{"--store=", "--bus=nats://a:4222,redis://b"}, `not "redis://b"`},
 		{[]string{"--store=postgres://sortie@db/sortie", "--bus=", "--data=/tmp/x.db"}, "not both"},
 	} {
+		t.Setenv("SORTIE_STORE", "")
+		t.Setenv("SORTIE_BUS", "")
 		out, err := run(t, nil, append([]string{"serve", "--addr=127.0.0.1:0"}, c.args...)...)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Fatalf("serve %v: %v (%s), want an error with %q", c.args, err, out, c.want)
@@ -34,5 +37,13 @@ func TestServeChecksStoreAndBus(t *testing.T) {
 		if strings.Contains(err.Error(), "hunter2") {
 			t.Fatalf("the password shows: %v", err)
 		}
+	}
+	// From the environment too, and help never shows its password.
+	t.Setenv("SORTIE_STORE", "mysql://root:hunter2@db/sortie")
+	if _, err := run(t, nil, "serve", "--addr=127.0.0.1:0", "--store=", "--bus="); err == nil || !strings.Contains(err.Error(), "--store takes") {
+		t.Fatalf("SORTIE_STORE of MySQL: %v", err)
+	}
+	if out, _ := run(t, nil, "serve", "--help"); strings.Contains(out, "hunter2") || !strings.Contains(out, "SORTIE_STORE") {
+		t.Fatalf("serve --help: %s", out)
 	}
 }

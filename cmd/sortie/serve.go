@@ -52,6 +52,14 @@ not used yet.`,
 			}
 			logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: lv}))
 			slog.SetDefault(logger)
+			// From the environment after parsing, not as the flags'
+			// defaults: help would print a password.
+			if storeURL == "" {
+				storeURL = os.Getenv("SORTIE_STORE")
+			}
+			if busURL == "" {
+				busURL = os.Getenv("SORTIE_BUS")
+			}
 			if err := checkEngines(cmd, storeURL, busURL); err != nil {
 				return err
 			}
@@ -98,8 +106,8 @@ not used yet.`,
 	f := cmd.Flags()
 	f.StringVar(&addr, "addr", "localhost:8080", "address to listen on")
 	f.StringVar(&data, "data", "", "the SQLite file holding the matches, or a folder to keep "+dataFileName+" in (default "+defaultDataHelp+")")
-	f.StringVar(&storeURL, "store", os.Getenv("SORTIE_STORE"), "a PostgreSQL database (postgres://...) to keep the matches in, instead of --data (env SORTIE_STORE)")
-	f.StringVar(&busURL, "bus", os.Getenv("SORTIE_BUS"), "the NATS server (nats://host:4222) shared by several nodes (env SORTIE_BUS)")
+	f.StringVar(&storeURL, "store", "", "a PostgreSQL database (postgres://...) to keep the matches in, instead of --data (env SORTIE_STORE)")
+	f.StringVar(&busURL, "bus", "", "the NATS server (nats://host:4222) shared by several nodes (env SORTIE_BUS)")
 	f.StringVar(&sync, "sync", "full", "SQLite synchronous mode: full (survives power loss) or normal (survives a crash of the process)")
 	f.StringVar(&level, "log-level", "info", "log level: debug, info, warn or error")
 	f.DurationVar(&grace, "grace", 15*time.Second, "how long a shutdown may wait for writes and sockets")
