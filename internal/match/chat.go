@@ -127,7 +127,7 @@ func (x *Match) tell(l *Line, now time.Time) error {
 	l.N, l.Name, l.Seq, l.Clock, l.Time = x.chatN+1, x.rec.Seats[l.Seat].Name, x.seq, x.clock(now), now.UTC()
 	b, err := json.Marshal(l)
 	if err == nil {
-		err = x.mgr.store.AppendChat(context.Background(), x.id, l.N, b)
+		err = x.mgr.store.AppendChat(context.Background(), x.id, x.rec.Lease.Epoch, l.N, b)
 	}
 	if err != nil {
 		x.log.Error("cannot store a line of table talk", "err", err)

@@ -51,12 +51,12 @@ func BenchmarkHistoryOfALongMatch(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := st.Start(ctx, id, time.Now()); err != nil {
+	if err := st.Start(ctx, id, 0, time.Now()); err != nil {
 		b.Fatal(err)
 	}
 	for i, r := range res.Log {
 		data, _ := r.MarshalJSON()
-		if err := st.Append(ctx, id, i+1, data, r.At); err != nil {
+		if err := st.Append(ctx, id, 0, i+1, data, r.At); err != nil {
 			b.Fatal(err)
 		}
 	}
