@@ -19,6 +19,11 @@
 // so that replaying the log from the seed rebuilds the match exactly, which is
 // how a match comes back after a restart.
 //
+// Around the game, a match keeps its table: lines of talk (stored, like
+// actions, before anyone is told them), seats handed to their bots and
+// taken back, the history each audience was told (rebuilt from the store
+// for a socket that connects), and views at any step of the log.
+//
 // This package must never know a concrete game, and must never let anything
 // of a state but its views, and the clones its thinking bots own, leave the
 // goroutine that owns it.
