@@ -244,19 +244,24 @@ func TestRefusalReadsAndStays(t *testing.T) {
 	p := s.browser("zoe", "fr").tab("match")
 	p.openSeat(c, 0)
 	p.wait(`document.querySelector('.match-page').dataset.status === 'running' && window.sortie.page.msg.legal.some(a => a.type === 'roll')`, 15*time.Second)
-	// Roll, and roll again at once: the second comes during the cooldown.
+	// Roll the free dice, and roll them again at once: the second comes
+	// during the cooldown. (When black masks have locked every die, a signal
+	// twice does the same: signals have a cooldown too, with the same code.)
 	refused := false
 	for range 5 {
-		js[bool](p, `(() => { const pg = window.sortie.page; pg.lastRoll = pg.msg.legal.find(a => a.type === 'roll') || pg.lastRoll; pg.play(pg.lastRoll); return true; })()`)
+		js[bool](p, `(() => { const pg = window.sortie.page;
+			const free = (pg.msg.view.dice || []).filter(d => d.owner === pg.seat && (d.status === 'live' || d.status === 'spent')).map(d => d.id);
+			pg.again = free.length ? {type: 'roll', dice: free} : {type: 'signal', kind: 'ok'};
+			pg.play(pg.again); return true; })()`)
 		p.wait(`document.querySelector('.match-page').dataset.busy === 'false'`, 10*time.Second)
-		js[bool](p, `(() => { const pg = window.sortie.page; pg.play(pg.lastRoll); return true; })()`)
+		js[bool](p, `(() => { const pg = window.sortie.page; pg.play(pg.again); return true; })()`)
 		if p.waitOK(`!document.querySelector('#error').hidden && document.querySelector('#error').dataset.code === 'cooldown'`, 3*time.Second) {
 			refused = true
 			break
 		}
 	}
 	if !refused {
-		t.Fatal("no roll was refused for coming too soon")
+		t.Fatal("no roll or signal was refused for coming too soon")
 	}
 	text := p.text("#error .error-text")
 	if !regexp.MustCompile(`dans \d+(,\d)? s`).MatchString(text) || strings.Contains(text, "ms") || regexp.MustCompile(`\b(you|roll|again)\b`).MatchString(text) {
