@@ -2,7 +2,6 @@ package server
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +10,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	jsonv2 "github.com/go-json-experiment/json"
 
 	"sortie/bot"
 	"sortie/engine"
@@ -99,19 +100,14 @@ func (s *Server) decodeBody(w http.ResponseWriter, r *http.Request, v any, empty
 	return decodeStrict(body, v)
 }
 
-// decodeStrict decodes one JSON value with no unknown field and nothing
-// after it.
+// decodeStrict decodes one JSON value into v, as docs/api.md promises:
+// unknown fields, names in another case ("GAME" for "game"), a name given
+// twice, invalid UTF-8, wrong types and anything after the value are refused.
+// (encoding/json would match "GAME" to "game"; its successor, which this
+// uses, matches names exactly.)
 func decodeStrict(b []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	if err := jsonv2.Unmarshal(b, v, jsonv2.RejectUnknownMembers(true)); err != nil {
 		return &match.Error{Code: CodeMalformed, Message: "The JSON is not what was expected: " + jsonProblem(err) + "."}
-	}
-	if dec.More() {
-		return &match.Error{Code: CodeMalformed, Message: "The JSON has something after its end."}
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return &match.Error{Code: CodeMalformed, Message: "The JSON has something after its end."}
 	}
 	return nil
 }
@@ -119,7 +115,9 @@ func decodeStrict(b []byte, v any) error {
 // jsonProblem says what was wrong with some JSON without quoting it at length.
 func jsonProblem(err error) string {
 	msg := err.Error()
-	msg = strings.TrimPrefix(msg, "json: ")
+	for _, p := range []string{"json: ", "jsontext: "} {
+		msg = strings.TrimPrefix(msg, p)
+	}
 	if len(msg) > 200 {
 		msg = msg[:200] + "…"
 	}
