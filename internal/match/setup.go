@@ -60,6 +60,9 @@ type CreateRequest struct {
 	// AutoStart starts the match as soon as every human seat has joined
 	// (at once if there is none).
 	AutoStart bool `json:"auto_start,omitempty"`
+	// Owner is who asked for the match, as the server tells clients apart
+	// (their address); it is handed back by Hooks.Ended and never stored.
+	Owner string `json:"-"`
 }
 
 // settings are the parts of a match's setup that only this package reads,

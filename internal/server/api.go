@@ -8,8 +8,10 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	jsonv2 "github.com/go-json-experiment/json"
 
@@ -59,6 +61,11 @@ var statusOf = map[string]int{
 	match.CodeStaleSeq:      http.StatusConflict,
 	match.CodeFutureSeq:     http.StatusConflict,
 	CodeMediaType:           http.StatusUnsupportedMediaType,
+	CodeTooManyMatches:      http.StatusTooManyRequests,
+	CodeTooManySockets:      http.StatusTooManyRequests,
+	CodeTooManyConns:        http.StatusTooManyRequests,
+	CodeServerBusy:          http.StatusServiceUnavailable,
+	CodeTimeout:             http.StatusRequestTimeout,
 }
 
 // ErrorBody is the JSON of every refused request: {"error":{"code","message"}}.
@@ -72,6 +79,13 @@ func writeError(w http.ResponseWriter, err error) {
 	if !ok {
 		status = http.StatusConflict
 	}
+	var le *limitError
+	switch {
+	case errors.As(err, &le):
+		retryAfter(w, le.retry)
+	case e.Code == match.CodeServerFull:
+		retryAfter(w, time.Minute)
+	}
 	writeJSON(w, status, ErrorBody{Error: e})
 }
 
@@ -83,6 +97,9 @@ func (s *Server) decodeBody(w http.ResponseWriter, r *http.Request, v any, empty
 		var mb *http.MaxBytesError
 		if errors.As(err, &mb) {
 			return &match.Error{Code: CodeTooLarge, Message: fmt.Sprintf("The request body is over %d bytes.", s.cfg.MaxBody)}
+		}
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return &match.Error{Code: CodeTimeout, Message: fmt.Sprintf("The request body did not arrive within %v.", s.cfg.ReadTimeout)}
 		}
 		return &match.Error{Code: CodeMalformed, Message: "The request body could not be read."}
 	}
@@ -202,13 +219,23 @@ type CreatedMatch struct {
 }
 
 func (s *Server) createMatch(w http.ResponseWriter, r *http.Request) {
-	var req match.CreateRequest
-	if err := s.decodeBody(w, r, &req, false); err != nil {
+	// The client's limits come first: a throttled client costs no reading.
+	who := s.clientOf(r)
+	if err := s.reserveMatch(who, time.Now()); err != nil {
 		writeError(w, err)
 		return
 	}
-	c, err := s.mgr.Create(r.Context(), req)
+	req := match.CreateRequest{}
+	err := s.decodeBody(w, r, &req, false)
+	var c *match.Created
+	if err == nil {
+		req.Owner = string(who)
+		c, err = s.mgr.Create(r.Context(), req)
+	}
 	if err != nil {
+		if c == nil { // not made: its place is free again
+			s.matchEnded("", string(who))
+		}
 		writeError(w, err)
 		return
 	}
