@@ -70,7 +70,7 @@ type Match struct {
 	specMemo   *viewMemo // what spectators were last sent of their view
 	idleSince  time.Time // finished with nobody watching since
 	realTime   bool
-	broken     bool // the state could not be rebuilt after a store failure
+	broken     bool   // the state could not be rebuilt after a store failure
 	owner      string // CreateRequest.Owner until Hooks.Ended is told
 }
 

@@ -256,10 +256,11 @@ type sockConn struct {
 
 	// Reading: one goroutine at a time (readiness re-arms only after a read
 	// is over).
-	br        *bufio.Reader // the reader under conn when the socket waits for readiness
-	rc        syscall.RawConn
-	lim       *limiter
-	oversized int // messages over MaxMessage so far
+	br          *bufio.Reader // the reader under conn when the socket waits for readiness
+	rc          syscall.RawConn
+	lim         *limiter
+	oversized   int  // messages over MaxMessage so far
+	stopReading bool // the client is done with: the writer ends the socket
 	// The readiness registration, which the reading side and end share.
 	regMu  sync.Mutex
 	pollID uint64 // 0: no readiness (a reader goroutine), or not yet
@@ -306,7 +307,9 @@ func (c *sockConn) startReading(hw *hijackWriter) {
 func (c *sockConn) read() {
 	for {
 		if !c.readOne() {
-			c.end()
+			if !c.stopReading {
+				c.end()
+			}
 			return
 		}
 		c.regMu.Lock()
@@ -385,6 +388,8 @@ func (c *sockConn) drain() {
 				c.conn.Close(CloseReplaced, "this seat connected again elsewhere")
 			case errors.Is(err, bus.ErrSlow):
 				c.conn.Close(CloseSlow, "too far behind: reconnect for a fresh state")
+			case errors.Is(err, errOversized):
+				c.conn.Close(CloseOversized, errOversized.Error())
 			default:
 				c.conn.Close(websocket.StatusGoingAway, "the server is stopping or the match left memory")
 			}
@@ -461,8 +466,12 @@ func (c *sockConn) readOne() bool {
 		}
 		c.oversized++
 		if s.cfg.MaxOversized > 0 && c.oversized >= s.cfg.MaxOversized {
-			s.metrics.refusedMsg.WithLabelValues(CodeTooLarge).Inc()
-			c.conn.Close(CloseOversized, fmt.Sprintf("%d messages over %d bytes", c.oversized, s.cfg.MaxMessage))
+			// Answer it, then let the writer close the socket after the
+			// answers queued before: nothing more is read.
+			s.refuseMsg(w, nil, &match.Error{Code: CodeTooLarge, Message: fmt.Sprintf(
+				"A message may hold at most %d bytes; this socket sent %d larger ones and is closed.", s.cfg.MaxMessage, c.oversized)})
+			w.Sub.Close(errOversized)
+			c.stopReading = true
 			return false
 		}
 	} else if err != nil {
@@ -525,7 +534,10 @@ func errorMessage(re *uint64, e *match.Error) ([]byte, error) {
 	}{match.TypeError, re, e})
 }
 
-var errTooLarge = errors.New("message too large")
+var (
+	errTooLarge  = errors.New("message too large")
+	errOversized = errors.New("too many messages over the size limit")
+)
 
 // ordinal writes 3 as "3rd".
 func ordinal(n int) string {
