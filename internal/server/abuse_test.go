@@ -468,39 +468,43 @@ func TestSlowClientsAreCutOff(t *testing.T) {
 		}
 		return time.Since(start), true
 	}
-	body := `{"game":"testcards","seats":[` + strings.Repeat(`{},`, 100) + `{}]}`
-	c := e.rawConn(addrA)
-	head := fmt.Sprintf("POST /api/matches HTTP/1.1\r\nHost: sortie\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", len(body))
-	if _, err := io.WriteString(c, head); err != nil {
-		t.Fatal(err)
-	}
-	go trickle(c, body)
-	resp, msg := answerOf(t, c, nil)
-	if resp.StatusCode != http.StatusRequestTimeout || !strings.Contains(msg, server.CodeTimeout) {
-		t.Fatalf("a trickled body: %d %s", resp.StatusCode, msg)
-	}
-
-	c = e.rawConn(addrA)
-	if d, all := trickle(c, "GET /healthz HTTP/1.1\r\nHost: sortie\r\nX-Pad: "+strings.Repeat("x", 400)+"\r\n\r\n"); all || d > 10*time.Second {
-		t.Fatalf("a trickled header was cut off only after %v (or not at all: %v)", d, all)
-	}
-
-	c = e.rawConn(addrA)
-	req, _ := http.NewRequest("GET", "/healthz", nil)
-	if _, err := io.WriteString(c, "GET /healthz HTTP/1.1\r\nHost: sortie\r\n\r\n"); err != nil {
-		t.Fatal(err)
-	}
-	br := bufio.NewReader(c)
-	c.SetReadDeadline(time.Now().Add(20 * time.Second))
-	resp, err := http.ReadResponse(br, req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	if _, err := br.ReadByte(); err != io.EOF {
-		t.Fatalf("an idle keep-alive connection was not closed: %v", err)
-	}
+	t.Run("body", func(t *testing.T) {
+		body := `{"game":"testcards","seats":[` + strings.Repeat(`{},`, 100) + `{}]}`
+		c := e.rawConn(addrA)
+		head := fmt.Sprintf("POST /api/matches HTTP/1.1\r\nHost: sortie\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", len(body))
+		if _, err := io.WriteString(c, head); err != nil {
+			t.Fatal(err)
+		}
+		go trickle(c, body)
+		resp, msg := answerOf(t, c, nil)
+		if resp.StatusCode != http.StatusRequestTimeout || !strings.Contains(msg, server.CodeTimeout) {
+			t.Fatalf("a trickled body: %d %s", resp.StatusCode, msg)
+		}
+	})
+	t.Run("header", func(t *testing.T) {
+		c := e.rawConn(addrA)
+		if d, all := trickle(c, "GET /healthz HTTP/1.1\r\nHost: sortie\r\nX-Pad: "+strings.Repeat("x", 400)+"\r\n\r\n"); all || d > 10*time.Second {
+			t.Fatalf("a trickled header was cut off only after %v (or not at all: %v)", d, all)
+		}
+	})
+	t.Run("idle", func(t *testing.T) {
+		c := e.rawConn(addrA)
+		req, _ := http.NewRequest("GET", "/healthz", nil)
+		if _, err := io.WriteString(c, "GET /healthz HTTP/1.1\r\nHost: sortie\r\n\r\n"); err != nil {
+			t.Fatal(err)
+		}
+		br := bufio.NewReader(c)
+		c.SetReadDeadline(time.Now().Add(20 * time.Second))
+		resp, err := http.ReadResponse(br, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if _, err := br.ReadByte(); err != io.EOF {
+			t.Fatalf("an idle keep-alive connection was not closed: %v", err)
+		}
+	})
 }
 
 // A match socket lives on past every HTTP timeout: net/http hands it over
