@@ -147,17 +147,6 @@ func (s *Server) refuseConn(c net.Conn, status int, le *limitError) {
 	}()
 }
 
-// connLimit returns the default cap on connections in all: 10,000, and no
-// more than 90% of the descriptors the process may open (the rest are the
-// store's and the logs').
-func connLimit() int {
-	n := 10_000
-	if fds := fdLimit(); fds > 0 {
-		n = min(n, fds*9/10)
-	}
-	return max(n, 16)
-}
-
 // retryAfter writes the Retry-After header of a refusal by a limit.
 func retryAfter(w http.ResponseWriter, d time.Duration) {
 	w.Header().Set("Retry-After", strconv.Itoa(retrySeconds(d)))

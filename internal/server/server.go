@@ -100,7 +100,8 @@ type Config struct {
 	// proxies excepted): 256 by default.
 	ConnsPerClient int
 	// MaxConns bounds the connections open in all: 10,000 by default, and
-	// at most 90% of the descriptors the process may open.
+	// never more than 90% of the files the process may open (the rest are
+	// the store's and the logs'), which is the only bound when negative.
 	MaxConns int
 	// MaxOversized closes a socket at its MaxOversized-th message over
 	// MaxMessage (1008): 3 by default.
@@ -172,7 +173,7 @@ func New(cfg Config) (*Server, error) {
 		def int
 	}{
 		{&cfg.CreateBurst, 20}, {&cfg.OpenPerClient, 50}, {&cfg.SocketsPerClient, 64},
-		{&cfg.ConnsPerClient, 256}, {&cfg.MaxConns, connLimit()}, {&cfg.MaxOversized, 3},
+		{&cfg.ConnsPerClient, 256}, {&cfg.MaxOversized, 3},
 	}
 	for _, d := range defaults {
 		if *d.v == 0 {
@@ -182,8 +183,20 @@ func New(cfg Config) (*Server, error) {
 	if cfg.CreateRate == 0 {
 		cfg.CreateRate = 10
 	}
-	if cfg.MaxConns < 0 {
+	switch asked := cfg.MaxConns; {
+	case asked < 0:
 		cfg.MaxConns = math.MaxInt
+	case asked == 0:
+		cfg.MaxConns = 10_000
+	}
+	// The files the process may open beyond these are the store's and the
+	// logs'.
+	if fds := fdLimit(); fds > 0 && cfg.MaxConns > fds*9/10 {
+		if cfg.MaxConns != 10_000 && cfg.MaxConns != math.MaxInt {
+			cfg.Logger.Warn("fewer connections than asked: the process may open few files",
+				"max_conns", fds*9/10, "asked", cfg.MaxConns, "open_files", fds)
+		}
+		cfg.MaxConns = fds * 9 / 10
 	}
 	for _, d := range []struct {
 		v   *time.Duration
