@@ -494,13 +494,13 @@ func (c *sockConn) readOne() bool {
 		s.refuseMsg(w, nil, &match.Error{Code: CodeUnsupported, Message: "Messages are JSON text, not binary."})
 		return true
 	}
-	var msg match.ClientMessage
-	if err := decodeStrict(buf, &msg); err != nil {
-		s.refuseMsg(w, nil, match.AsError(err))
-		return true
-	}
-	if len(msg.Action) == 0 || string(msg.Action) == "null" {
-		s.refuseMsg(w, &msg.Seq, &match.Error{Code: CodeMalformed, Message: `The message has no "action".`})
+	msg, readable, err := decodeMessage(buf)
+	if err != nil {
+		var re *uint64
+		if readable {
+			re = &msg.Seq
+		}
+		s.refuseMsg(w, re, match.AsError(err))
 		return true
 	}
 	if w.Seat == engine.Spectator {
@@ -511,6 +511,19 @@ func (c *sockConn) readOne() bool {
 		s.refuseMsg(w, &msg.Seq, match.AsError(err))
 	}
 	return true
+}
+
+// decodeMessage reads a client's message: strict JSON (see decodeStrict)
+// holding an action, which the game decodes. readable says whether msg.Seq
+// could be read, for the refusal to name it.
+func decodeMessage(b []byte) (msg match.ClientMessage, readable bool, err error) {
+	if err := decodeStrict(b, &msg); err != nil {
+		return msg, false, err
+	}
+	if len(msg.Action) == 0 || string(msg.Action) == "null" {
+		return msg, true, &match.Error{Code: CodeMalformed, Message: `The message has no "action".`}
+	}
+	return msg, true, nil
 }
 
 // refuseMsg answers a refused socket message. The answer joins the socket's
