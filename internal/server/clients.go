@@ -32,7 +32,7 @@ func (l *limitError) Error() string { return l.err.Message }
 func (l *limitError) Unwrap() error { return l.err }
 
 // refuseLimit returns a limitError, and counts it in the metrics.
-func (s *Server) refuseLimit(code string, retry time.Duration, format string, args ...any) error {
+func (s *Server) refuseLimit(code string, retry time.Duration, format string, args ...any) *limitError {
 	s.metrics.limited.WithLabelValues(code).Inc()
 	return &limitError{err: &match.Error{Code: code, Message: fmt.Sprintf(format, args...)}, retry: retry}
 }

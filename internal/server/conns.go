@@ -91,12 +91,12 @@ func (s *Server) admit(c net.Conn) net.Conn {
 	case cs.total >= cs.maxTotal:
 		cs.mu.Unlock()
 		s.refuseConn(c, http.StatusServiceUnavailable, s.refuseLimit(CodeServerBusy, 5*time.Second,
-			"The server has as many connections as it can take; try again in a moment.").(*limitError))
+			"The server has as many connections as it can take; try again in a moment."))
 		return nil
 	case key != "" && cs.maxConns > 0 && cs.state(key).conns >= cs.maxConns:
 		cs.mu.Unlock()
 		s.refuseConn(c, http.StatusTooManyRequests, s.refuseLimit(CodeTooManyConns, 10*time.Second,
-			"Your address has %d connections open, as many as this server allows; close some first.", cs.maxConns).(*limitError))
+			"Your address has %d connections open, as many as this server allows; close some first.", cs.maxConns))
 		return nil
 	}
 	cs.total++

@@ -144,6 +144,30 @@ type Server struct {
 // New opens the store (unless one is given) and prepares the server. Call
 // [Server.Resume] to bring back the matches under way.
 func New(cfg Config) (*Server, error) {
+	cfg = withDefaults(cfg)
+	s := &Server{cfg: cfg, log: cfg.Logger, metrics: newMetrics(), clients: newClients(cfg)}
+	s.store = cfg.Store
+	if s.store == nil {
+		if cfg.DataPath == "" {
+			return nil, errors.New("server: no store and no data path")
+		}
+		st, err := store.OpenSQLite(cfg.DataPath, store.SQLiteOptions{Sync: cfg.Sync, OnCommit: s.metrics.onCommit})
+		if err != nil {
+			return nil, err
+		}
+		s.store, s.ownStore = st, true
+	}
+	s.mgr = match.NewManager(match.Config{
+		Store: s.store, Bus: bus.NewLocal(), Games: cfg.Games, Logger: cfg.Logger, ClockSpeed: cfg.ClockSpeed,
+		MaxLive: cfg.MaxLive, Linger: cfg.Linger, Buffer: cfg.SocketBuffer, Hooks: s.metrics.hooks(s.matchEnded),
+	})
+	s.metrics.watch(s.mgr)
+	s.routes()
+	return s, nil
+}
+
+// withDefaults fills in what cfg leaves to the defaults (see Config).
+func withDefaults(cfg Config) Config {
 	if cfg.MaxBody <= 0 {
 		cfg.MaxBody = 64 << 10
 	}
@@ -209,25 +233,7 @@ func New(cfg Config) (*Server, error) {
 			*d.v = d.def
 		}
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, metrics: newMetrics(), clients: newClients(cfg)}
-	s.store = cfg.Store
-	if s.store == nil {
-		if cfg.DataPath == "" {
-			return nil, errors.New("server: no store and no data path")
-		}
-		st, err := store.OpenSQLite(cfg.DataPath, store.SQLiteOptions{Sync: cfg.Sync, OnCommit: s.metrics.onCommit})
-		if err != nil {
-			return nil, err
-		}
-		s.store, s.ownStore = st, true
-	}
-	s.mgr = match.NewManager(match.Config{
-		Store: s.store, Bus: bus.NewLocal(), Games: cfg.Games, Logger: cfg.Logger, ClockSpeed: cfg.ClockSpeed,
-		MaxLive: cfg.MaxLive, Linger: cfg.Linger, Buffer: cfg.SocketBuffer, Hooks: s.metrics.hooks(s.matchEnded),
-	})
-	s.metrics.watch(s.mgr)
-	s.routes()
-	return s, nil
+	return cfg
 }
 
 // Manager returns the server's match manager.
