@@ -94,7 +94,7 @@ func TestReportIsSelfContained(t *testing.T) {
 	if n := strings.Count(page, "<svg"); n < 6 {
 		t.Errorf("the report has %d charts", n)
 	}
-	for _, want := range []string{"Win rate by seat", "Win rate by bot", "Game length", "First seat&#39;s win rate by deck", "Game length by players", "players=3 deck=9"} {
+	for _, want := range []string{"Win rate by seat", "Game length", "Seat 0&#39;s win rate by deck", "Game length by players", "players=3 deck=9"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the report lacks %q", want)
 		}

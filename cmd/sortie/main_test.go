@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"regexp"
 	"strings"
 	"testing"
-	"time"
+	"unicode/utf8"
 
 	"sortie/bot"
 	"sortie/engine"
@@ -78,30 +79,30 @@ func TestReplayAppliesALog(t *testing.T) {
 	}
 }
 
-// A person who always enters "1" plays a whole game against bots.
-func TestPlayAWholeGameInTheTerminal(t *testing.T) {
-	pr, pw := io.Pipe()
-	done := make(chan struct{})
-	go func() {
-		defer pw.Close()
-		for {
-			select {
-			case <-done:
-				return
-			case <-time.After(time.Millisecond):
-				if _, err := pw.Write([]byte("1\n")); err != nil {
-					return
-				}
-			}
-		}
-	}()
-	out, err := run(t, pr, "play", "plandesecours", "--players", "3", "--seed", "5", "--pace", "0", "--quit-after", "2m")
-	close(done)
-	pr.Close()
+// sortie games fits in 100 columns and names the bots as the lobby does:
+// the levels first, then the game's other bots.
+func TestGamesList(t *testing.T) {
+	out, err := run(t, nil, "games")
 	if err != nil {
-		t.Fatalf("%v\n%s", err, out[max(0, len(out)-2000):])
+		t.Fatalf("%v\n%s", err, out)
 	}
-	if !strings.Contains(out, "The game is over.") || !strings.Contains(out, "outcome:") {
-		t.Fatalf("the game did not end:\n%s", out[max(0, len(out)-2000):])
+	for _, l := range strings.Split(out, "\n") {
+		if n := utf8.RuneCountInString(l); n > 100 || strings.TrimRight(l, " ") != l {
+			t.Errorf("a line of %d columns, or with trailing spaces: %q", n, l)
+		}
+	}
+	for _, want := range []string{
+		"outran — Outrun, 2–6 players, real-time\n",
+		"    bots: easy, medium, hard; also expert, heuristic, ismcts, random\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+	if !regexp.MustCompile(`\n    monster +bear\|vampire\|zombie\|dragon +vampire +Monster\n`).MatchString(out) {
+		t.Errorf("the monster option is not listed with its values, default and name:\n%s", out)
+	}
+	if strings.Count(out, "bots: easy, medium, hard") != 5 {
+		t.Errorf("not every game lists its levels first:\n%s", out)
 	}
 }

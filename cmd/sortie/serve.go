@@ -59,6 +59,10 @@ forwarded header is ignored and the proxy counts as one client.`,
 			if data == "" {
 				data = defaultDataPath()
 			}
+			data, err := dataFile(data)
+			if err != nil {
+				return err
+			}
 			cfg := lim
 			cfg.Games, cfg.DataPath, cfg.Sync, cfg.Logger = all.Games(), data, sync, logger
 			cfg.ClockSpeed, cfg.MessageRate, cfg.Pprof, cfg.Static = speed, rate, profile, web.Files()
@@ -105,7 +109,7 @@ forwarded header is ignored and the proxy counts as one client.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&addr, "addr", "localhost:8080", "address to listen on")
-	f.StringVar(&data, "data", "", "the SQLite file holding the matches (default "+defaultDataHelp+")")
+	f.StringVar(&data, "data", "", "the SQLite file holding the matches, or a folder to keep "+dataFileName+" in (default "+defaultDataHelp+")")
 	f.StringVar(&sync, "sync", "full", "SQLite synchronous mode: full (survives power loss) or normal (survives a crash of the process)")
 	f.StringVar(&level, "log-level", "info", "log level: debug, info, warn or error")
 	f.DurationVar(&grace, "grace", 15*time.Second, "how long a shutdown may wait for writes and sockets")

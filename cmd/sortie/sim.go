@@ -44,10 +44,12 @@ func init() {
 		Long: `Plays --games bot games of one game on every core, and prints win rates per
 seat and per bot with 95% Wilson intervals, game lengths and speed.
 
-Bots: --bots lists the seats' bots in seat order, cycled when shorter than the
-number of seats: policy names (see 'sortie games') or levels (easy, medium,
-hard). With --rotate (the default) the bots move one seat on at each game, so
-that no bot keeps a seat's advantage. A shared victory counts as a win for
+Bots: every seat plays the medium level unless --bots lists the seats' bots
+in seat order, cycled when shorter than the number of seats: levels (easy,
+medium, hard) or policy names (see 'sortie games'). Random play says little
+about balance: a run where every seat plays random gets a warning. With
+--rotate (the default) the bots move one seat on at each game, so that no bot
+keeps a seat's advantage. A shared victory counts as a win for
 each winner; in co-operative games every seat's rate is the team's.
 
 The lab: --sweep key=values plays one batch per value, and several sweeps
@@ -63,7 +65,7 @@ Output: a table per batch (--markdown: one Markdown table row per batch),
 with charts (win rates by seat and by bot with intervals, game length and
 score distributions, the effect of each swept setting).`,
 		Example: `  sortie sim plandesecours --games 10000
-  sortie sim plandesecours --games 10000 --players 4 --bots heuristic,random
+  sortie sim plandesecours --games 10000 --players 4 --bots medium,easy
   sortie sim plandesecours --games 2000 --sweep players=2..5 --sweep danger=false,true --report pds.html
   sortie sim evades --games 400 --versus easy,medium,hard --markdown
   sortie sim plandesecours --games 1000 --option danger=true --json`,
@@ -107,7 +109,7 @@ score distributions, the effect of each swept setting).`,
 				lineups = versusLineups(versus)
 			}
 			if len(lineups) == 0 {
-				lineups = []string{"random"}
+				lineups = []string{"medium"}
 			}
 			if len(lineups) > 1 {
 				axes = append([]sim.Axis{{Key: sim.AxisBots, Values: lineups}}, axes...)
@@ -122,6 +124,13 @@ score distributions, the effect of each swept setting).`,
 			}
 			for _, s := range skipped {
 				fmt.Fprintf(cmd.ErrOrStderr(), "left out: %s\n", s)
+			}
+			var played [][]string
+			for _, c := range cfgs {
+				played = append(played, policyNames(c.Policies))
+			}
+			if sim.RandomOnly(played...) {
+				fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s.\n", sim.RandomWarning)
 			}
 			if len(cfgs) == 0 {
 				return fmt.Errorf("the game refuses every combination of the sweep")
@@ -187,7 +196,7 @@ score distributions, the effect of each swept setting).`,
 	}
 	sf.register(cmd)
 	cmd.Flags().IntVar(&games, "games", 1000, "number of games per batch")
-	cmd.Flags().StringArrayVar(&bots, "bots", nil, "comma-separated bots or levels by seat, cycled (default random); repeat to compare lineups")
+	cmd.Flags().StringArrayVar(&bots, "bots", nil, "comma-separated bots or levels by seat, cycled (default medium); repeat to compare lineups")
 	cmd.Flags().StringVar(&versus, "versus", "", "comma-separated bots or levels, weakest first: play each as a team and every pair against each other")
 	cmd.Flags().StringArrayVar(&sweeps, "sweep", nil, "key=values to sweep over: players=2..5, an option (danger=false,true or danger=*), bots=a,b/c,d (repeatable)")
 	cmd.Flags().IntVar(&workers, "workers", 0, "games played at once (default: one per core)")
@@ -236,6 +245,14 @@ func versusLineups(list string) []string {
 // seatPolicies reads --bots: names by seat, cycled to n seats.
 func seatPolicies(g engine.Game, names string, n int) ([]bot.Policy, error) {
 	return sim.Lineup(g, names, n)
+}
+
+func policyNames(ps []bot.Policy) []string {
+	names := make([]string, len(ps))
+	for i, p := range ps {
+		names[i] = p.Name()
+	}
+	return names
 }
 
 // commandLine is the command as typed, quoted where needed, to reproduce a

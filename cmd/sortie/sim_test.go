@@ -69,3 +69,34 @@ func TestSimCSVAndReport(t *testing.T) {
 		t.Fatalf("no report with charts: %v", err)
 	}
 }
+
+// Without --bots every seat plays the medium level, and the output says so;
+// a run where every seat plays at random gets a one-line warning.
+func TestSimDefaultsToMediumBots(t *testing.T) {
+	out, err := run(t, nil, "sim", "plandesecours", "--games", "10")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(out, "plandesecours, 2 players, bots medium,medium") || strings.Contains(out, "warning") {
+		t.Fatalf("not medium bots, or a warning:\n%s", out)
+	}
+
+	out, err = run(t, nil, "sim", "plandesecours", "--games", "10", "--bots", "random", "--sweep", "players=2..3")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var warnings []string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "warning:") {
+			warnings = append(warnings, l)
+		}
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "random play says little about balance") {
+		t.Fatalf("warnings %q in\n%s", warnings, out)
+	}
+
+	out, err = run(t, nil, "sim", "plandesecours", "--games", "10", "--bots", "medium,random")
+	if err != nil || strings.Contains(out, "warning") {
+		t.Fatalf("a lineup with a medium seat is warned about, or failed (%v):\n%s", err, out)
+	}
+}

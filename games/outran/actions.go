@@ -278,7 +278,7 @@ type Played struct {
 	Target engine.Seat `json:"target"`
 }
 
-// Swapped: the movable cards in front of two seats changed owners.
+// Swapped: the cards in front of two seats changed owners (D12).
 type Swapped struct {
 	Seat   engine.Seat `json:"seat"`
 	Target engine.Seat `json:"target"`

@@ -330,18 +330,6 @@ func (b *seatBot) interfere(v *View, legal []engine.Action) engine.Action {
 		}
 		return nil
 	}
-	// 1. Shield, if a seat with cards takes its turn later.
-	later := false
-	if i := slices.Index(v.Order, me); i >= 0 {
-		for _, q := range v.Order[i+1:] {
-			if v.Seats[q].HandCount > 0 {
-				later = true
-			}
-		}
-	}
-	if a := try(KindShield, me, later); a != nil {
-		return a
-	}
 	// 2. Release two or more hindrances.
 	if a := try(KindRelease, me, hindrances >= 2); a != nil {
 		return a
@@ -371,6 +359,19 @@ func (b *seatBot) interfere(v *View, legal []engine.Action) engine.Action {
 		}
 	}
 	if a := try(KindSwap, fewest, fewest >= 0); a != nil {
+		return a
+	}
+	// 1. Shield, if a seat with cards takes its turn later. O14: after For
+	// you and Swap, which would carry it to their target (D12).
+	later := false
+	if i := slices.Index(v.Order, me); i >= 0 {
+		for _, q := range v.Order[i+1:] {
+			if v.Seats[q].HandCount > 0 {
+				later = true
+			}
+		}
+	}
+	if a := try(KindShield, me, later); a != nil {
 		return a
 	}
 	// 5. Thief on the seat with the most hand cards, if two or more.

@@ -120,3 +120,25 @@ func TestLongBotLevels(t *testing.T) {
 	}
 	t.Log("\n" + report.String())
 }
+
+// O14: a bot holding a Shield and a For you with a hindrance in front gives
+// the hindrance away before it raises its Shield, so that the Shield, which
+// For you would carry along (D12), stays in front of the bot.
+func TestBotKeepsItsShield(t *testing.T) {
+	s := newState(t, 3, "bear")
+	s.giveFront(t, int(A), "reverse_1")
+	s.giveHand(t, A, "shield_1", "for_you_1")
+	s.giveHand(t, C, "reverse_2") // C plays later: a Shield is worth raising
+	s.seats[B].Progress = 5       // B leads
+	s.turnOf(A, A, B, C)
+	b := Heuristic.NewBot(Game{}, bot.Seating{Seat: A, Players: 3, Seed: 1})
+	for range 3 {
+		d := b.Decide(s.View(A), s.Legal(A), s.phaseAt)
+		if _, end := d.Action.(EndTurn); end {
+			break
+		}
+		play(t, s, A, d.Action, s.phaseAt)
+	}
+	wantFront(t, s, int(A), "shield_1")
+	wantFront(t, s, int(B), "reverse_1")
+}

@@ -528,8 +528,9 @@ func (s *state) placeTokens(at engine.Millis, evs []engine.Event) []engine.Event
 	}
 	evs = append(evs, engine.Tell(s.mem.positions.one(Positions{Positions: s.mem.ints.keep(pos)})))
 	if last >= 0 && next >= 0 {
+		// D24: offered on every board, icon or not, as the rulebook gives it.
 		f := active[0] // the lowest free active position: positions fill from the right
-		if f < s.seats[last].Pos && s.board().Icons[f] != 0 {
+		if f < s.seats[last].Pos {
 			s.phase, s.phaseAt = PhasePlaceChoice, at
 			s.choiceSeat, s.choicePos = last, f
 			return append(evs, engine.Tell(s.mem.placeOffered.one(PlaceOffered{Seat: last, Position: f, Until: at + s.cfg.Decision})))
@@ -921,7 +922,6 @@ func (s *state) place(holder int, c Card, evs []engine.Event) []engine.Event {
 }
 
 func isHindrance(c Card) bool { return kinds[c.Kind()].Category == Hindrance }
-func isMovable(c Card) bool   { return c.Kind() != KindShield }
 
 // kindSet is a set of kinds of cards, for discarding.
 type kindSet uint16
@@ -1024,19 +1024,15 @@ func (s *state) playVerdict(p engine.Seat, c Card, target engine.Seat) verdict {
 // seatFacts is what the rules of play look at in front of a seat and in its
 // hand.
 type seatFacts struct {
-	kinds   kindSet // the kinds of the cards in front
-	front   int     // the cards in front
-	movable int     // the cards in front that can change owners (all but a Shield)
-	hand    int     // the cards in hand
+	kinds kindSet // the kinds of the cards in front
+	front int     // the cards in front
+	hand  int     // the cards in hand
 }
 
 func (s *state) factsOf(q engine.Seat) (f seatFacts) {
 	st := &s.seats[q]
 	for _, h := range st.Front {
 		f.kinds |= 1 << h.Card.Kind()
-		if isMovable(h.Card) {
-			f.movable++
-		}
 	}
 	f.front, f.hand = len(st.Front), len(st.Hand)
 	return f
@@ -1061,11 +1057,11 @@ func targetVerdict(k Kind, p, target engine.Seat, own, tf *seatFacts) verdict {
 	}
 	switch k {
 	case KindSwap:
-		if own.movable == 0 && tf.movable == 0 {
+		if own.front == 0 && tf.front == 0 {
 			return nothingToSwap
 		}
 	case KindForYou:
-		if own.movable == 0 {
+		if own.front == 0 {
 			return nothingToGive
 		}
 	case KindRelease:
@@ -1135,16 +1131,13 @@ func (s *state) resolvePlay(p engine.Seat, c Card, target engine.Seat, evs []eng
 	switch c.Kind() {
 	case KindRelease: // D13
 		evs = s.discardFront(int(p), allKinds, "release", evs)
-	case KindSwap: // D12: movable cards change owners, Shields stay
+	case KindSwap: // D12: every card in front changes owner, the player's Shield too
 		ts := &s.seats[target]
-		mine, myShield := splitMovable(st.Front)
-		theirs, theirShield := splitMovable(ts.Front)
-		st.Front = mergeByStamp(myShield, theirs)
-		ts.Front = mergeByStamp(theirShield, mine)
-		evs = append(evs, engine.Tell(&Swapped{Seat: p, Target: target, Gave: heldCards(mine), Took: heldCards(theirs)}))
-	case KindForYou: // D12: yours replace theirs where they clash
-		mine, myShield := splitMovable(st.Front)
-		st.Front = myShield
+		evs = append(evs, engine.Tell(&Swapped{Seat: p, Target: target, Gave: heldCards(st.Front), Took: heldCards(ts.Front)}))
+		st.Front, ts.Front = ts.Front, st.Front
+	case KindForYou: // D12: yours, the Shield too, replace theirs where they clash
+		mine := st.Front
+		st.Front = nil
 		for _, h := range mine {
 			evs = s.place(int(target), h.Card, evs)
 		}
@@ -1165,26 +1158,6 @@ func (s *state) resolvePlay(p engine.Seat, c Card, target engine.Seat, evs []eng
 	}
 	s.discard = append(s.discard, c)
 	return append(evs, engine.Tell(s.mem.discarded.one(Discarded{From: outOfPlay, Cards: oneCard[c], Reason: "played"})))
-}
-
-// splitMovable splits a front into its movable cards and its Shield, each in
-// arrival order, in fresh slices.
-func splitMovable(f []held) (movable, shields []held) {
-	for _, h := range f {
-		if isMovable(h.Card) {
-			movable = append(movable, h)
-		} else {
-			shields = append(shields, h)
-		}
-	}
-	return movable, shields
-}
-
-// mergeByStamp joins two sets of cards in arrival order.
-func mergeByStamp(a, b []held) []held {
-	out := append(append([]held(nil), a...), b...)
-	slices.SortFunc(out, func(x, y held) int { return x.Stamp - y.Stamp })
-	return out
 }
 
 func heldCards(f []held) []Card {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"sortie/bot"
 	"sortie/engine"
 )
 
@@ -27,19 +28,84 @@ func TestReleaseDiscardsEverything(t *testing.T) {
 	}
 }
 
-// D12: Swap needs a movable card on either side, For you one's own.
+// D12: Swap needs a card in front on either side, For you one's own.
 func TestSwapAndForYouNeedCards(t *testing.T) {
 	s := newState(t, 2, "bear")
 	s.giveHand(t, A, "swap_1", "for_you_1")
-	s.giveFront(t, int(A), "shield_1") // a Shield is not movable
 	s.turnOf(A, A, B)
 	refuse(t, s, A, Play{Card: cardOf(t, "swap_1"), Target: B}, s.phaseAt, CodeNothingToSwap)
 	refuse(t, s, A, Play{Card: cardOf(t, "for_you_1"), Target: B}, s.phaseAt, CodeNothingToGive)
 	refuse(t, s, A, Play{Card: cardOf(t, "swap_1"), Target: A}, s.phaseAt, CodeTargetOther)
 	s.giveFront(t, int(B), "detour_2_3_v")
+	c := s.Clone().(*state)
 	play(t, s, A, Play{Card: cardOf(t, "swap_1"), Target: B}, s.phaseAt) // one side is enough
-	wantFront(t, s, int(A), "shield_1", "detour_2_3_v")
+	wantFront(t, s, int(A), "detour_2_3_v")
 	wantFront(t, s, int(B))
+
+	// A Shield alone is a card in front like any other: it can be given.
+	c.giveFront(t, int(A), "shield_1")
+	play(t, c, A, Play{Card: cardOf(t, "for_you_1"), Target: B}, c.phaseAt)
+	wantFront(t, c, int(A))
+	wantFront(t, c, int(B), "detour_2_3_v", "shield_1")
+}
+
+// D12, D11: a Shield in front of the player who plays Swap or For you moves
+// with its other cards (the card says "the interference cards placed in
+// front of you", with no exception); a Shield in front of the target still
+// refuses both.
+func TestSwapAndForYouMoveTheirPlayersShield(t *testing.T) {
+	s := newState(t, 3, "bear")
+	s.giveFront(t, int(A), "reverse_1", "shield_1")
+	s.giveFront(t, int(B), "detour_2_3_v")
+	s.giveFront(t, int(C), "shield_2", "not_this_way_w")
+	s.giveHand(t, A, "swap_1", "for_you_1")
+	s.turnOf(A, A, B, C)
+	refuse(t, s, A, Play{Card: cardOf(t, "swap_1"), Target: C}, s.phaseAt, CodeTargetShielded)
+	refuse(t, s, A, Play{Card: cardOf(t, "for_you_1"), Target: C}, s.phaseAt, CodeTargetShielded)
+
+	t.Run("swap", func(t *testing.T) {
+		s := s.Clone().(*state)
+		play(t, s, A, Play{Card: cardOf(t, "swap_1"), Target: B}, s.phaseAt)
+		wantFront(t, s, int(A), "detour_2_3_v")
+		wantFront(t, s, int(B), "reverse_1", "shield_1")
+		refuse(t, s, A, Play{Card: cardOf(t, "for_you_1"), Target: B}, s.phaseAt, CodeTargetShielded)
+	})
+	t.Run("for you", func(t *testing.T) {
+		s := s.Clone().(*state)
+		play(t, s, A, Play{Card: cardOf(t, "for_you_1"), Target: B}, s.phaseAt)
+		wantFront(t, s, int(A))
+		wantFront(t, s, int(B), "detour_2_3_v", "reverse_1", "shield_1")
+	})
+}
+
+// D24: on the Vampire board, whose squares carry no icon, the last correct
+// seat is offered the leftmost free position all the same; the bots stay.
+func TestVampireLastCorrectSeatIsOfferedTheLeftmost(t *testing.T) {
+	setup := func() *state {
+		s := newState(t, 3, "vampire")
+		reveal(t, s)
+		submitCorrect(t, s, B, 3000)
+		submitCorrect(t, s, A, 4000)
+		submit(t, s, C, 5000, "")
+		wantPositions(t, s, 4, 6, 0)
+		if s.phase != PhasePlaceChoice || s.choiceSeat != A || s.choicePos != 1 {
+			t.Fatalf("phase %s, choice %s pos%d; want A offered pos1", s.phase, s.choiceSeat, s.choicePos)
+		}
+		return s
+	}
+	s := setup()
+	play(t, s, A, ChoosePlace{Leftmost: true}, s.phaseAt+500)
+	wantPositions(t, s, 1, 6, 0)
+	wantProgress(t, s, 0, 3, 0)
+
+	s = setup()
+	d := Heuristic.NewBot(Game{}, bot.Seating{Seat: A, Players: 3, Seed: 1}).Decide(s.View(A), s.Legal(A), s.phaseAt)
+	if cp, ok := d.Action.(ChoosePlace); !ok || cp.Leftmost {
+		t.Fatalf("the bot chose %s, want to stay", js(d.Action))
+	}
+	play(t, s, A, d.Action, s.phaseAt+d.Delay)
+	wantPositions(t, s, 4, 6, 0)
+	wantProgress(t, s, 2, 3, 0)
 }
 
 // Playing a card one does not hold, or on no seat, is refused.

@@ -231,6 +231,12 @@ func TestS8StopVote(t *testing.T) {
 	if s.seats[D].Result != Stopped {
 		t.Fatalf("D is %s, want stopped", s.seats[D].Result)
 	}
+	// D24 (corrected): C, the last correct seat, is offered pos1 even on the
+	// Vampire (the reference's S8 still says no choice); it stays.
+	if s.phase != PhasePlaceChoice || s.choiceSeat != C || s.choicePos != 1 {
+		t.Fatalf("phase %s, choice %s pos%d; want C offered pos1", s.phase, s.choiceSeat, s.choicePos)
+	}
+	s.Advance(s.phaseAt + s.cfg.Decision)
 	wantPositions(t, s, 6, 4, 3, 0)
 	wantProgress(t, s, 3, 2, 1, 0)
 
@@ -562,8 +568,10 @@ func TestS22ForYouReplaces(t *testing.T) {
 	s.turnOf(A, A, B)
 	s.discard = nil
 	play(t, s, A, Play{Card: cardOf(t, "for_you_1"), Target: B}, s.phaseAt)
-	wantFront(t, s, int(B), "not_this_way_w", "reverse_1", "interchange_n_s", "boost_1")
-	wantFront(t, s, int(A), "shield_2")
+	// D12: the Shield moves with the rest (the reference's S22 still keeps it
+	// with A; D12 was corrected after it).
+	wantFront(t, s, int(B), "not_this_way_w", "reverse_1", "interchange_n_s", "boost_1", "shield_2")
+	wantFront(t, s, int(A))
 	got := []string{}
 	for _, c := range s.discard {
 		got = append(got, c.String())
@@ -574,17 +582,21 @@ func TestS22ForYouReplaces(t *testing.T) {
 	}
 }
 
-// S23 — Swap leaves the Shield.
-func TestS23SwapLeavesShield(t *testing.T) {
+// S23 — Swap moves the player's Shield too (D12, corrected: the reference's
+// S23 still keeps it with A).
+func TestS23SwapMovesTheShield(t *testing.T) {
 	s := newState(t, 2, "bear")
 	s.giveFront(t, int(A), "shield_1", "detour_2_3_v")
 	s.giveFront(t, int(B), "reverse_3")
 	s.giveHand(t, A, "swap_1")
 	s.turnOf(A, A, B)
 	c := s.Clone().(*state)
-	play(t, s, A, Play{Card: cardOf(t, "swap_1"), Target: B}, s.phaseAt)
-	wantFront(t, s, int(A), "shield_1", "reverse_3")
-	wantFront(t, s, int(B), "detour_2_3_v")
+	evs := play(t, s, A, Play{Card: cardOf(t, "swap_1"), Target: B}, s.phaseAt)
+	wantFront(t, s, int(A), "reverse_3")
+	wantFront(t, s, int(B), "shield_1", "detour_2_3_v")
+	if sw := eventsOf[Swapped](evs); len(sw) != 1 || js(sw[0].Gave) != `["shield_1","detour_2_3_v"]` || js(sw[0].Took) != `["reverse_3"]` {
+		t.Fatalf("swapped %s, want A giving shield_1 and detour_2_3_v for reverse_3", js(sw))
+	}
 
 	c.giveFront(t, int(B), "shield_2")
 	refuse(t, c, A, Play{Card: cardOf(t, "swap_1"), Target: B}, c.phaseAt, CodeTargetShielded)
@@ -620,6 +632,9 @@ func giveUpRound(t *testing.T, s *state, correct ...engine.Seat) []engine.Event 
 		if !s.seats[p].Submitted {
 			evs = append(evs, submit(t, s, engine.Seat(p), 9000, "")...)
 		}
+	}
+	if s.phase == PhasePlaceChoice { // D24: the last correct seat stays
+		evs = append(evs, play(t, s, s.choiceSeat, ChoosePlace{}, s.phaseAt)...)
 	}
 	return evs
 }

@@ -1,0 +1,158 @@
+// What the match tells its audiences: updates, snapshots and seats, each
+// encoded from the audience's own view.
+
+package match
+
+import (
+	"encoding/json"
+	"time"
+
+	"sortie/bot"
+	"sortie/engine"
+	"sortie/internal/bus"
+	"sortie/internal/store"
+)
+
+// broadcast tells every audience with a listener its view and events, and
+// every bot that remembers what its seat saw.
+func (x *Match) broadcast(evs []engine.Event, actor engine.Seat, ack int64) {
+	f := x.newFrame(TypeUpdate, x.lastAt, evs)
+	for i, st := range x.seats {
+		s := engine.Seat(i)
+		if st.sub != nil {
+			a := int64(-1)
+			if s == actor {
+				a = ack
+			}
+			if st.memo == nil {
+				st.memo = &viewMemo{}
+			}
+			x.mgr.bus.Publish(bus.Topic{Match: x.id, Seat: s}, bus.Message{Seq: x.seq, Data: x.encodeFor(f, s, a, nil, st.memo)})
+		} else {
+			st.memo = nil // nobody saw this state's view: the next one goes whole
+		}
+		if o, ok := st.bot.(bot.Observer); ok {
+			if st.thinking != 0 { // told when it has answered: one goroutine at a time
+				st.missed = append(st.missed, seen{x.state.View(s), engine.Visible(nil, evs, s)})
+			} else {
+				o.Observe(x.state.View(s), engine.Visible(nil, evs, s))
+			}
+		}
+	}
+	if len(x.spectators) > 0 {
+		if x.specMemo == nil {
+			x.specMemo = &viewMemo{}
+		}
+		x.mgr.bus.Publish(bus.Topic{Match: x.id, Seat: engine.Spectator},
+			bus.Message{Seq: x.seq, Data: x.encodeFor(f, engine.Spectator, -1, nil, x.specMemo)})
+	} else {
+		x.specMemo = nil
+	}
+}
+
+// newFrame prepares a message of type typ about the current state.
+func (x *Match) newFrame(typ string, clock engine.Millis, evs []engine.Event) *frame {
+	f := &frame{typ: typ, seq: x.seq, status: x.rec.Status, clock: clock, events: evs}
+	if x.rec.Status == store.Running {
+		f.actors = x.state.Actors()
+	}
+	if len(evs) > 0 {
+		f.evJSON = make([][]byte, len(evs))
+		for i, e := range evs {
+			b, err := e.MarshalJSON()
+			if err != nil {
+				x.log.Error("cannot encode an event", "type", e.Body.Kind(), "err", err)
+				b = []byte(`{"type":"unencodable"}`)
+			}
+			f.evJSON[i] = b
+		}
+	}
+	if x.rec.Outcome != nil {
+		f.outcome, _ = json.Marshal(x.rec.Outcome)
+	}
+	return f
+}
+
+// encodeFor encodes f for audience s from s's view alone. With a memo of
+// what the audience was sent of the state before, the message carries only
+// what changed in the view (see viewMemo).
+func (x *Match) encodeFor(f *frame, s engine.Seat, ack int64, head []byte, memo *viewMemo) []byte {
+	view, err := json.Marshal(x.state.View(s))
+	if err != nil {
+		x.log.Error("cannot encode a view", "seat", s, "err", err)
+		view = []byte(`null`)
+	}
+	var patch, drop []byte
+	if memo != nil {
+		var ok bool
+		if patch, drop, ok = memo.patch(view, f.seq); !ok {
+			patch, drop = nil, nil
+		}
+	}
+	// People are shown what the game offers them (its legal actions, unless
+	// listing those would give a puzzle away); bots choose from Legal.
+	var legal []engine.Action
+	if s >= 0 && x.rec.Status == store.Running && x.seats[s].isActor {
+		legal = engine.Offer(x.state, s)
+	}
+	return f.encode(s, view, patch, drop, legal, ack, head)
+}
+
+// snapshot is the full state message for audience s.
+func (x *Match) snapshot(s engine.Seat, now time.Time) []byte {
+	f := x.newFrame(TypeState, x.clock(now), nil)
+	head, _ := json.Marshal(struct {
+		Match string        `json:"match"`
+		Game  string        `json:"game"`
+		Seat  engine.Seat   `json:"seat"`
+		Seats []SeatSummary `json:"seats"`
+	}{x.id, x.info.ID, s, x.seatSummaries()})
+	// Splice the head's fields in front of the frame's own.
+	head = append(head[1:len(head)-1], ',')
+	return x.encodeFor(f, s, -1, head, nil)
+}
+
+func (x *Match) seatSummaries() []SeatSummary {
+	out := make([]SeatSummary, len(x.seats))
+	for i, st := range x.seats {
+		r := x.rec.Seats[i]
+		by := Human
+		if r.Kind == Bot || st.byBot {
+			by = Bot
+		}
+		out[i] = SeatSummary{
+			Seat: engine.Seat(i), Kind: r.Kind, Bot: r.Bot, Name: r.Name, Joined: r.Joined,
+			Connected: st.sub != nil, PlayedBy: by,
+		}
+	}
+	return out
+}
+
+// publishSeats tells every audience who is connected and who plays.
+func (x *Match) publishSeats() {
+	b, _ := json.Marshal(struct {
+		Type  string        `json:"type"`
+		Seq   uint64        `json:"seq"`
+		Seats []SeatSummary `json:"seats"`
+	}{TypeSeats, x.seq, x.seatSummaries()})
+	for i, st := range x.seats {
+		if st.sub != nil {
+			x.mgr.bus.Publish(bus.Topic{Match: x.id, Seat: engine.Seat(i)}, bus.Message{Data: b})
+		}
+	}
+	if len(x.spectators) > 0 {
+		x.mgr.bus.Publish(bus.Topic{Match: x.id, Seat: engine.Spectator}, bus.Message{Data: b})
+	}
+}
+
+// publishState sends every audience a full snapshot (when the match starts).
+func (x *Match) publishState(now time.Time) {
+	for i, st := range x.seats {
+		if st.sub != nil {
+			x.mgr.bus.Publish(bus.Topic{Match: x.id, Seat: engine.Seat(i)}, bus.Message{Data: x.snapshot(engine.Seat(i), now)})
+		}
+	}
+	if len(x.spectators) > 0 {
+		x.mgr.bus.Publish(bus.Topic{Match: x.id, Seat: engine.Spectator}, bus.Message{Data: x.snapshot(engine.Spectator, now)})
+	}
+}

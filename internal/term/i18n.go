@@ -1,0 +1,215 @@
+package term
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"embed"
+
+	"sortie/web"
+)
+
+// Langs are the languages of the client, as on the web page.
+var Langs = []string{"fr", "en"}
+
+//go:embed i18n/*.json
+var ownTexts embed.FS
+
+// texts is one language's strings: the web page's (web/i18n), where every
+// game's sentences live, and the terminal's own few (internal/term/i18n,
+// keys "term.*"), with English for what a language lacks.
+type texts struct {
+	lang string
+	d    map[string]string
+	en   map[string]string
+}
+
+func loadDict(fsys fs.FS, path string) (map[string]string, error) {
+	b, err := fs.ReadFile(fsys, path)
+	if err != nil {
+		return nil, err
+	}
+	var d map[string]string
+	if err := json.Unmarshal(b, &d); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return d, nil
+}
+
+func dict(lang string) (map[string]string, error) {
+	d, err := loadDict(web.Files(), "i18n/"+lang+".json")
+	if err != nil {
+		return nil, err
+	}
+	own, err := loadDict(ownTexts, "i18n/"+lang+".json")
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range own {
+		d[k] = v
+	}
+	return d, nil
+}
+
+func newTexts(lang string) (*texts, error) {
+	en, err := dict("en")
+	if err != nil {
+		return nil, err
+	}
+	tx := &texts{lang: "en", d: en, en: en}
+	if lang != "en" {
+		d, err := dict(lang)
+		if err != nil {
+			return nil, err
+		}
+		tx.lang, tx.d = lang, d
+	}
+	return tx, nil
+}
+
+// Lang picks the language: the one asked for if the client has it, else the
+// locale's (LC_ALL, then LC_MESSAGES, then LANG), else English.
+func Lang(asked string) (string, error) {
+	if asked != "" {
+		for _, l := range Langs {
+			if l == asked {
+				return l, nil
+			}
+		}
+		return "", fmt.Errorf("--lang %q: the terminal speaks %s", asked, strings.Join(Langs, " and "))
+	}
+	for _, v := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
+		loc := os.Getenv(v)
+		if loc == "" {
+			continue
+		}
+		if len(loc) >= 2 && strings.ToLower(loc[:2]) == "fr" {
+			return "fr", nil
+		}
+		return "en", nil
+	}
+	return "en", nil
+}
+
+// has says whether key has a text in this language or in English.
+func (x *texts) has(key string) bool {
+	_, ok := x.d[key]
+	if !ok {
+		_, ok = x.en[key]
+	}
+	return ok
+}
+
+var placeholder = regexp.MustCompile(`\{(\w+)\}`)
+
+// p is the parameters of a template.
+type p map[string]any
+
+// t returns the text of key with {name} replaced by params[name], as the
+// web page's t does.
+func (x *texts) t(key string, params ...p) string {
+	s, ok := x.d[key]
+	if !ok {
+		s, ok = x.en[key]
+	}
+	if !ok {
+		s = key
+	}
+	if len(params) == 0 || params[0] == nil {
+		return s
+	}
+	return placeholder.ReplaceAllStringFunc(s, func(m string) string {
+		v, ok := params[0][m[1:len(m)-1]]
+		if !ok || v == nil {
+			return m
+		}
+		return jsString(v)
+	})
+}
+
+// tn picks key.one or key.other by n (French counts 0 and 1 as singular)
+// and passes n as {n}.
+func (x *texts) tn(key string, n int, params ...p) string {
+	one := n == 1
+	if x.lang == "fr" {
+		one = n < 2
+	}
+	all := p{"n": n}
+	if len(params) > 0 {
+		for k, v := range params[0] {
+			all[k] = v
+		}
+	}
+	if one {
+		return x.t(key+".one", all)
+	}
+	return x.t(key+".other", all)
+}
+
+// list joins words as a sentence does: "a, b and c".
+func (x *texts) list(items []string) string {
+	var kept []string
+	for _, s := range items {
+		if s != "" {
+			kept = append(kept, s)
+		}
+	}
+	if len(kept) <= 1 {
+		return strings.Join(kept, "")
+	}
+	return strings.Join(kept[:len(kept)-1], ", ") + " " + x.t("word.and") + " " + kept[len(kept)-1]
+}
+
+// errorText says a refusal in the player's language: the game's own text
+// for its rule code, the client's for the server's codes, else the server's
+// sentence.
+func (x *texts) errorText(code, message, game string) string {
+	if code != "" && game != "" && x.has(game+".error."+code) {
+		return x.t(game + ".error." + code)
+	}
+	if code != "" && x.has("error."+code) {
+		return x.t("error." + code)
+	}
+	if message != "" {
+		return message
+	}
+	return x.t("error.unknown")
+}
+
+// jsString writes a value as JavaScript's String() does, so that sentences
+// read the same as on the web page.
+func jsString(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case float64:
+		return jsNumber(x)
+	case int:
+		return strconv.Itoa(x)
+	case bool:
+		return strconv.FormatBool(x)
+	}
+	return fmt.Sprint(v)
+}
+
+func jsNumber(f float64) string {
+	if f == math.Trunc(f) && math.Abs(f) < 1e21 {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+// toFixed1 writes n with one decimal, as JavaScript's n.toFixed(1).
+func toFixed1(n float64) string { return strconv.FormatFloat(n, 'f', 1, 64) }
+
+// fmtClock writes milliseconds as m:ss.
+func fmtClock(ms int64) string {
+	s := max(ms, 0) / 1000
+	return fmt.Sprintf("%d:%02d", s/60, s%60)
+}

@@ -1,0 +1,484 @@
+package term
+
+import (
+	"fmt"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// outran is the board of Outran (web/games/outran.js): the path card with
+// its trail, the arrows laid so far (typed on the keypad digits, as in the
+// page), what bends this seat's path, the monster's board, the way out with
+// every runner, and the interference cards. During a run the legal
+// submissions are the answers: the board never reads them and keeps them
+// out of the list.
+type outran struct {
+	seq   []string
+	round int
+}
+
+var orGlyph = map[string]string{"n": "↑", "ne": "↗", "e": "→", "se": "↘", "s": "↓", "sw": "↙", "w": "←", "nw": "↖", "spin": "↻", "detour": "+", "antidote": "✚", "express": "»"}
+var orKeys = map[string]string{"8": "n", "9": "ne", "6": "e", "3": "se", "2": "s", "1": "sw", "4": "w", "7": "nw", "5": "spin", "+": "detour", "v": "antidote", "t": "express"}
+var orCardKinds = []string{"ricochet_even_odd", "ricochet_odd_even", "not_this_way", "interchange", "reverse", "detour", "shortcut", "express", "boost", "shield", "thief", "swap", "for_you", "release"}
+
+func orCardKind(card string) string {
+	for _, k := range orCardKinds {
+		if strings.HasPrefix(card, k) {
+			return k
+		}
+	}
+	return tileNum.ReplaceAllString(card, "")
+}
+
+func orCardParams(card string) p {
+	k := orCardKind(card)
+	rest := strings.Split(strings.TrimPrefix(card, k+"_"), "_")
+	switch k {
+	case "interchange":
+		if len(rest) >= 2 {
+			return p{"a": orGlyph[rest[0]], "b": orGlyph[rest[1]]}
+		}
+	case "not_this_way":
+		return p{"a": orGlyph[rest[0]]}
+	case "detour":
+		return p{"a": rest[0]}
+	}
+	return p{}
+}
+
+func orCardName(c *ctx, card string) string {
+	return c.t("outran.card."+orCardKind(card), orCardParams(card))
+}
+
+func orGlyphs(toks []string) string {
+	out := make([]string, len(toks))
+	for i, t := range toks {
+		out[i] = orGlyph[t]
+	}
+	return strings.Join(out, " ")
+}
+
+func (b *outran) describe(ev obj, c *ctx) (string, bool) {
+	n := func(s int) string {
+		if s < 0 {
+			return c.t("outran.centre")
+		}
+		return c.name(s)
+	}
+	switch ev.typ() {
+	case "countdown":
+		return c.t("outran.ev.countdown", p{"n": ev.num("round")}), false
+	case "revealed":
+		return c.t("outran.ev.revealed", p{"list": orGlyphs(ev.strs("symbols"))}), false
+	case "submitted":
+		return c.t("outran.ev.submitted", p{"seat": n(ev.num("seat")), "rank": ev.num("rank"), "s": toFixed1(ev.float("elapsed") / 1000)}), false
+	case "vote_open", "positions", "place_offered", "infect_offered", "turn_started", "turn_ended", "discarded", "reshuffled", "chose_place":
+		return "", true
+	case "voted":
+		return c.t("outran.ev.voted", p{"seat": n(ev.num("seat"))}), false
+	case "run_ended":
+		var rs []string
+		for _, r := range ev.subs("results") {
+			rs = append(rs, n(r.num("seat"))+" "+c.t("outran.result."+r.str("result")))
+		}
+		return c.t("outran.ev.run_ended."+ev.str("reason")) + " " + c.list(rs), false
+	case "cured":
+		return c.t("outran.ev.cured", p{"seat": n(ev.num("seat"))}), false
+	case "moved":
+		if ev.num("escaped") >= 0 && ev.has("escaped") {
+			return c.t("outran.ev.escaped", p{"seat": n(ev.num("escaped"))}), false
+		}
+		var l []string
+		for q, st := range ev.nums("steps") {
+			l = append(l, fmt.Sprintf("%s +%d", n(q), st))
+		}
+		return c.t("outran.ev.moved", p{"list": c.list(l)}), false
+	case "clawed":
+		return c.t("outran.ev.clawed", p{"seat": n(ev.num("seat"))}), false
+	case "burned":
+		return c.t("outran.ev.burned", p{"seat": n(ev.num("seat"))}), false
+	case "infected":
+		return c.t("outran.ev.infected", p{"seat": n(ev.num("seat"))}), false
+	case "drew":
+		if ev.has("cards") {
+			var l []string
+			for _, x := range ev.strs("cards") {
+				l = append(l, orCardName(c, x))
+			}
+			return c.t("outran.ev.drew_you", p{"list": c.list(l)}), false
+		}
+		return c.tn("outran.ev.drew", ev.num("count"), p{"seat": n(ev.num("seat"))}), false
+	case "drew_face_up":
+		return c.t("outran.ev.drew_face_up", p{"seat": n(ev.num("seat")), "card": orCardName(c, ev.str("card"))}), false
+	case "placed":
+		return c.t("outran.ev.placed", p{"seat": n(ev.num("holder")), "card": orCardName(c, ev.str("card"))}), false
+	case "played":
+		return c.t("outran.ev.played", p{"seat": n(ev.num("seat")), "card": orCardName(c, ev.str("card")), "target": n(ev.num("target"))}), false
+	case "game_over":
+		if ev.str("reason") == "escaped" {
+			var l []string
+			for _, w := range ev.nums("winners") {
+				l = append(l, n(w))
+			}
+			return c.t("outran.ev.over_escaped", p{"names": c.list(l)}), false
+		}
+		return c.t("outran.ev.over_cap"), false
+	}
+	return "", false
+}
+
+func (b *outran) label(a obj, c *ctx) string {
+	switch a.typ() {
+	case "submit":
+		return c.t("outran.finish")
+	case "vote_stop":
+		return c.t("outran.vote")
+	case "choose_place":
+		if a.boolean("leftmost") {
+			return c.t("outran.goLeft")
+		}
+		return c.t("outran.stay")
+	case "infect":
+		return c.t("outran.infectLabel", p{"name": c.name(a.num("target"))})
+	case "play":
+		return c.t("outran.playLabel", p{"card": orCardName(c, a.str("card")), "name": c.name(a.num("target"))})
+	case "end_turn":
+		return c.t("outran.endTurn")
+	}
+	return ""
+}
+
+func (b *outran) listed(a obj, c *ctx) bool { return a.typ() != "submit" }
+
+func (b *outran) me(v obj) (obj, bool) {
+	s := v.num("seat")
+	seats := v.subs("seats")
+	if s < 0 || s >= len(seats) {
+		return obj{}, false
+	}
+	return seats[s], true
+}
+
+func (b *outran) status(c *ctx) string {
+	v := newObj(c.view)
+	if !c.myTurn || v.str("phase") != "run" {
+		return ""
+	}
+	if me, ok := b.me(v); ok && me.boolean("submitted") {
+		return c.t("outran.status.voted")
+	}
+	return c.t("outran.status.run")
+}
+
+func (b *outran) laying(c *ctx) (obj, bool) {
+	v := newObj(c.view)
+	me, ok := b.me(v)
+	return v, ok && v.str("phase") == "run" && !me.boolean("submitted")
+}
+
+func (b *outran) keysHelp(c *ctx) string {
+	if _, ok := b.laying(c); ok {
+		return c.t("term.outran.keys")
+	}
+	return ""
+}
+
+func (b *outran) key(k tea.KeyMsg, c *ctx) (bool, tea.Cmd) {
+	v, ok := b.laying(c)
+	if !ok {
+		return false, nil
+	}
+	if b.round != v.num("round") {
+		b.seq, b.round = nil, v.num("round")
+	}
+	switch k.Type {
+	case tea.KeyBackspace:
+		if len(b.seq) > 0 {
+			b.seq = b.seq[:len(b.seq)-1]
+		}
+		return true, nil
+	case tea.KeyEnter:
+		if c.busy {
+			return true, nil
+		}
+		cards := b.seq
+		if cards == nil {
+			cards = []string{}
+		}
+		b.seq = nil
+		body := fmt.Sprintf(`{"type":"submit","cards":[%s]}`, quoteAll(cards))
+		return true, c.play([]byte(body))
+	case tea.KeyRunes:
+		tok, ok := orKeys[strings.ToLower(string(k.Runes))]
+		if !ok {
+			return false, nil
+		}
+		palette := v.strs("palette")
+		inPalette := false
+		for _, t := range palette {
+			inPalette = inPalette || t == tok
+		}
+		if !inPalette {
+			return true, nil
+		}
+		for _, t := range b.seq {
+			if t == tok {
+				return true, nil
+			}
+		}
+		if len(b.seq) < 12 {
+			b.seq = append(b.seq, tok)
+		}
+		return true, nil
+	}
+	return false, nil
+}
+
+func quoteAll(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return strings.Join(q, ",")
+}
+
+func (b *outran) render(c *ctx, w, h int) string {
+	v := newObj(c.view)
+	if len(v.m) == 0 {
+		return ""
+	}
+	if b.round != v.num("round") {
+		b.seq, b.round = nil, v.num("round")
+	}
+	var out []string
+	out = append(out, wrap(strings.Join([]string{c.bold.Render(c.t("outran.monster." + v.str("monster"))),
+		c.t("outran.round", p{"n": v.num("round"), "max": v.num("max_rounds")}), c.t("outran.phase." + v.str("phase")),
+		c.tn("outran.pathLength", v.num("path_length")), c.tn("outran.deck", v.num("deck"))}, " · "), w)...)
+	left := func(at int) string { return fmtClock(int64(at) - c.clock) }
+	switch v.str("phase") {
+	case "countdown":
+		out = append(out, c.mine.Render(c.t("outran.revealIn")+" "+left(v.num("reveal_at"))))
+	case "run":
+		if v.has("deadline") {
+			out = append(out, c.warn.Render(c.t("outran.runLimit", p{"time": left(v.num("deadline"))})))
+		}
+	case "place_choice", "infect_choice":
+		ch := v.sub("choice")
+		if ch.num("seat") == v.num("seat") {
+			out = append(out, c.mine.Render(c.t("outran.choice."+ch.str("kind"), p{"pos": ch.num("position")})))
+		} else {
+			out = append(out, c.t("outran.choiceOther."+ch.str("kind"), p{"name": c.name(ch.num("seat"))}))
+		}
+	case "interference_turn":
+		if v.num("turn") == v.num("seat") {
+			out = append(out, c.mine.Render(c.t("outran.yourTurn")))
+		} else {
+			out = append(out, c.t("outran.turnOther", p{"name": c.name(v.num("turn"))}))
+		}
+	case "over":
+		out = append(out, c.bold.Render(c.t("outran.over")))
+	}
+	pathCol := b.path(v, c)
+	right := b.rightColumn(v, c, w-17)
+	out = append(out, joinColumns(pathCol, 16, right, w-17, max(len(pathCol), len(right)))...)
+	out = append(out, b.exitPath(v, c, w)...)
+	out = append(out, b.hands(v, c, w)...)
+	return strings.Join(out, "\n")
+}
+
+// path draws the 3×3 path card: each cell of the trail holds its arrow
+// and its step number.
+func (b *outran) path(v obj, c *ctx) []string {
+	if !v.has("path") {
+		return []string{c.dim.Render(c.t("outran.noPath"))}
+	}
+	pc := v.sub("path")
+	hidden := v.str("phase") == "countdown"
+	at := map[string]int{}
+	for i, cell := range pc.strs("trail") {
+		at[cell] = i
+	}
+	syms := pc.strs("symbols")
+	title := c.t("outran.path")
+	if hidden {
+		title = c.t("outran.lastPath")
+	}
+	lines := []string{c.bold.Render(fit(title, 16)), "┌───┬───┬───┐"}
+	for r := 0; r < 3; r++ {
+		row := "│"
+		for col := 0; col < 3; col++ {
+			id := string("abc"[col]) + fmt.Sprint(r+1)
+			i, ok := at[id]
+			cell := "   "
+			if ok && i < len(syms) {
+				g := orGlyph[syms[i]]
+				if i == 0 {
+					cell = c.warn.Render("*"+g) + " "
+				} else {
+					cell = fmt.Sprintf("%d%s ", (i+1)%10, c.accent.Render(g))
+				}
+				if hidden {
+					cell = c.dim.Render(cell)
+				}
+			}
+			row += cell + "│"
+		}
+		lines = append(lines, row)
+		if r < 2 {
+			lines = append(lines, "├───┼───┼───┤")
+		}
+	}
+	lines = append(lines, "└───┴───┴───┘")
+	return lines
+}
+
+func (b *outran) rightColumn(v obj, c *ctx, w int) []string {
+	var out []string
+	me, hasMe := b.me(v)
+	if hasMe && v.str("phase") == "run" {
+		if me.boolean("submitted") {
+			out = append(out, wrap(c.mine.Render(c.t("outran.submitted", p{"rank": me.num("rank")}))+" "+orGlyphs(me.strs("cards")), w)...)
+		} else {
+			var pal []string
+			for _, t := range v.strs("palette") {
+				key := ""
+				for k, x := range orKeys {
+					if x == t {
+						key = k
+					}
+				}
+				pal = append(pal, orGlyph[t]+c.dim.Render(key))
+			}
+			out = append(out, fit(c.bold.Render(c.t("outran.yourArrows"))+" "+strings.Join(pal, " "), w))
+			seq := c.dim.Render(c.t("outran.emptySeq"))
+			if len(b.seq) > 0 {
+				var parts []string
+				for i, t := range b.seq {
+					parts = append(parts, fmt.Sprintf("%d%s", i+1, c.accent.Render(orGlyph[t])))
+				}
+				seq = strings.Join(parts, " ")
+			}
+			out = append(out, wrap("» "+seq, w)...)
+		}
+	}
+	// What bends this seat's path.
+	var cards []string
+	title := c.t("outran.frontApplies")
+	if v.str("monster") == "vampire" {
+		title = c.t("outran.centreApplies")
+		cards = v.strs("centre")
+	} else if hasMe {
+		cards = me.strs("front")
+	}
+	out = append(out, c.bold.Render(fit(title, w)))
+	if len(cards) == 0 {
+		out = append(out, c.dim.Render(fit(c.t("outran.noneApplies"), w)))
+	}
+	for _, cd := range cards {
+		out = append(out, wrap(c.warn.Render(orCardName(c, cd))+" — "+c.t("outran.effect."+orCardKind(cd), orCardParams(cd)), w)...)
+	}
+	if hasMe && me.boolean("infected") {
+		out = append(out, wrap(c.bad.Render(c.t("outran.infected")), w)...)
+	}
+	// The last run's results.
+	var res []string
+	for q, st := range v.subs("seats") {
+		if st.str("result") == "" {
+			continue
+		}
+		r := c.mark(q) + " " + c.name(q) + ": " + c.t("outran.result."+st.str("result"))
+		if st.num("elapsed") > 0 {
+			r += " (" + toFixed1(st.float("elapsed")/1000) + " s)"
+		}
+		if st.has("cards") {
+			r += " " + orGlyphs(st.strs("cards"))
+		}
+		res = append(res, fit(r, w))
+	}
+	if len(res) > 0 {
+		out = append(out, c.bold.Render(c.t("outran.results")))
+		out = append(out, res...)
+	}
+	return out
+}
+
+// exitPath draws the way out as a track with every runner on it, and the
+// monster's board below it.
+func (b *outran) exitPath(v obj, c *ctx, w int) []string {
+	L := v.num("path_length")
+	var out []string
+	cols := min(L+1, max(w-14, 4))
+	track := []rune(strings.Repeat("─", cols))
+	line := c.bold.Render(c.t("outran.exitPath")) + " "
+	var who []string
+	for q, st := range v.subs("seats") {
+		pos := min(st.num("progress"), L)
+		x := pos * (cols - 1) / max(L, 1)
+		if x >= 0 && x < len(track) {
+			track[x] = []rune(c.shape(q))[0]
+		}
+		who = append(who, c.mark(q)+" "+c.t("outran.progressOf", p{"name": c.name(q), "n": st.num("progress"), "L": L}))
+	}
+	out = append(out, fit(line+"├"+string(track)+"┤ "+c.t("term.outran.exit"), w))
+	out = append(out, wrap(strings.Join(who, "  "), w)...)
+	bd := v.sub("board")
+	vals := bd.nums("values")
+	active := map[int]bool{0: true}
+	for _, a := range bd.nums("active") {
+		active[a] = true
+	}
+	at := map[int][]int{}
+	for q, st := range v.subs("seats") {
+		at[st.num("position")] = append(at[st.num("position")], q)
+	}
+	var cells []string
+	for i, val := range vals {
+		s := fmt.Sprintf("#%d:%d", i, val)
+		if i == 0 {
+			s = fmt.Sprintf("+0:%d", val)
+		}
+		for _, q := range at[i] {
+			s += c.mark(q)
+		}
+		if !active[i] {
+			s = c.dim.Render(s)
+		}
+		cells = append(cells, s)
+	}
+	out = append(out, wrap(c.bold.Render(c.t("outran.board"))+" "+strings.Join(cells, " "), w)...)
+	return out
+}
+
+func (b *outran) hands(v obj, c *ctx, w int) []string {
+	var out []string
+	if v.num("seat") >= 0 {
+		var hand []string
+		for _, x := range v.strs("hand") {
+			hand = append(hand, orCardName(c, x))
+		}
+		hs := "—"
+		if len(hand) > 0 {
+			hs = c.list(hand)
+		}
+		out = append(out, wrap(c.bold.Render(c.t("outran.interference"))+" · "+c.t("outran.yourHand")+" "+hs, w)...)
+	}
+	for q, st := range v.subs("seats") {
+		s := c.mark(q) + " " + c.name(q) + ": " + c.tn("outran.inHand", st.num("hand_count"))
+		var front []string
+		for _, x := range st.strs("front") {
+			front = append(front, orCardName(c, x))
+		}
+		if len(front) > 0 {
+			s += " · " + c.t("outran.inFront", p{"list": c.list(front)})
+		}
+		if st.boolean("infected") {
+			s += " · " + c.t("outran.infectedTag")
+		}
+		if st.boolean("immune") {
+			s += " · " + c.t("outran.immuneTag")
+		}
+		out = append(out, fit(s, w))
+	}
+	return out
+}

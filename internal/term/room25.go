@@ -1,0 +1,290 @@
+package term
+
+import (
+	"fmt"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// room25 is the board of Room 25 (web/games/room25.js): the 5×5 complex
+// with the rooms known to this seat and the characters in them, each
+// character's state and program, and the decision the action phase waits
+// for. Choices are made from the list.
+type room25 struct{}
+
+var r25ClassMark = map[string]string{"green": "●", "yellow": "▲", "red": "✖", "blue": "◆"}
+
+func r25CellName(c *ctx, cell int) string {
+	return c.t("room25.cell", p{"row": cell/5 + 1, "col": cell%5 + 1})
+}
+
+func r25LineName(c *ctx, l string) string {
+	if len(l) < 4 {
+		return l
+	}
+	var n int
+	fmt.Sscan(l[3:], &n)
+	return c.t("room25.line."+l[:3], p{"n": n + 1})
+}
+
+// r25Cell is the cell a tile lies in now, or -1.
+func r25Cell(c *ctx, tile string) int {
+	for _, cell := range newObj(c.view).subs("cells") {
+		if cell.str("tile") == tile {
+			return cell.num("cell")
+		}
+	}
+	return -1
+}
+
+// r25Where names a tile's cell in a sentence (the tile's id if it is gone,
+// as on the web page).
+func r25Where(c *ctx, tile string) string {
+	if i := r25Cell(c, tile); i >= 0 {
+		return r25CellName(c, i)
+	}
+	return tile
+}
+
+func r25CellOf(c *ctx, tile string) string { return r25CellName(c, r25Cell(c, tile)) }
+
+func (room25) describe(ev obj, c *ctx) (string, bool) {
+	ch := func() string { return c.t("room25.char." + ev.str("character")) }
+	switch ev.typ() {
+	case "start_look_chosen":
+		return c.t("room25.ev.start_look_chosen", p{"seat": c.name(ev.num("seat"))}), false
+	case "seen":
+		return c.t("room25.ev.seen", p{"cell": r25Where(c, ev.str("tile")), "room": c.t("room25.room." + ev.str("room"))}), false
+	case "start_hint_chosen":
+		return "", true
+	case "start_looks":
+		var l []string
+		for _, x := range ev.subs("looks") {
+			if x.str("tile") != "" {
+				col := x.str("colour")
+				if col == "" {
+					col = "none"
+				}
+				l = append(l, c.t("room25.lookedHint", p{"name": c.name(x.num("seat")), "cell": r25Where(c, x.str("tile")), "colour": c.t("room25.colour." + col)}))
+			} else {
+				l = append(l, c.t("room25.noLook", p{"name": c.name(x.num("seat"))}))
+			}
+		}
+		return c.t("room25.ev.start_looks", p{"list": c.list(l)}), false
+	case "turn_started":
+		return c.t("room25.ev.turn_started", p{"turn": ev.num("turn"), "left": ev.num("turns_left")}), false
+	case "programmed":
+		if ev.str("first") != "" {
+			var toks []string
+			for _, k := range []string{ev.str("first"), ev.str("second")} {
+				if k != "" {
+					toks = append(toks, c.t("room25.tok."+k))
+				}
+			}
+			return c.t("room25.ev.programmed_you", p{"char": ch(), "list": strings.Join(toks, " → ")}), false
+		}
+		return c.tn("room25.ev.programmed", ev.num("tokens"), p{"char": ch()}), false
+	case "round_started":
+		return c.t("room25.ev.round_started", p{"n": ev.num("round")}), false
+	case "token_revealed":
+		return c.t("room25.ev.token_revealed", p{"char": ch(), "token": c.t("room25.tok." + ev.str("token"))}), false
+	case "waited":
+		return c.t("room25.ev.waited", p{"char": ch()}), false
+	case "passed":
+		return c.t("room25.ev.passed", p{"char": ch()}), false
+	case "action_lost":
+		return c.t("room25.ev.action_lost", p{"char": ch(), "token": c.t("room25.tok." + ev.str("token")), "reason": c.t("room25.lost." + ev.str("reason"))}), false
+	case "looked":
+		return c.t("room25.ev.looked", p{"char": ch(), "cell": r25Where(c, ev.str("tile"))}), false
+	case "hinted":
+		return c.t("room25.ev.hinted", p{"seat": c.name(ev.num("seat")), "cell": r25Where(c, ev.str("tile")), "colour": c.t("room25.colour." + ev.str("colour"))}), false
+	case "entered":
+		s := c.t("room25.ev.entered", p{"char": ch(), "room": c.t("room25.room." + ev.str("room")), "cell": r25CellName(c, ev.num("cell"))})
+		if ev.boolean("revealed") {
+			s += " " + c.t("room25.roomEffect."+ev.str("room"))
+		}
+		return s, false
+	case "slid":
+		return c.t("room25.ev.slid", p{"char": ch(), "line": r25LineName(c, ev.str("line")), "dir": c.t("room25.dir." + ev.str("dir"))}), false
+	case "swapped":
+		return c.t("room25.ev.swapped", p{"a": r25CellName(c, ev.num("cell")), "b": r25CellName(c, ev.num("other_cell"))}), false
+	case "trapped":
+		return c.t("room25.ev.trapped", p{"char": ch()}), false
+	case "flooding":
+		return c.t("room25.ev.flooding", p{"char": ch(), "turn": ev.num("drowns_turn")}), false
+	case "died":
+		return c.t("room25.ev.died", p{"char": ch(), "cause": c.t("room25.cause." + ev.str("cause"))}), false
+	case "beacon_placed":
+		return c.t("room25.ev.beacon_placed", p{"char": ch(), "cell": r25Where(c, ev.str("tile"))}), false
+	case "beacon_returned":
+		return c.t("room25.ev.beacon_returned", p{"char": ch()}), false
+	case "role_revealed":
+		return c.t("room25.ev.role_revealed", p{"seat": c.name(ev.num("seat")), "role": c.t("room25.role." + ev.str("role"))}), false
+	case "alarm":
+		return c.t("room25.ev.alarm", p{"n": ev.num("turns_left")}), false
+	case "escaped":
+		return c.t("room25.ev.escaped", p{"char": ch()}), false
+	case "game_over":
+		return c.t("room25.result." + ev.str("reason")), false
+	}
+	return "", false
+}
+
+func (r room25) label(a obj, c *ctx) string {
+	ch := func() string { return c.t("room25.char." + a.str("character")) }
+	switch a.typ() {
+	case "start_look", "look":
+		return c.t("room25.lookAt", p{"cell": r25CellOf(c, a.str("tile"))})
+	case "skip_look":
+		return c.t("room25.skipLook")
+	case "hint":
+		return c.t("room25.hintLabel", p{"colour": c.t("room25.colour." + a.str("colour"))})
+	case "program":
+		var toks []string
+		for _, k := range []string{a.str("first"), a.str("second")} {
+			if k != "" {
+				toks = append(toks, c.t("room25.tok."+k))
+			}
+		}
+		return c.t("room25.programLabel", p{"char": ch(), "list": strings.Join(toks, " → ")})
+	case "play":
+		return c.t("room25.play")
+	case "wait":
+		return c.t("room25.wait")
+	case "pass":
+		return c.t("room25.pass")
+	case "move":
+		return c.t("room25.moveDir", p{"dir": c.t("room25.dir." + a.str("dir"))})
+	case "push":
+		return c.t("room25.pushDir", p{"char": ch(), "dir": c.t("room25.dir." + a.str("dir"))})
+	case "control", "control_room_slide":
+		return c.t("room25.slide", p{"line": r25LineName(c, a.str("line")), "dir": c.t("room25.dir." + a.str("dir"))})
+	case "act":
+		inner := newObj(a.raw)
+		inner.m["type"] = inner.m["action"]
+		return r.label(inner, c)
+	case "vision_view":
+		return c.t("room25.visionAt", p{"cell": r25CellOf(c, a.str("tile"))})
+	case "mobile_swap":
+		return c.t("room25.mobileWith", p{"cell": r25CellOf(c, a.str("tile"))})
+	case "illusion_swap":
+		return c.t("room25.illusionWith", p{"cell": r25CellOf(c, a.str("tile"))})
+	case "place_beacon":
+		return c.t("room25.beaconOn", p{"char": ch(), "cell": r25CellOf(c, a.str("tile"))})
+	case "reveal_role":
+		return c.t("room25.revealRole")
+	}
+	return ""
+}
+
+func (room25) status(c *ctx) string {
+	v := newObj(c.view)
+	if len(v.m) == 0 || v.str("phase") == "over" || !c.myTurn {
+		return ""
+	}
+	return c.t("room25.status." + v.str("phase"))
+}
+
+func (room25) listed(obj, *ctx) bool                { return true }
+func (room25) key(tea.KeyMsg, *ctx) (bool, tea.Cmd) { return false, nil }
+
+func (room25) render(c *ctx, w, h int) string {
+	v := newObj(c.view)
+	if len(v.m) == 0 {
+		return ""
+	}
+	var out []string
+	stats := []string{c.t("room25.mode." + v.str("mode")), c.t("room25.turnOf", p{"turn": v.num("turn"), "counter": v.num("counter")}) + " · " + c.tn("room25.turnsLeft", v.num("turns_left"))}
+	if v.boolean("alarm") {
+		stats = append(stats, c.refusal.Render("⏰ "+c.t("room25.alarm")))
+	}
+	ph := c.t("room25.phase." + v.str("phase"))
+	if v.num("round") != 0 {
+		ph += " · " + c.t("room25.round", p{"n": v.num("round")})
+	}
+	out = append(out, wrap(strings.Join(append(stats, ph), " · "), w)...)
+	if v.has("decision") && !c.myTurn {
+		d := v.sub("decision")
+		out = append(out, wrap(c.t("room25.waitDecision", p{"name": c.name(d.num("seat")), "char": c.t("room25.char." + d.str("character"))}), w)...)
+	}
+	// The grid: 5×5 cells of 7 columns: the room's class mark and short
+	// name (or ? face down), and the characters' initials.
+	chars := map[string]int{}
+	for _, x := range v.subs("characters") {
+		chars[x.str("id")] = x.num("seat")
+	}
+	cells := v.subs("cells")
+	const cw = 9
+	grid := []string{"┌" + strings.Repeat(strings.Repeat("─", cw)+"┬", 4) + strings.Repeat("─", cw) + "┐"}
+	for r := 0; r < 5; r++ {
+		top, bottom := "│", "│"
+		for col := 0; col < 5; col++ {
+			i := r*5 + col
+			var cell obj
+			if i < len(cells) {
+				cell = cells[i]
+			}
+			room := cell.str("room")
+			name := "?"
+			if room != "" {
+				name = r25ClassMark[r25Class[room]] + fit(c.t("room25.room."+room), 4)
+				if !cell.boolean("face_up") {
+					name = c.dim.Render(name)
+				}
+			} else if i == 12 {
+				name = "·"
+			}
+			var who []string
+			for _, ch := range cell.strs("characters") {
+				who = append(who, c.seatStyle(chars[ch]).Render(string([]rune(c.t("room25.char." + ch + ".short"))[:1])))
+			}
+			top += pad1(name+" "+strings.Join(who, ""), cw) + "│"
+		}
+		grid = append(grid, top)
+		_ = bottom
+	}
+	grid = append(grid, "└"+strings.Repeat(strings.Repeat("─", cw)+"┴", 4)+strings.Repeat("─", cw)+"┘")
+	gw := 5*cw + 6
+	var side []string
+	for _, x := range v.subs("characters") {
+		s := c.mark(x.num("seat")) + " " + c.t("room25.char."+x.str("id"))
+		if !x.boolean("alive") {
+			s = c.dim.Render(s + " ✝")
+		} else if x.num("cell") >= 0 {
+			s += " " + c.dim.Render(r25CellName(c, x.num("cell")))
+		}
+		if prog := x.strs("program"); len(prog) > 0 {
+			var toks []string
+			for _, k := range prog {
+				toks = append(toks, c.t("room25.tok."+k))
+			}
+			s += " · " + strings.Join(toks, " → ")
+		}
+		side = append(side, s)
+	}
+	if w-gw-1 >= 24 {
+		out = append(out, joinColumns(grid, gw, side, w-gw-1, max(len(grid), len(side)))...)
+	} else {
+		out = append(out, grid...)
+		out = append(out, side...)
+	}
+	if v.has("result") {
+		out = append(out, c.bold.Render(c.t("room25.result."+v.sub("result").str("reason"))))
+	}
+	return strings.Join(out, "\n")
+}
+
+// pad1 centres s in w columns.
+func pad1(s string, w int) string {
+	s = fit(s, w)
+	n := w - lipWidth(s)
+	return strings.Repeat(" ", n/2) + s + strings.Repeat(" ", n-n/2)
+}
+
+// r25Class is each room's colour class (the game's public table).
+var r25Class = map[string]string{
+	"central": "blue", "room25": "blue", "empty": "green", "vision": "green", "control_room": "green", "mobile": "green", "twin": "green",
+	"vortex": "yellow", "prison": "yellow", "cold": "yellow", "dark": "yellow",
+	"trapped": "red", "deadly": "red", "illusion": "red", "flooded": "red", "acid": "red",
+}

@@ -1,0 +1,8 @@
+package term
+
+import (
+	"io"
+	"os"
+)
+
+func stdout() io.Writer { return os.Stdout }
