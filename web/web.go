@@ -19,20 +19,23 @@ import (
 	"strings"
 )
 
-//go:embed index.html style.css js/*.js games/*.js games/*.json i18n/*.json
+//go:embed index.html style.css js/*.js games/*.js games/*.json pieces/*.js i18n/*.json
 var files embed.FS
 
 // Files returns the client's files, index.html at the root. A path under
-// play/ (the match page, /play/<match id>, the form of invite links) opens
-// index.html, which routes in the browser.
+// play/ (the match page, /play/<match id>, the form of invite links) or
+// help/ (a game's How to play page, /help/<game id>) opens index.html,
+// which routes in the browser.
 func Files() fs.FS { return spa{files} }
 
 // spa serves index.html for the client's own routes.
 type spa struct{ fs.FS }
 
 func (s spa) Open(name string) (fs.File, error) {
-	if rest, ok := strings.CutPrefix(name, "play/"); ok && rest != "" && !strings.Contains(rest, "/") {
-		name = "index.html"
+	for _, route := range []string{"play/", "help/"} {
+		if rest, ok := strings.CutPrefix(name, route); ok && rest != "" && !strings.Contains(rest, "/") {
+			name = "index.html"
+		}
 	}
 	return s.FS.Open(name)
 }

@@ -207,7 +207,7 @@ func (s *state) submit(p engine.Seat, a Submit, at engine.Millis, evs []engine.E
 		cards = keepCards(st, a.Cards)
 	}
 	s.arrivals++
-	st.Submitted, st.Cards, st.At, st.Arrival = true, cards, at, s.arrivals
+	st.Submitted, st.Cards, st.At, st.Elapsed, st.Arrival = true, cards, at, at-s.revealAt, s.arrivals
 	rank := 1
 	for i := range s.seats {
 		if q := engine.Seat(i); q != p && s.seats[i].Submitted && s.finishesBefore(q, p) {
@@ -414,7 +414,7 @@ func (s *state) reveal(at engine.Millis, evs []engine.Event) []engine.Event {
 	var seen [6]mods
 	for i := range s.seats {
 		st := &s.seats[i]
-		st.Submitted, st.Cards, st.At, st.Arrival = false, nil, 0, 0
+		st.Submitted, st.Cards, st.At, st.Elapsed, st.Arrival = false, nil, 0, 0, 0
 		st.Voted, st.VoteOpen, st.Result = false, false, Pending
 		if i > 0 && s.cfg.Monster == Vampire { // the centre applies to everyone alike
 			o := &s.seats[0]

@@ -129,6 +129,7 @@ type seatState struct {
 	Submitted bool
 	Cards     []Token
 	At        engine.Millis
+	Elapsed   engine.Millis // At less the run's reveal, kept for the results shown after the run
 	Arrival   int
 	Voted     bool
 	VoteOpen  bool

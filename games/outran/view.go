@@ -164,7 +164,9 @@ func (s *state) View(p engine.Seat) engine.View {
 			sv.Hand = handCards(st.Hand)
 		}
 		if st.Submitted {
-			sv.Submitted, sv.At, sv.Elapsed, sv.Rank = true, st.At, st.At-s.revealAt, s.finishRank(engine.Seat(i))
+			// The next round's countdown moves revealAt: the elapsed time of
+			// the last run is the one kept at its submission.
+			sv.Submitted, sv.At, sv.Elapsed, sv.Rank = true, st.At, st.Elapsed, s.finishRank(engine.Seat(i))
 			sv.VoteOpen, sv.Voted = st.VoteOpen, st.Voted
 			if checked || engine.Seat(i) == p {
 				sv.Cards = slices.Clone(st.Cards)

@@ -31,16 +31,18 @@ func orCardKind(card string) string {
 	return tileNum.ReplaceAllString(card, "")
 }
 
-func orCardParams(card string) p {
+// orCardParams names a card's arrows in words, as the page does (its
+// sentences carry no symbol a font may lack).
+func orCardParams(c *ctx, card string) p {
 	k := orCardKind(card)
 	rest := strings.Split(strings.TrimPrefix(card, k+"_"), "_")
 	switch k {
 	case "interchange":
 		if len(rest) >= 2 {
-			return p{"a": orGlyph[rest[0]], "b": orGlyph[rest[1]]}
+			return p{"a": orTokName(c, rest[0]), "b": orTokName(c, rest[1])}
 		}
 	case "not_this_way":
-		return p{"a": orGlyph[rest[0]]}
+		return p{"a": orTokName(c, rest[0])}
 	case "detour":
 		return p{"a": rest[0]}
 	}
@@ -48,7 +50,18 @@ func orCardParams(card string) p {
 }
 
 func orCardName(c *ctx, card string) string {
-	return c.t("outran.card."+orCardKind(card), orCardParams(card))
+	return c.t("outran.card."+orCardKind(card), orCardParams(c, card))
+}
+
+func orTokName(c *ctx, tok string) string { return c.t("outran.tok." + tok) }
+
+// orTokNames writes tokens in words: "up, right, turn around".
+func orTokNames(c *ctx, toks []string) string {
+	out := make([]string, len(toks))
+	for i, t := range toks {
+		out[i] = orTokName(c, t)
+	}
+	return strings.Join(out, ", ")
 }
 
 func orGlyphs(toks []string) string {
@@ -70,7 +83,7 @@ func (b *outran) describe(ev obj, c *ctx) (string, bool) {
 	case "countdown":
 		return c.t("outran.ev.countdown", p{"n": ev.num("round")}), false
 	case "revealed":
-		return c.t("outran.ev.revealed", p{"list": orGlyphs(ev.strs("symbols"))}), false
+		return c.t("outran.ev.revealed", p{"list": orTokNames(c, ev.strs("symbols"))}), false
 	case "submitted":
 		return c.t("outran.ev.submitted", p{"seat": n(ev.num("seat")), "rank": ev.num("rank"), "s": toFixed1(ev.float("elapsed") / 1000)}), false
 	case "vote_open", "positions", "place_offered", "infect_offered", "turn_started", "turn_ended", "discarded", "reshuffled", "chose_place":
@@ -376,7 +389,7 @@ func (b *outran) rightColumn(v obj, c *ctx, w int) []string {
 		out = append(out, c.dim.Render(fit(c.t("outran.noneApplies"), w)))
 	}
 	for _, cd := range cards {
-		out = append(out, wrap(c.warn.Render(orCardName(c, cd))+" — "+c.t("outran.effect."+orCardKind(cd), orCardParams(cd)), w)...)
+		out = append(out, wrap(c.warn.Render(orCardName(c, cd))+" — "+c.t("outran.effect."+orCardKind(cd), orCardParams(c, cd)), w)...)
 	}
 	if hasMe && me.boolean("infected") {
 		out = append(out, wrap(c.bad.Render(c.t("outran.infected")), w)...)

@@ -82,7 +82,7 @@ func (room25) describe(ev obj, c *ctx) (string, bool) {
 					toks = append(toks, c.t("room25.tok."+k))
 				}
 			}
-			return c.t("room25.ev.programmed_you", p{"char": ch(), "list": strings.Join(toks, " → ")}), false
+			return c.t("room25.ev.programmed_you", p{"char": ch(), "list": strings.Join(toks, ", "+c.t("room25.then")+" ")}), false
 		}
 		return c.tn("room25.ev.programmed", ev.num("tokens"), p{"char": ch()}), false
 	case "round_started":
@@ -147,7 +147,7 @@ func (r room25) label(a obj, c *ctx) string {
 				toks = append(toks, c.t("room25.tok."+k))
 			}
 		}
-		return c.t("room25.programLabel", p{"char": ch(), "list": strings.Join(toks, " → ")})
+		return c.t("room25.programLabel", p{"char": ch(), "list": strings.Join(toks, ", "+c.t("room25.then")+" ")})
 	case "play":
 		return c.t("room25.play")
 	case "wait":

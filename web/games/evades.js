@@ -8,11 +8,14 @@
 
 import {h, s, reducedMotion} from '/js/ui.js';
 import {t, tn, list, getLang} from '/js/i18n.js';
+import {tip, attachTips} from '/js/tips.js';
+import {roving, centreInPan} from '/js/focus.js';
+import {icon, symbol, seatShape, seatMark} from '/pieces/common.js';
+import {cardFace, levelPips, LEVEL, objectToken, drawPos, drawDoor} from '/pieces/evades.js';
 
 // Combines types in the game's canonical order: card lists in actions are
 // multisets written in this order.
 const CARDS = ['spoon', 'soap', 'paperclip', 'cigarettes', 'file', 'screwdriver', 'rope', 'wire_cutters', 'crowbar', 'uniform', 'keypad', 'joker'];
-const LEVEL = {spoon: 1, soap: 1, paperclip: 1, cigarettes: 1, file: 2, screwdriver: 2, rope: 2, wire_cutters: 2, crowbar: 3, uniform: 3, keypad: 3, joker: 0};
 // Plans: the exit and the object types that open it (public rules data).
 const PLANS = {
   plan_roof: {exit: 'exit_roof', objects: ['money', 'parachute']},
@@ -20,7 +23,7 @@ const PLANS = {
   plan_sewer: {exit: 'exit_sewer', objects: ['phone', 'gas_mask']},
   plan_parking: {exit: 'exit_parking', objects: ['phone', 'car_keys']},
 };
-const SIZE = {cell: [2.6, 1.9], ring: [2.3, 1.5], hall: [2.5, 1.7], lobby: [2.7, 1.5], wing: [2.9, 2.1], room: [3.2, 2.5], exit: [2.6, 1.3]};
+const SIZE = {cell: [2.6, 1.9], ring: [2.3, 1.5], hall: [2.5, 1.7], lobby: [2.3, 1.5], wing: [2.9, 2.1], room: [3.2, 2.5], exit: [1.8, 1.3]};
 const PAWN_OFFSETS = [[-0.55, 0.35], [0.55, 0.35], [-0.55, -0.35], [0.55, -0.35]];
 
 let layout = null;
@@ -152,16 +155,22 @@ export function render(root, ctx) {
   ui.slots = ui.slots || [];
   ui.doors = ui.doors || [];
   const me = v.seat >= 0 ? v.seats[v.seat] : null;
-  root.append(h('div', {class: 'ev'},
+  const board = h('div', {class: 'ev'},
     strip(v, ctx),
     happenings(ctx),
     controls(v, ctx, me),
-    map(v, ctx),
+    h('div', {class: 'pan', id: 'ev-pan'}, map(v, ctx)),
     h('div', {class: 'panels'},
       me ? handPanel(v, ctx, me) : null,
       rowPanel(v, ctx),
       seatsPanel(v, ctx),
-      pilesPanel(v, ctx))));
+      pilesPanel(v, ctx)));
+  root.append(board);
+  roving(board.querySelector('#ev-map'), '.door, .area', '.can-cross, .can-go');
+  attachTips(board);
+  // On a phone the map is wider than the screen: it opens on the player's
+  // pawn.
+  if (!ui.centred) centreInPan(board.querySelector('#ev-pan'), board.querySelector('.pawn-g[data-seat="' + Math.max(0, v.seat) + '"]'), () => { ui.centred = true; });
   // Pawns glide from where they were.
   if (!reducedMotion()) {
     requestAnimationFrame(() => requestAnimationFrame(() => {
@@ -173,7 +182,7 @@ export function render(root, ctx) {
 function strip(v, ctx) {
   return h('div', {class: 'strip'},
     h('span', {class: 'stat'}, t('evades.turn', {turn: v.turn, limit: v.turn_limit})),
-    h('span', {class: 'stat'}, v.direction > 0 ? t('evades.clockwise') : t('evades.counter'), v.reverse_at_end ? ' · ' + t('evades.willReverse') : ''),
+    h('span', {class: 'stat'}, icon('spin', {cls: v.direction > 0 ? '' : 'flip'}), ' ', v.direction > 0 ? t('evades.clockwise') : t('evades.counter'), v.reverse_at_end ? ' · ' + t('evades.willReverse') : ''),
     h('span', {class: 'stat'}, tn('evades.objectsRequired', v.objects_required)),
     v.badge_credits ? h('span', {class: 'stat'}, tn('evades.badges', v.badge_credits)) : null,
     v.corruption_credits ? h('span', {class: 'stat'}, tn('evades.corruptions', v.corruption_credits)) : null);
@@ -184,10 +193,10 @@ function happenings(ctx) {
   const out = [];
   for (const ev of ctx.events || []) {
     if (ev.type === 'warning_drawn') {
-      out.push(h('div', {class: 'happening token', role: 'status'}, '⚠ ', t('evades.warningDrawn', {name: ctx.name(ev.seat), token: tokenName(ev.token), colour: t('evades.colour.' + ev.colour)}), ' — ', t('evades.tokEffect.' + ev.token)));
+      out.push(h('div', {class: 'happening token'}, icon('warn'), ' ', t('evades.warningDrawn', {name: ctx.name(ev.seat), token: tokenName(ev.token), colour: t('evades.colour.' + ev.colour)}), ' — ', t('evades.tokEffect.' + ev.token)));
     }
     if (ev.type === 'pass_pass_drawn') {
-      out.push(h('div', {class: 'happening pp', role: 'status'}, '✉ ', t('evades.ppDrawn', {name: ctx.name(ev.seat), card: ppName(ev.card)}), ' — ', t('evades.ppEffect.' + ev.card)));
+      out.push(h('div', {class: 'happening pp'}, icon('mail'), ' ', t('evades.ppDrawn', {name: ctx.name(ev.seat), card: ppName(ev.card)}), ' — ', t('evades.ppEffect.' + ev.card)));
     }
   }
   return out.length ? h('div', {class: 'happenings', id: 'ev-happenings'}, out) : null;
@@ -206,22 +215,24 @@ function map(v, ctx) {
   const g = [];
   // Corridors between areas.
   for (const d of layout.doors) {
-    const a = areaAt[d.a], b = areaAt[d.b];
-    g.push(s('line', {x1: a.x, y1: a.y, x2: b.x, y2: b.y, stroke: '#9a9485', 'stroke-width': 0.08}));
+    const [ax, ay] = drawPos(areaAt[d.a]), [bx, by] = drawPos(areaAt[d.b]);
+    g.push(s('line', {class: 'corridor', x1: ax, y1: ay, x2: bx, y2: by}));
   }
   for (const a of layout.areas) {
     const [w, hh] = SIZE[a.kind] || [2, 1.5];
+    const [ax, ay] = drawPos(a);
     const go = ventTo.has(a.area);
     const room = v.rooms.find((r) => r.room === a.area);
-    g.push(s('g', {class: 'area k-' + a.kind + (go ? ' can-go' : ''), 'data-area': a.area,
-      role: go ? 'button' : null, tabindex: go ? 0 : null, 'aria-label': go ? t('evades.ventTo', {area: areaName(a.area)}) : null,
+    const name = areaName(a.area);
+    g.push(tip(s('g', {class: 'area k-' + a.kind + (go ? ' can-go' : ''), 'data-area': a.area, 'data-key': 'area-' + a.area,
+      role: go ? 'button' : 'img', 'aria-label': go ? t('evades.ventTo', {area: name}) : name,
       onclick: go ? () => ctx.play(pick(ctx, {type: 'choose_vent', area: a.area})) : null,
-      onkeydown: go ? keyStop : null, onkeyup: go ? (e) => { if (e.key === 'Enter' || e.key === ' ') ctx.play(pick(ctx, {type: 'choose_vent', area: a.area})); } : null},
-    s('rect', {x: a.x - w / 2, y: a.y - hh / 2, width: w, height: hh, rx: 0.25}),
-    areaLabel(a.x, a.y - hh / 2 + 0.42, areaName(a.area)),
-    a.vent ? s('g', {class: 'vent-mark'}, [0, 1, 2].map((i) => s('line', {x1: a.x + w / 2 - 0.75 + i * 0.22, y1: a.y + hh / 2 - 0.55, x2: a.x + w / 2 - 0.75 + i * 0.22, y2: a.y + hh / 2 - 0.15})), s('title', {}, t('evades.vent'))) : null,
-    room ? room.objects.map((o, i) => s('g', {}, s('rect', {class: 'obj', x: a.x - 1.45 + i * 1.5, y: a.y + 0.05, width: 1.4, height: 0.5, rx: 0.1}),
-      s('text', {class: 'obj-t', x: a.x - 0.75 + i * 1.5, y: a.y + 0.3}, objName(o)))) : null));
+      onkeydown: keyStop, onkeyup: go ? (e) => { if (e.key === 'Enter' || e.key === ' ') ctx.play(pick(ctx, {type: 'choose_vent', area: a.area})); } : null},
+    s('rect', {x: ax - w / 2, y: ay - hh / 2, width: w, height: hh, rx: 0.25}),
+    areaLabel(ax, ay - hh / 2 + 0.45, name),
+    a.vent ? symbol('vent', ax + w / 2 - 0.45, ay + hh / 2 - 0.42, 0.6, {cls: 'vent-mark'}) : null,
+    a.kind === 'exit' ? symbol('door', ax, ay + 0.25, 0.6, {cls: 'exit-mark'}) : null,
+    room ? room.objects.map((o, i) => objectToken(o, ax - 1.45 + i * 1.5, ay + 0.05, objName(o))) : null), areaTip(a, room)));
   }
   for (const d of layout.doors) {
     const f = faces[d.door];
@@ -238,14 +249,15 @@ function map(v, ctx) {
       ctx.redraw();
       if (!doorPick) document.querySelector('#ev-pay button')?.focus();
     };
-    g.push(s('g', {class: 'door' + (d.exit ? ' exit' : '') + (can ? ' can-cross' : '') + (chosen ? ' chosen' : '') + (flipped.has(d.door) ? ' flipped' : ''),
-      'data-door': d.door, 'data-key': 'door-' + d.door, role: can ? 'button' : 'img', tabindex: can ? 0 : null, 'aria-label': label,
-      onclick: can ? act : null, onkeydown: can ? keyStop : null, onkeyup: can ? (e) => { if (e.key === 'Enter' || e.key === ' ') act(); } : null},
-    s('title', {}, label),
-    s('rect', {x: d.x - 0.8, y: d.y - 0.42, width: 1.6, height: 0.84, rx: 0.12}),
-    s('text', {x: d.x, y: d.y - 0.14}, cardShort(f.face)),
-    s('text', {class: 'lvl', x: d.x, y: d.y + 0.2}, f.level ? '×' + f.level : ''),
-    d.warning ? [s('circle', {class: 'warn-spot', cx: d.x + 0.8, cy: d.y - 0.42, r: 0.22}), s('text', {class: 'warn-t', x: d.x + 0.8, y: d.y - 0.42}, '!')] : null));
+    const [x, y] = drawDoor(d, areaAt);
+    g.push(tip(s('g', {class: 'door' + (d.exit ? ' exit' : '') + (can ? ' can-cross' : '') + (chosen ? ' chosen' : '') + (flipped.has(d.door) ? ' flipped' : ''),
+      'data-door': d.door, 'data-key': 'door-' + d.door, role: can ? 'button' : 'img', 'aria-label': label,
+      onclick: can ? act : null, onkeydown: keyStop, onkeyup: can ? (e) => { if (e.key === 'Enter' || e.key === ' ') act(); } : null},
+    s('rect', {x: x - 0.72, y: y - 0.45, width: 1.44, height: 0.9, rx: 0.12}),
+    s('text', {x, y: y - 0.13, textLength: cardShort(f.face).length > 5 ? 1.3 : null, lengthAdjust: 'spacingAndGlyphs'}, cardShort(f.face)),
+    f.level ? levelPips(f.level, x, y + 0.24) : null,
+    d.warning ? [s('circle', {class: 'warn-spot', cx: x + 0.72, cy: y - 0.45, r: 0.24}), s('text', {class: 'warn-t', x: x + 0.72, y: y - 0.44}, '!')] : null),
+    doorTip(d, f, can)));
   }
   // Pawns, moved from where they came from this update.
   const moved = {};
@@ -255,20 +267,34 @@ function map(v, ctx) {
   const byArea = {};
   v.seats.forEach((st) => { (byArea[st.area] = byArea[st.area] || []).push(st.seat); });
   for (const st of v.seats) {
-    const a = areaAt[st.area];
+    const [ax, ay] = drawPos(areaAt[st.area]);
     const k = byArea[st.area].indexOf(st.seat);
     const [ox, oy] = PAWN_OFFSETS[k % 4];
-    const x = a.x + ox, y = a.y + oy + 0.15;
+    const x = ax + ox, y = ay + oy + 0.15;
     let from = null;
     if (moved[st.seat] && areaAt[moved[st.seat]] && !reducedMotion() && !ctx.readonly) {
-      const fa = areaAt[moved[st.seat]];
-      from = `translate(${fa.x + ox - x}px, ${fa.y + oy + 0.15 - y}px)`;
+      const [fx, fy] = drawPos(areaAt[moved[st.seat]]);
+      from = `translate(${fx + ox - x}px, ${fy + oy + 0.15 - y}px)`;
     }
     g.push(s('g', {class: 'pawn-g', 'data-seat': st.seat, style: from ? 'transform:' + from + ';transition:transform .6s ease' : null, 'data-to': from ? 'translate(0px, 0px)' : null},
-      s('g', {transform: `translate(${x} ${y})`}, pawnShape(st.seat), s('text', {class: 'pawn-t', x: 0, y: 0.02}, String(st.seat + 1)),
+      s('g', {transform: `translate(${x} ${y})`}, seatShape(st.seat, 0.34, {text: String(st.seat + 1), cls: 'pawn'}),
         s('title', {}, t('evades.pawnOf', {name: ctx.name(st.seat), area: areaName(st.area)})))));
   }
-  return s('svg', {class: 'map', id: 'ev-map', viewBox: '-1.6 -1.2 27.2 26.4', role: 'group', 'aria-label': t('evades.map')}, g);
+  return s('svg', {class: 'map', id: 'ev-map', viewBox: '-3 -2.2 30 28.4', role: 'group', 'aria-label': t('evades.map') + '. ' + t('a11y.arrowsMove')}, g);
+}
+
+function areaTip(a, room) {
+  const parts = [t('tip.evades.area.' + a.kind)];
+  if (a.vent) parts.push(t('tip.evades.vent'));
+  if (room && room.objects.length) parts.push(t('tip.evades.objects', {objects: list(room.objects.map(objName))}));
+  return parts.join(' ');
+}
+
+function doorTip(d, f, can) {
+  const parts = [d.exit ? t('tip.evades.exitDoor', {n: f.level, card: card(f.face)}) : t('tip.evades.door', {n: f.level, card: card(f.face), other: card(f.other)})];
+  if (d.warning) parts.push(t('tip.evades.warning'));
+  parts.push(can ? t('tip.evades.canCross') : t('tip.evades.cannotCross'));
+  return parts.join(' ');
 }
 
 // areaLabel writes an area's name on one or two lines.
@@ -288,17 +314,6 @@ function areaLabel(x, y, name) {
 // same key press never also activates the button that then takes the focus.
 function keyStop(e) {
   if (e.key === 'Enter' || e.key === ' ') e.preventDefault();
-}
-
-function pawnShape(seat) {
-  const cls = 'pawn seat-fill-' + seat;
-  const fill = ['#0072b2', '#d55e00', '#009e73', '#cc79a7'][seat % 4];
-  switch (seat % 4) {
-    case 0: return s('circle', {class: cls, r: 0.34, fill});
-    case 1: return s('rect', {class: cls, x: -0.31, y: -0.31, width: 0.62, height: 0.62, fill});
-    case 2: return s('polygon', {class: cls, points: '0,-0.4 0.38,0.3 -0.38,0.3', fill});
-    default: return s('polygon', {class: cls, points: '0,-0.4 0.4,0 0,0.4 -0.4,0', fill});
-  }
 }
 
 function flippableDoors(ctx) {
@@ -382,7 +397,7 @@ function decision(v, ctx, me, pend) {
       break;
     case 'choose_target':
       body = choices(ctx, 'choose_target').map((a) => h('button', {type: 'button', 'data-key': 'target-' + a.seat, 'data-act': 'choose_target', disabled: ctx.busy, onclick: () => ctx.play(a)},
-        ctx.shape(a.seat) + ' ' + ctx.name(a.seat)));
+        seatMark(a.seat), ' ', ctx.name(a.seat)));
       break;
     case 'choose_doors': {
       const chosen = [...ui.doors].sort();
@@ -427,16 +442,16 @@ function handPanel(v, ctx, me) {
   const total = selList(ui.sel).length;
   const cards = CARDS.filter((c) => counts[c]).map((c) => {
     const picked = ui.sel[c] || 0;
-    return h('button', {type: 'button', class: 'card-btn', 'data-card': c, 'data-key': 'hand-' + c, disabled: !max,
+    return tip(h('button', {type: 'button', class: 'card-btn', 'data-card': c, 'data-key': 'hand-' + c, 'aria-disabled': max ? null : 'true',
       'aria-pressed': max ? String(picked > 0) : null,
-      'aria-label': t('evades.handCardAria', {card: card(c), n: counts[c], level: LEVEL[c]}) + (picked ? ' ' + t('evades.picked', {n: picked}) : ''),
       onclick: () => {
+        if (!max) return;
         if (picked < counts[c] && total < max) ui.sel[c] = picked + 1;
         else delete ui.sel[c];
         ctx.redraw();
       }},
-    h('span', {class: 'count'}, counts[c] + ' ×'), h('span', {}, card(c)), h('span', {class: 'lvl'}, c === 'joker' ? t('evades.jokerNote') : t('evades.level', {n: LEVEL[c]})),
-    picked ? h('span', {class: 'tag'}, t('evades.picked', {n: picked})) : null);
+    cardFace(c), h('span', {class: 'count'}, counts[c] + ' ×'), ' ', h('span', {}, card(c)), ' ', h('span', {class: 'lvl'}, c === 'joker' ? t('evades.jokerNote') : t('evades.level', {n: LEVEL[c]})),
+    picked ? h('span', {class: 'tag'}, t('evades.picked', {n: picked})) : null), cardTip(c) + (max ? '' : ' ' + t('tip.evades.handIdle')));
   });
   return h('section', {class: 'hand-panel', 'aria-labelledby': 'ev-hand-h'},
     h('h3', {id: 'ev-hand-h'}, tn('evades.yourHand', (me.hand || []).length)),
@@ -445,13 +460,22 @@ function handPanel(v, ctx, me) {
     me.plan ? planCard(me.plan, me, v, true) : null);
 }
 
+function cardTip(c) {
+  return c === 'joker' ? t('tip.evades.joker') : t('tip.evades.card', {card: card(c), n: LEVEL[c]});
+}
+
 function planCard(plan, st, v, mine) {
   const p = PLANS[plan];
   const objs = p.objects.map((o) => t('evades.obj.' + o));
-  return h('div', {class: 'plan', id: mine ? 'ev-plan' : null},
+  return tip(h('div', {class: 'plan', id: mine ? 'ev-plan' : null, tabindex: '0', 'data-key': 'plan-' + plan},
     h('strong', {}, mine ? t('evades.yourPlan') : t('evades.planOf'), ' ', t('evades.plan.' + plan)), h('br'),
     t('evades.planExit', {exit: areaName(p.exit)}), h('br'),
-    v.objects_required > 1 ? t('evades.planBoth', {a: objs[0], b: objs[1]}) : t('evades.planEither', {a: objs[0], b: objs[1]}));
+    v.objects_required > 1 ? t('evades.planBoth', {a: objs[0], b: objs[1]}) : t('evades.planEither', {a: objs[0], b: objs[1]})), t('tip.evades.plan'));
+}
+
+// focusNext: where the keyboard goes when its control is gone.
+export function focusNext(root) {
+  return root.querySelector('#ev-controls button:not([disabled]), #ev-hand .card-btn, #ev-map [tabindex="0"]');
 }
 
 function rowPanel(v, ctx) {
@@ -461,10 +485,11 @@ function rowPanel(v, ctx) {
     h('h3', {id: 'ev-row-h'}, t('evades.row')),
     h('div', {class: 'cards', id: 'ev-row'}, v.row.map((c, i) => {
       const on = ui.slots.includes(i);
-      return h('button', {type: 'button', class: 'card-btn', 'data-slot': i, 'data-card': c, 'data-key': 'slot-' + i, disabled: !canPick,
+      return tip(h('button', {type: 'button', class: 'card-btn', 'data-slot': i, 'data-card': c, 'data-key': 'slot-' + i, disabled: !canPick,
         'aria-pressed': canPick ? String(on) : null,
         onclick: () => { ui.slots = on ? ui.slots.filter((x) => x !== i) : [...ui.slots, i].slice(-2); ctx.redraw(); }},
-      h('span', {}, c === 'none' ? '—' : card(c)), h('span', {class: 'lvl'}, c === 'none' ? '' : c === 'joker' ? t('evades.jokerNote') : t('evades.level', {n: LEVEL[c]})));
+      c === 'none' ? null : cardFace(c), h('span', {}, c === 'none' ? '—' : card(c)), ' ', h('span', {class: 'lvl'}, c === 'none' ? '' : c === 'joker' ? t('evades.jokerNote') : t('evades.level', {n: LEVEL[c]}))),
+      c === 'none' ? t('tip.evades.emptySlot') : cardTip(c) + ' ' + (canPick ? t('tip.evades.rowPick') : t('tip.evades.rowIdle')));
     })),
     canPick ? h('p', {class: 'help'}, t('evades.rowHelp')) : null);
 }
@@ -473,7 +498,7 @@ function seatsPanel(v, ctx) {
   return h('section', {'aria-labelledby': 'ev-seats-h'},
     h('h3', {id: 'ev-seats-h'}, t('evades.prisoners')),
     v.seats.map((st) => h('div', {class: 'seat-box' + (st.seat === v.active && v.phase !== 'over' ? ' acting' : ''), 'data-seat': st.seat},
-      h('span', {class: 'seat-mark seat-' + st.seat, 'aria-hidden': 'true'}, ctx.shape(st.seat)), ' ', h('strong', {}, ctx.name(st.seat)),
+      seatMark(st.seat), ' ', h('strong', {}, ctx.name(st.seat)),
       ' — ', areaName(st.area), h('br'),
       h('small', {}, tn('evades.cards', st.hand_size),
         st.carried && st.carried.length ? ' · ' + t('evades.carries', {objects: list(st.carried.map(objName))}) : '',

@@ -10,12 +10,14 @@
 
 import {h, s, fmtClock} from '/js/ui.js';
 import {t, tn, list} from '/js/i18n.js';
+import {tip, attachTips} from '/js/tips.js';
+import {announce} from '/js/announce.js';
+import {icon, seatShape, seatMark} from '/pieces/common.js';
+import {pathCard as drawPathCard, tokenIcon, boardIcon} from '/pieces/outran.js';
 
-const GLYPH = {n: '↑', ne: '↗', e: '→', se: '↘', s: '↓', sw: '↙', w: '←', nw: '↖', spin: '↻', detour: '+', antidote: '✚', express: '»'};
 // Keypad keys of the arrows (as on the game's own terminal client).
 const KEYS = {8: 'n', 9: 'ne', 6: 'e', 3: 'se', 2: 's', 1: 'sw', 4: 'w', 7: 'nw', 5: 'spin', '+': 'detour', v: 'antidote', t: 'express'};
 const KEY_OF = Object.fromEntries(Object.entries(KEYS).map(([k, v]) => [v, k]));
-const SEAT_FILL = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#e69f00', '#56b4e9'];
 
 const tokName = (k) => t('outran.tok.' + k);
 const kindOf = (card) => String(card).replace(/_\d+$/, '');
@@ -32,8 +34,8 @@ function cardKind(c) {
 function cardParams(c) {
   const k = cardKind(c);
   const rest = c.slice(k.length + 1).split('_');
-  if (k === 'interchange') return {a: GLYPH[rest[0]], b: GLYPH[rest[1]]};
-  if (k === 'not_this_way') return {a: GLYPH[rest[0]]};
+  if (k === 'interchange') return {a: tokName(rest[0]), b: tokName(rest[1])};
+  if (k === 'not_this_way') return {a: tokName(rest[0])};
   if (k === 'detour') return {a: rest[0]};
   return {};
 }
@@ -50,15 +52,28 @@ export function render(root, ctx) {
   if (ui.round !== v.round) {
     ui.seq = [];
     ui.round = v.round;
+    ui.armGiveUp = false;
   }
   ui.seq = ui.seq || [];
-  root.append(h('div', {class: 'or'},
+  const board = h('div', {class: 'or'},
     strip(v, ctx),
     phaseBox(v, ctx, me),
     h('div', {class: 'or-main'},
       h('div', {}, pathCard(v, ctx), me && v.phase === 'run' && !ctx.readonly ? layer(v, ctx, me) : null, results(v, ctx)),
       h('div', {}, applies(v, ctx, me), monsterBoard(v, ctx), exitPath(v, ctx))),
-    hands(v, ctx, me)));
+    hands(v, ctx, me));
+  root.append(board);
+  attachTips(board);
+}
+
+// tokens writes a sequence of tokens as pictures named for screen readers.
+function tokens(list) {
+  return h('span', {class: 'tokens'}, (list || []).map((x) => tokenIcon(x, tokName(x))));
+}
+
+// focusNext: where the keyboard goes when its control is gone.
+export function focusNext(root) {
+  return root.querySelector('#or-palette .or-card:not([disabled]), #or-finish, #or-vote, #or-choice button, #or-turn button');
 }
 
 function strip(v, ctx) {
@@ -105,43 +120,30 @@ function pathCard(v, ctx) {
   const p = v.path;
   if (!p) return h('p', {class: 'muted'}, t('outran.noPath'));
   const hidden = v.phase === 'countdown';
-  const cells = {};
-  (p.trail || []).forEach((cell, i) => { cells[cell] = i; });
-  const g = [];
-  for (let r = 0; r < 3; r++) {
-    for (let c = 0; c < 3; c++) {
-      const id = 'abc'[c] + (r + 1);
-      const i = cells[id];
-      g.push(s('rect', {class: 'or-cell' + (i != null ? ' on' : ''), x: c * 70 + 4, y: r * 70 + 4, width: 62, height: 62, rx: 8}));
-      if (i != null) {
-        g.push(s('text', {class: 'or-glyph', x: c * 70 + 35, y: r * 70 + 44}, GLYPH[p.symbols[i]]));
-        g.push(i === 0
-          ? s('path', {class: 'or-flame', d: `M${c * 70 + 14},${r * 70 + 8} C${c * 70 + 24},${r * 70 + 18} ${c * 70 + 22},${r * 70 + 28} ${c * 70 + 14},${r * 70 + 28} C${c * 70 + 6},${r * 70 + 28} ${c * 70 + 4},${r * 70 + 18} ${c * 70 + 14},${r * 70 + 8} Z`}, s('title', {}, t('outran.start')))
-          : s('text', {class: 'or-step', x: c * 70 + 12, y: r * 70 + 20}, String(i + 1)));
-      }
-    }
-  }
   const words = p.symbols.map((x, i) => (i + 1) + ' ' + tokName(x)).join(', ');
   return h('section', {class: 'or-path' + (hidden ? ' old' : ''), 'aria-labelledby': 'or-path-h'},
-    h('h3', {id: 'or-path-h'}, hidden ? t('outran.lastPath') : t('outran.path'), p.antidote ? ' ' + t('outran.antidoteIcon') : ''),
-    s('svg', {viewBox: '0 0 214 214', class: 'or-trail', role: 'img', 'aria-label': t('outran.pathAria', {list: words})}, s('title', {}, words), g),
-    h('p', {class: 'or-symbols', id: 'or-symbols'}, p.symbols.map((x) => h('span', {class: 'sym', title: tokName(x)}, GLYPH[x]))));
+    h('h3', {id: 'or-path-h'}, hidden ? t('outran.lastPath') : t('outran.path'), p.antidote ? [' ', icon('antidote', {cls: 'antidote'}), ' ', t('outran.antidoteIcon')] : ''),
+    tip(s('svg', {viewBox: '0 0 214 214', class: 'or-trail', role: 'img', tabindex: '0', 'data-key': 'path', 'aria-label': t('outran.pathAria', {list: words})}, drawPathCard(p)),
+      t('tip.outran.path')),
+    h('p', {class: 'or-symbols', id: 'or-symbols'}, p.symbols.map((x) => h('span', {class: 'sym'}, tokenIcon(x, tokName(x))))));
 }
 
 // layer: the seat's arrows to lay, in order.
 function layer(v, ctx, me) {
   const ui = ctx.ui;
   const done = me.submitted;
-  const palette = v.palette || [];
+  // The arrows sit as on a keypad (7 8 9 / 4 5 6 / 1 2 3), the special
+  // tokens after them.
+  const PAD = ['nw', 'n', 'ne', 'w', 'spin', 'e', 'sw', 's', 'se'];
+  const palette = [...(v.palette || [])].sort((a, b) => (PAD.indexOf(a) + 1 || 99) - (PAD.indexOf(b) + 1 || 99));
   const vote = ctx.legalOf({type: 'vote_stop'});
   if (done) {
     return h('section', {class: 'or-layer', id: 'or-layer'},
-      h('p', {class: 'prompt'}, t('outran.submitted', {rank: me.rank || '?'}), ' ', (me.cards || []).map((x) => GLYPH[x]).join(' ')),
+      h('p', {class: 'prompt'}, t('outran.submitted', {rank: me.rank || '?'}), ' ', tokens(me.cards)),
       vote ? h('button', {type: 'button', id: 'or-vote', 'data-act': 'vote_stop', disabled: ctx.busy, onclick: () => ctx.play(vote)}, t('outran.vote')) : null);
   }
   const add = (k) => { if (!ui.seq.includes(k) && ui.seq.length < 12) { ui.seq.push(k); ctx.redraw(); } };
-  const slots = ui.seq.map((k, i) => h('button', {type: 'button', class: 'or-slot', draggable: 'true', 'data-i': i, 'data-key': 'slot-' + i,
-    'aria-label': t('outran.slotAria', {n: i + 1, tok: tokName(k)}),
+  const slots = ui.seq.map((k, i) => h('li', {}, h('button', {type: 'button', class: 'or-slot', draggable: 'true', 'data-i': i, 'data-key': 'slot-' + i,
     onclick: () => { ui.seq.splice(i, 1); ctx.redraw(); },
     ondragstart: (e) => { e.dataTransfer.setData('text/plain', String(i)); },
     ondragover: (e) => e.preventDefault(),
@@ -149,23 +151,35 @@ function layer(v, ctx, me) {
     onkeydown: (e) => {
       if (e.key === 'ArrowLeft' && i > 0) { [ui.seq[i - 1], ui.seq[i]] = [ui.seq[i], ui.seq[i - 1]]; ui.focus = 'slot-' + (i - 1); e.preventDefault(); e.stopPropagation(); ctx.redraw(); refocus(ui); }
       if (e.key === 'ArrowRight' && i < ui.seq.length - 1) { [ui.seq[i + 1], ui.seq[i]] = [ui.seq[i], ui.seq[i + 1]]; ui.focus = 'slot-' + (i + 1); e.preventDefault(); e.stopPropagation(); ctx.redraw(); refocus(ui); }
-    }}, h('span', {class: 'n'}, String(i + 1)), h('span', {class: 'g'}, GLYPH[k])));
+    }}, h('span', {class: 'n'}, String(i + 1)), ' ', tokenIcon(k), h('span', {class: 'visually-hidden'}, tokName(k)))));
   return h('section', {class: 'or-layer', id: 'or-layer', 'aria-labelledby': 'or-layer-h'},
     h('h3', {id: 'or-layer-h'}, t('outran.yourArrows')),
-    h('div', {class: 'or-palette', id: 'or-palette'}, palette.map((k) => h('button', {type: 'button', class: 'or-card', 'data-token': k, 'data-key': 'tok-' + k,
-      disabled: ui.seq.includes(k) || ctx.busy, 'aria-label': tokName(k) + (KEY_OF[k] ? ' (' + KEY_OF[k] + ')' : ''),
+    h('div', {class: 'or-palette', id: 'or-palette'}, palette.map((k) => tip(h('button', {type: 'button', class: 'or-card', 'data-token': k, 'data-key': 'tok-' + k,
+      disabled: ui.seq.includes(k) || ctx.busy, 'aria-keyshortcuts': KEY_OF[k] || null,
       draggable: 'true', ondragstart: (e) => e.dataTransfer.setData('text/token', k), onclick: () => add(k)},
-    h('span', {class: 'g'}, GLYPH[k]), KEY_OF[k] ? h('kbd', {}, KEY_OF[k]) : null))),
-    h('div', {class: 'or-seq', id: 'or-seq', role: 'list', 'aria-label': t('outran.yourOrder'),
-      ondragover: (e) => e.preventDefault(),
+    tokenIcon(k), h('span', {class: 'visually-hidden'}, tokName(k) + ' '), KEY_OF[k] ? h('kbd', {}, KEY_OF[k]) : null), t('tip.outran.card', {tok: tokName(k)}) + (KEY_OF[k] ? ' ' + t('tip.outran.key', {key: KEY_OF[k]}) : '')))),
+    h('div', {class: 'or-seq-box', ondragover: (e) => e.preventDefault(),
       ondrop: (e) => { const k = e.dataTransfer.getData('text/token'); if (k) { e.preventDefault(); add(k); } }},
-    slots.length ? slots : h('span', {class: 'muted'}, t('outran.emptySeq'))),
+    slots.length ? h('ol', {class: 'or-seq', id: 'or-seq', 'aria-label': t('outran.yourOrder')}, slots) : h('p', {class: 'or-seq muted', id: 'or-seq'}, t('outran.emptySeq'))),
     h('p', {class: 'help'}, t('outran.layHelp')),
     h('div', {class: 'choice-bar'},
       h('button', {type: 'button', class: 'primary', id: 'or-finish', 'data-act': 'submit', disabled: ctx.busy,
-        onclick: () => { const cards = [...ui.seq]; ui.seq = []; ctx.play({type: 'submit', cards}); }}, t('outran.finish'), ' ', h('kbd', {}, '↵')),
+        onclick: () => { const cards = [...ui.seq]; ui.seq = []; ctx.play({type: 'submit', cards}); }}, t('outran.finish'), ' ', h('kbd', {'aria-hidden': 'true'}, t('outran.enterKey'))),
       h('button', {type: 'button', id: 'or-clear', disabled: !ui.seq.length, onclick: () => { ui.seq = []; ctx.redraw(); }}, t('outran.clear')),
-      h('button', {type: 'button', id: 'or-giveup', disabled: ctx.busy, onclick: () => ctx.play({type: 'submit', cards: []})}, t('outran.giveUp'))));
+      giveUp(ui, ctx)));
+}
+
+// giveUp stops this run with nothing laid, which cannot be undone: it asks
+// for a confirmation first.
+function giveUp(ui, ctx) {
+  if (!ui.armGiveUp) {
+    return tip(h('button', {type: 'button', id: 'or-giveup', 'data-key': 'giveup', disabled: ctx.busy,
+      onclick: () => { ui.armGiveUp = true; ctx.redraw(); document.querySelector('#or-giveup')?.focus(); announce(t('outran.giveUpSure')); }}, t('outran.giveUp')), t('tip.outran.giveUp'));
+  }
+  return h('span', {class: 'confirm'},
+    h('button', {type: 'button', id: 'or-giveup', class: 'primary danger', 'data-key': 'giveup', disabled: ctx.busy,
+      onclick: () => { ui.armGiveUp = false; ctx.play({type: 'submit', cards: []}); }}, t('outran.giveUpConfirm')),
+    h('button', {type: 'button', id: 'or-giveup-cancel', 'data-key': 'giveup-cancel', onclick: () => { ui.armGiveUp = false; ctx.redraw(); document.querySelector('#or-giveup')?.focus(); }}, t('word.cancel')));
 }
 
 function refocus(ui) {
@@ -177,7 +191,7 @@ function applies(v, ctx, me) {
   const cards = v.monster === 'vampire' ? v.centre || [] : me ? me.front || [] : [];
   return h('section', {class: 'or-applies', id: 'or-applies', 'aria-labelledby': 'or-applies-h'},
     h('h3', {id: 'or-applies-h'}, v.monster === 'vampire' ? t('outran.centreApplies') : t('outran.frontApplies')),
-    cards.length ? h('ul', {}, cards.map((c) => h('li', {'data-card': c}, h('strong', {}, cardName(c)), ' — ', cardEffect(c))))
+    cards.length ? h('ul', {class: 'or-cards'}, cards.map((c) => tip(h('li', {class: 'or-icard', 'data-card': c, tabindex: '0', 'data-key': 'card-' + c}, icon('cards'), ' ', h('strong', {}, cardName(c)), ' — ', cardEffect(c)), t('tip.outran.interference'))))
       : h('p', {class: 'muted'}, t('outran.noneApplies')),
     me && me.infected ? h('p', {class: 'prompt'}, t('outran.infected')) : null);
 }
@@ -191,8 +205,8 @@ function monsterBoard(v, ctx) {
     h('ol', {class: 'or-board', start: 0}, b.values.map((val, i) => h('li', {class: (i === 0 || b.active.includes(i)) ? 'active' : 'off', 'data-pos': i},
       h('span', {class: 'pos'}, i === 0 ? '+0' : '#' + i), ' ',
       h('strong', {}, tn('outran.steps', val)),
-      (b.icons[i] || []).length ? ' ' + b.icons[i].map((ic) => t('outran.icon.' + ic)).join(', ') : '',
-      (bySeat[i] || []).length ? [' — ', list(bySeat[i].map((q) => ctx.shape(q) + ' ' + ctx.name(q)))] : ''))));
+      (b.icons[i] || []).map((ic) => [' ', boardIcon(ic), ' ', t('outran.icon.' + ic)]),
+      (bySeat[i] || []).length ? [' — ', bySeat[i].map((q, k) => [k ? ', ' : '', seatMark(q), ' ', ctx.name(q)])] : ''))));
 }
 
 function exitPath(v, ctx) {
@@ -203,8 +217,7 @@ function exitPath(v, ctx) {
     const x = Math.min(L, st.progress) * step + step / 2;
     const y = 30 + ((q % 3) - 1) * 14;
     g.push(s('g', {}, s('title', {}, t('outran.progressOf', {name: ctx.name(q), n: st.progress, L})),
-      s('circle', {cx: x, cy: y, r: 8, fill: SEAT_FILL[q % 6], stroke: '#000'}),
-      s('text', {class: 'or-tok', x, y: y + 4}, String(q + 1))));
+      seatShape(q, 8, {x, y, text: String(q + 1)})));
   });
   return h('section', {'aria-labelledby': 'or-exit-h'},
     h('h3', {id: 'or-exit-h'}, t('outran.exitPath')),
@@ -217,18 +230,21 @@ function results(v, ctx) {
   return h('section', {class: 'or-results', 'aria-labelledby': 'or-res-h'},
     h('h3', {id: 'or-res-h'}, t('outran.results')),
     h('ul', {}, v.seats.map((st, q) => st.result ? h('li', {class: 'r-' + st.result},
-      ctx.shape(q), ' ', h('strong', {}, ctx.name(q)), ': ', t('outran.result.' + st.result),
-      st.elapsed ? ' (' + (st.elapsed / 1000).toFixed(1) + ' s)' : '',
-      st.cards ? ' — ' + (st.cards.map((x) => GLYPH[x]).join(' ') || '∅') : '',
-      st.result !== 'correct' && st.canonical ? ' · ' + t('outran.answer', {list: st.canonical.map((x) => GLYPH[x]).join(' ')}) : '') : null)));
+      icon(st.result === 'correct' ? 'check' : st.result === 'wrong' ? 'cross' : 'hourglass', {cls: 'res'}), ' ',
+      seatMark(q), ' ', h('strong', {}, ctx.name(q)), ': ', t('outran.result.' + st.result),
+      st.elapsed > 0 ? h('span', {'data-elapsed': st.elapsed}, ' (' + (st.elapsed / 1000).toFixed(1) + ' s)') : '',
+      st.cards ? [' — ', st.cards.length ? tokens(st.cards) : t('outran.nothing')] : '',
+      st.result !== 'correct' && st.canonical ? [' · ', t('outran.answerIs'), ' ', tokens(st.canonical)] : '') : null)));
 }
 
 function hands(v, ctx, me) {
   return h('section', {class: 'or-hands', 'aria-labelledby': 'or-hands-h'},
     h('h3', {id: 'or-hands-h'}, t('outran.interference')),
-    v.seat >= 0 ? h('p', {}, t('outran.yourHand'), ' ', (v.hand || []).length ? list(v.hand.map(cardName)) : '—') : null,
+    v.seat >= 0 ? h('div', {class: 'or-hand'}, t('outran.yourHand'), ' ', (v.hand || []).length
+      ? h('ul', {class: 'or-cards inline', id: 'or-hand'}, v.hand.map((c) => tip(h('li', {class: 'or-icard', 'data-card': c, tabindex: '0', 'data-key': 'hand-' + c}, icon('cards'), ' ', h('strong', {}, cardName(c)), ' — ', cardEffect(c)), t('tip.outran.inHand'))))
+      : '—') : null,
     h('ul', {}, v.seats.map((st, q) => h('li', {'data-seat': q},
-      ctx.shape(q), ' ', ctx.name(q), ': ', tn('outran.inHand', st.hand_count),
+      seatMark(q), ' ', ctx.name(q), ': ', tn('outran.inHand', st.hand_count),
       (st.front || []).length ? ' · ' + t('outran.inFront', {list: list(st.front.map(cardName))}) : '',
       st.infected ? ' · ' + t('outran.infectedTag') : '', st.immune ? ' · ' + t('outran.immuneTag') : ''))));
 }
@@ -271,7 +287,7 @@ export function describe(ev, ctx) {
   const n = (p) => (p < 0 ? t('outran.centre') : ctx.name(p));
   switch (ev.type) {
     case 'countdown': return t('outran.ev.countdown', {n: ev.round});
-    case 'revealed': return t('outran.ev.revealed', {list: ev.symbols.map((x) => GLYPH[x]).join(' ')});
+    case 'revealed': return t('outran.ev.revealed', {list: ev.symbols.map(tokName).join(', ')});
     case 'submitted': return t('outran.ev.submitted', {seat: n(ev.seat), rank: ev.rank, s: (ev.elapsed / 1000).toFixed(1)});
     case 'vote_open': return false;
     case 'voted': return t('outran.ev.voted', {seat: n(ev.seat)});

@@ -8,108 +8,35 @@
 
 import {h, s, reducedMotion} from '/js/ui.js';
 import {t, tn, list} from '/js/i18n.js';
+import {tip, attachTips} from '/js/tips.js';
+import {roving} from '/js/focus.js';
+import {announce} from '/js/announce.js';
+import {icon, pips, seatMark, symbol} from '/pieces/common.js';
+import {typeOf, characterOf, tileName, tileTip, tileSVG, tileFace, tileLabel, backSVG, lostSVG, cardArt, routeD, dirName, charName, ARROW_TURN} from '/pieces/plandesecours.js';
 
-const SIDE = [[50, 0], [100, 50], [50, 100], [0, 50]]; // N E S W in a 100×100 tile
-const ARROW_TURN = {start: 0, straight: 0, crossroads: 0, right: 1, double_right: 1, left: 3, double_left: 3, repetition: 0};
+export {typeOf, tileName, characterOf, tileSVG};
+
 const MOVE_TURN = {straight: 0, right: 1, left: 3};
 const HEADING = {N: 0, E: 1, S: 2, W: 3};
 const STEP_MS = 320;
 
-// typeOf returns a tile's type from its id ("double_left_2" → "double_left").
-export function typeOf(tile) {
-  return tile === 'start' ? 'start' : String(tile).replace(/_\d+$/, '');
-}
-
-const dirName = (d) => t('pds.dir.' + (((d % 4) + 4) % 4));
-const charName = (c) => (c ? t('pds.char.' + c) : '');
-
-// tileName names a tile by its type and character.
-export function tileName(tile, character) {
-  const n = t('pds.type.' + typeOf(tile));
-  return character ? n + ' (' + charName(character) + ')' : n;
-}
-
-// characterOf returns the character printed on a tile, from the game's
-// public component table (the same for every match).
-const CHARACTERS = {
-  straight_1: 'runner', straight_2: 'firefighter', straight_3: 'medic', straight_4: 'wheelchair',
-  left_1: 'child', left_2: 'elder', left_3: 'guard', right_1: 'runner', right_2: 'firefighter', right_3: 'medic',
-  double_left_1: 'wheelchair', double_right_1: 'child', crossroads_1: 'elder', repetition_1: 'guard',
-};
-export const characterOf = (tile) => CHARACTERS[tile] || '';
-
-function routeD(a, b) {
-  const [x1, y1] = SIDE[a], [x2, y2] = SIDE[b];
-  if ((a + 2) % 4 === b) return `M${x1},${y1} L${x2},${y2}`;
-  return `M${x1},${y1} Q50,50 ${x2},${y2}`;
-}
-
-function arrowHead(side) {
-  return s('polygon', {class: 'arrow', points: '50,1 37,20 63,20', transform: `rotate(${side * 90} 50 50)`});
-}
-
-// tileArt draws a tile in its own frame (entered from local south): the
-// caller rotates it by its facing.
-function tileArt(type) {
-  const g = [];
-  const prim = {start: 0, straight: 0, crossroads: 0, left: 3, double_left: 3, right: 1, double_right: 1};
-  if (type === 'repetition') {
-    g.push(s('path', {class: 'route', d: 'M50,100 L50,72'}));
-    g.push(s('path', {class: 'route2', d: 'M50,28 A22,22 0 1,1 28,50', style: 'stroke-dasharray:none;stroke-width:6'}));
-    g.push(s('polygon', {class: 'arrow', points: '20,40 36,40 28,56'}));
-    return g;
-  }
-  if (type === 'double_left') g.push(s('path', {class: 'route2', d: routeD(0, 1)}));
-  if (type === 'double_right') g.push(s('path', {class: 'route2', d: routeD(0, 3)}));
-  if (type === 'crossroads') g.push(s('path', {class: 'route2', d: routeD(1, 3)}));
-  const out = prim[type] ?? 0;
-  g.push(s('path', {class: 'route', d: routeD(2, out)}));
-  g.push(arrowHead(out));
-  return g;
-}
-
-// tileSVG draws a tile (or the start) turned to a display facing (0 up, 1
-// right, 2 down, 3 left), with its character, as an accessible image.
-export function tileSVG(tile, facing, opts = {}) {
-  const type = typeOf(tile);
-  const character = opts.character !== undefined ? opts.character : characterOf(tile);
-  const label = opts.label || tileLabel(tile, facing, character);
-  return s('svg', {class: 'tile-svg ' + (opts.cls || ''), viewBox: '-2 -2 104 104', role: 'img', 'aria-label': label},
-    s('title', {}, label),
-    s('rect', {class: 'bg', x: 0, y: 0, width: 100, height: 100, rx: 6}),
-    s('g', {transform: `rotate(${(facing || 0) * 90} 50 50)`}, tileArt(type)),
-    type === 'start' ? s('text', {class: 'label', x: 50, y: 94}, t('pds.start')) : null,
-    character ? [s('circle', {class: 'char', cx: 17, cy: 17, r: 13}), s('text', {class: 'char-t', x: 17, y: 17}, t('pds.char.' + character + '.abbr'))] : null);
-}
-
-function tileLabel(tile, facing, character) {
-  const type = typeOf(tile);
-  if (type === 'repetition') return t('pds.aria.repetition', {name: tileName(tile, character), dir: dirName(facing)});
-  return t('pds.aria.tile', {name: tileName(tile, character), dir: dirName(facing + ARROW_TURN[type])});
-}
-
-function backSVG(label) {
-  return s('svg', {class: 'tile-svg', viewBox: '-2 -2 104 104', role: 'img', 'aria-label': label},
-    s('title', {}, label),
-    s('rect', {class: 'bg back', x: 0, y: 0, width: 100, height: 100, rx: 6}),
-    s('text', {class: 'label', x: 50, y: 60, style: 'font-size:40px;fill:#fff'}, '?'));
-}
-
-function lostSVG(seat, ctx) {
-  const label = t('pds.aria.lost', {name: ctx.name(seat)});
-  return s('svg', {class: 'tile-svg', viewBox: '-2 -2 104 104', role: 'img', 'aria-label': label},
-    s('title', {}, label),
-    s('rect', {class: 'lost-bg', x: 0, y: 0, width: 100, height: 100, rx: 6}),
-    s('text', {class: 'lost-t', x: 50, y: 48}, t('pds.lostWord')),
-    s('text', {class: 'label', x: 50, y: 78, textLength: ctx.name(seat).length > 9 ? 90 : null, lengthAdjust: 'spacingAndGlyphs'}, ctx.shape(seat) + ' ' + ctx.name(seat)));
-}
-
 function topSVG(top, ctx) {
   switch (top.kind) {
-    case 'lost': return lostSVG(top.seat, ctx);
+    case 'lost': return lostSVG(top.seat, ctx.name(top.seat));
     case 'face_down': return backSVG(t('pds.aria.faceDown'));
     case 'start': return tileSVG('start', top.facing, {character: ''});
     default: return tileSVG(top.tile, top.facing, {character: top.character || ''});
+  }
+}
+
+// topText says what the top of the stack shows, for its tooltip and for
+// the announcement after another seat's move.
+function topText(top, ctx) {
+  switch (top.kind) {
+    case 'lost': return t('pds.aria.lost', {name: ctx.name(top.seat)});
+    case 'face_down': return t('pds.aria.faceDown');
+    case 'start': return tileLabel('start', top.facing, '');
+    default: return tileLabel(top.tile, top.facing, top.character || '');
   }
 }
 
@@ -132,8 +59,9 @@ export function render(root, ctx) {
     ui.revealAt = -1e9;
     ui.revealOpen = true;
   }
+  if (!ctx.readonly) tell(v, ctx);
   const myTurn = ctx.myTurn && !ctx.readonly;
-  root.append(h('div', {class: 'pds'},
+  const board = h('div', {class: 'pds'},
     strip(v, ctx),
     players(v, ctx),
     ui.revealOpen && ui.reveal ? revealPanel(ui.reveal, ctx) : null,
@@ -142,7 +70,19 @@ export function render(root, ctx) {
       cards(v, ctx)),
     chainPrompt(v, ctx, myTurn),
     v.seat >= 0 ? hand(v, ctx, myTurn) : null,
-    !ui.revealOpen && v.last_reveal ? h('button', {type: 'button', class: 'show-reveal', onclick: () => { ui.reveal = v.last_reveal; ui.revealAt = -1e9; ui.revealOpen = true; ctx.redraw(); }}, t('pds.showReveal', {round: v.last_reveal.round})) : null));
+    !ui.revealOpen && v.last_reveal ? h('button', {type: 'button', class: 'show-reveal', 'data-key': 'show-reveal', onclick: () => { ui.reveal = v.last_reveal; ui.revealAt = -1e9; ui.revealOpen = true; ctx.redraw(); }}, t('pds.showReveal', {round: v.last_reveal.round})) : null);
+  root.append(board);
+  const grid = board.querySelector('#pds-reveal .grid');
+  if (grid) roving(grid, '.cell');
+  attachTips(board);
+}
+
+// tell announces what a screen reader would otherwise miss: the top of the
+// stack after another seat's move.
+function tell(v, ctx) {
+  const evs = ctx.events || [];
+  const moved = evs.find((e) => (e.type === 'tile_played' || e.type === 'blackout' || e.type === 'stack_rotated') && e.seat !== ctx.seat);
+  if (moved && v.top && !evs.some((e) => e.type === 'round_revealed')) announce(t('pds.say.top', {top: topText(v.top, ctx)}));
 }
 
 function strip(v, ctx) {
@@ -151,7 +91,7 @@ function strip(v, ctx) {
     h('span', {class: 'stat'}, tn('pds.target', v.target)),
     h('span', {class: 'stat', id: 'pds-draw'}, tn('pds.drawPile', v.draw_pile)),
     h('span', {class: 'stat', id: 'pds-stack'}, tn('pds.stackTiles', v.stack_tiles)),
-    v.danger ? h('span', {class: 'stat'}, t('pds.dangerMode')) : null);
+    v.danger ? h('span', {class: 'stat danger'}, icon('warn'), ' ', t('pds.dangerMode')) : null);
 }
 
 function players(v, ctx) {
@@ -160,19 +100,17 @@ function players(v, ctx) {
   for (let p = 0; p < v.players; p++) {
     const acting = v.phase !== 'game_over' && v.actor === p;
     const out = lostBy.has(p);
-    const pips = '●'.repeat(Math.min(v.scores[p], v.target)) + '○'.repeat(Math.max(0, v.target - v.scores[p]));
-    items.push(h('div', {class: 'player' + (acting ? ' acting' : '') + (out ? ' out' : ''), 'data-seat': p},
-      h('span', {class: 'seat-mark seat-' + p, 'aria-hidden': 'true'}, ctx.shape(p)), ' ',
-      h('strong', {}, ctx.name(p)), p === v.seat ? ' (' + t('match.you') + ')' : '', ' ',
-      h('span', {class: 'score-pips', 'aria-label': t('pds.score', {score: v.scores[p], target: v.target})}, pips), ' ',
-      h('span', {class: 'visually-hidden'}, t('pds.score', {score: v.scores[p], target: v.target})),
+    const score = t('pds.score', {score: v.scores[p], target: v.target});
+    items.push(h('li', {class: 'player' + (acting ? ' acting' : '') + (out ? ' out' : ''), 'data-seat': p},
+      seatMark(p), ' ', h('strong', {}, ctx.name(p)), p === v.seat ? ' (' + t('match.you') + ')' : '', ' ',
+      pips(Math.min(v.scores[p], v.target), v.target, {label: score}),
       h('br'),
       h('small', {}, tn('pds.handSize', v.hand_sizes[p]), ' · ',
         out ? h('span', {class: 'lost-mark'}, t('pds.outChain', {chain: lostBy.get(p)})) : t('pds.holdsLost'),
         p === v.first_player ? ' · ' + t('pds.firstPlayer') : '',
         acting ? ' · ' + t('match.toAct') : '')));
   }
-  return h('div', {class: 'players', role: 'list', 'aria-label': t('match.players')}, items.map((x) => (x.setAttribute('role', 'listitem'), x)));
+  return h('ul', {class: 'players', 'aria-label': t('match.players')}, items);
 }
 
 function stackBox(v, ctx) {
@@ -180,25 +118,27 @@ function stackBox(v, ctx) {
   const rot = (ctx.events || []).find((e) => e.type === 'stack_rotated');
   const art = topSVG(v.top, ctx);
   art.classList.add('top-tile');
-  if (fresh) art.classList.add('fresh');
+  if (fresh && !ctx.readonly) art.classList.add('fresh');
   if (rot && !reducedMotion()) art.style.animation = (rot.quarter_turns === 2 ? 'spin180' : rot.quarter_turns === 3 ? 'spin-90' : 'spin90') + ' .9s ease-out';
   const nf = v.next_facing;
+  const top = v.top.kind === 'tile' ? tileTip(v.top.tile, v.top.character) : t('tip.pds.top.' + v.top.kind);
+  const wrap = tip(h('div', {class: 'top-wrap', tabindex: '0', 'data-key': 'top', 'aria-label': t('pds.topOfStack') + ': ' + topText(v.top, ctx)}, art),
+    t('tip.pds.top', {what: top}));
   return h('figure', {class: 'stack-box', id: 'pds-top'},
-    art,
-    h('figcaption', {class: 'caption'}, t('pds.topOfStack'), h('br'),
-      nf === 'free' ? t('pds.nextFree') : t('pds.nextFacing', {dir: dirName(nf), arrow: '↑→↓←'[nf]})));
+    wrap,
+    h('figcaption', {class: 'caption'}, h('strong', {}, t('pds.topOfStack')), h('br'),
+      nf === 'free' ? t('pds.nextFree') : [t('pds.nextFacingShort', {dir: dirName(nf)}), ' ', icon('arrow', {rotate: nf * 90, cls: 'inline-arrow'})]));
 }
 
 function cards(v, ctx) {
-  const floor = (v.floors || []).map((f) => h('div', {class: 'card floor', 'data-card': f},
-    h('h4', {}, '▦ ', t('pds.id.' + f)), h('div', {}, t('pds.floorText.' + f))));
-  const danger = (v.dangers || []).map((d) => h('div', {class: 'card danger', 'data-card': d},
-    h('h4', {}, '⚠ ', t('pds.id.' + d)), h('div', {}, t('pds.dangerText.' + d))));
+  const card = (c, kind) => tip(h('li', {class: 'card ' + kind, 'data-card': c, tabindex: '0', 'data-key': 'card-' + c},
+    cardArt(c), h('h4', {}, t('pds.id.' + c)), h('p', {}, t('pds.' + kind + 'Text.' + c))),
+  t('tip.pds.' + kind, {name: t('pds.id.' + c)}));
   return h('div', {class: 'cards-col'},
     h('h3', {}, t('pds.floors'), ' ', h('small', {class: 'muted'}, tn('pds.deckLeft', v.floor_deck))),
-    h('div', {class: 'cards'}, floor),
+    h('ul', {class: 'cards'}, (v.floors || []).map((f) => card(f, 'floor'))),
     v.danger ? [h('h3', {}, t('pds.dangers'), ' ', h('small', {class: 'muted'}, tn('pds.deckLeft', v.danger_deck))),
-      danger.length ? h('div', {class: 'cards'}, danger) : h('p', {class: 'muted'}, t('pds.noDanger'))] : null);
+      (v.dangers || []).length ? h('ul', {class: 'cards'}, v.dangers.map((d) => card(d, 'danger'))) : h('p', {class: 'muted'}, t('pds.noDanger'))] : null);
 }
 
 function chainPrompt(v, ctx, myTurn) {
@@ -211,28 +151,31 @@ function chainPrompt(v, ctx, myTurn) {
   return h('div', {class: 'prompt', id: 'pds-chain'},
     h('p', {}, who, ' ', t('pds.chainAsk')),
     h('div', {class: 'choice-bar'},
-      join ? h('button', {type: 'button', class: 'primary', id: 'pds-join', 'data-key': 'join', 'data-act': 'join_lost', disabled: ctx.busy, onclick: () => ctx.play(join)}, t('pds.join'), ' ', h('kbd', {}, 'J')) : null,
-      decline ? h('button', {type: 'button', id: 'pds-decline', 'data-key': 'decline', 'data-act': 'decline_lost', disabled: ctx.busy, onclick: () => ctx.play(decline)}, t('pds.decline'), ' ', h('kbd', {}, 'K')) : null));
+      join ? tip(h('button', {type: 'button', class: 'primary', id: 'pds-join', 'data-key': 'join', 'data-act': 'join_lost', 'aria-keyshortcuts': 'J', disabled: ctx.busy, onclick: () => ctx.play(join)}, t('pds.join'), ' ', h('kbd', {'aria-hidden': 'true'}, 'J')), t('tip.pds.join')) : null,
+      decline ? tip(h('button', {type: 'button', id: 'pds-decline', 'data-key': 'decline', 'data-act': 'decline_lost', 'aria-keyshortcuts': 'K', disabled: ctx.busy, onclick: () => ctx.play(decline)}, t('pds.decline'), ' ', h('kbd', {'aria-hidden': 'true'}, 'K')), t('tip.pds.decline')) : null));
 }
 
 function hand(v, ctx, myTurn) {
   const ui = ctx.ui;
   const free = v.next_facing === 'free';
   const canTurn = myTurn && v.phase === 'turn';
+  const why = ctx.readonly ? '' : v.phase === 'lost_chain' ? t('tip.pds.waitChain') : t('tip.pds.waitTurn', {name: v.actor >= 0 ? ctx.name(v.actor) : '—'});
   const tiles = (v.hand || []).map((ht, i) => {
     const facing = free ? (ui.pick && ui.pick.tile === ht.tile ? ui.pick.facing ?? 0 : 0) : v.next_facing;
     const legal = canTurn && ctx.find((a) => a.type === 'play_tile' && a.tile === ht.tile).length > 0;
     const chosen = ui.pick && ui.pick.tile === ht.tile;
-    return h('button', {
+    return tip(h('button', {
       type: 'button', class: 'tile-btn', 'data-key': 'tile-' + ht.tile, 'data-tile': ht.tile, 'data-act': legal ? 'play_tile' : null,
-      'aria-pressed': free ? String(!!chosen) : null, disabled: !legal || ctx.busy,
+      'aria-pressed': free && legal ? String(!!chosen) : null, 'aria-disabled': legal && !ctx.busy ? null : 'true', 'aria-keyshortcuts': String(i + 1),
       onclick: () => {
+        if (!legal || ctx.busy) return;
         if (!free) { ctx.play(ctx.legalOf({type: 'play_tile', tile: ht.tile})); return; }
         ui.pick = {tile: ht.tile, facing: chosen ? ui.pick.facing : 0};
         ctx.redraw();
         document.querySelector('.facing-pick button')?.focus();
       },
-    }, tileSVG(ht.tile, facing, {character: ht.character || ''}), h('span', {}, tileName(ht.tile, ht.character)), h('span', {class: 'key'}, h('kbd', {}, String(i + 1))));
+    }, tileSVG(ht.tile, facing, {character: ht.character || ''}), h('span', {class: 'name'}, tileName(ht.tile, ht.character)), h('kbd', {'aria-hidden': 'true'}, String(i + 1))),
+    tileTip(ht.tile, ht.character) + (legal ? '' : why ? ' ' + why : ''));
   });
   const lost = canTurn ? ctx.legalOf({type: 'play_lost'}) : null;
   const pass = canTurn ? ctx.legalOf({type: 'pass_turn'}) : null;
@@ -243,23 +186,38 @@ function hand(v, ctx, myTurn) {
     free && canTurn && ui.pick ? facingPicker(v, ctx) : null,
     free && canTurn && !ui.pick ? h('p', {class: 'help'}, t('pds.freeHelp')) : null,
     h('div', {class: 'choice-bar'},
-      lost ? h('button', {type: 'button', id: 'pds-lost', class: armed ? 'primary' : '', 'data-key': 'lost', 'data-act': 'play_lost', disabled: ctx.busy,
-        onclick: () => { if (armed) { ui.armLost = null; ctx.play(lost); } else { ui.armLost = v.stack_tiles + ':' + v.round; ctx.redraw(); } }},
-      armed ? t('pds.lostConfirm') : t('pds.playLost'), ' ', h('kbd', {}, 'L')) : null,
-      pass ? h('button', {type: 'button', id: 'pds-pass', 'data-key': 'pass', 'data-act': 'pass_turn', disabled: ctx.busy, onclick: () => ctx.play(pass)}, t('pds.pass'), ' ', h('kbd', {}, 'S')) : null));
+      lost ? tip(h('button', {type: 'button', id: 'pds-lost', class: armed ? 'primary danger' : '', 'data-key': 'lost', 'data-act': 'play_lost', 'aria-keyshortcuts': 'L', disabled: ctx.busy,
+        onclick: () => { if (armed) { ui.armLost = null; ctx.play(lost); } else armLost(v, ctx); }},
+      armed ? t('pds.lostConfirm') : t('pds.playLost'), armed ? null : [' ', h('kbd', {'aria-hidden': 'true'}, 'L')]), t('tip.pds.lost')) : null,
+      lost && armed ? h('button', {type: 'button', id: 'pds-lost-cancel', 'data-key': 'lost-cancel', onclick: () => { ui.armLost = null; ctx.redraw(); document.querySelector('#pds-lost')?.focus(); }}, t('pds.keepLost')) : null,
+      pass ? tip(h('button', {type: 'button', id: 'pds-pass', 'data-key': 'pass', 'data-act': 'pass_turn', 'aria-keyshortcuts': 'S', disabled: ctx.busy, onclick: () => ctx.play(pass)}, t('pds.pass'), ' ', h('kbd', {'aria-hidden': 'true'}, 'S')), t('tip.pds.pass')) : null));
+}
+
+// armLost is the first step of playing LOST, which cannot be undone: the
+// button asks for a confirmation, which the same key never gives.
+function armLost(v, ctx) {
+  ctx.ui.armLost = v.stack_tiles + ':' + v.round;
+  ctx.redraw();
+  document.querySelector('#pds-lost')?.focus();
+  announce(t('pds.say.armed'));
 }
 
 function facingPicker(v, ctx) {
   const ui = ctx.ui;
-  const arrows = '↑→↓←';
   return h('div', {class: 'facing-pick', role: 'group', 'aria-label': t('pds.chooseFacing')},
     h('span', {}, t('pds.chooseFacing')),
     [0, 1, 2, 3].map((f) => {
       const a = ctx.legalOf({type: 'play_tile', tile: ui.pick.tile, facing: f});
       return h('button', {type: 'button', 'data-key': 'facing-' + f, 'data-facing': f, 'data-act': a ? 'play_tile' : null, disabled: !a || ctx.busy,
-        'aria-label': t('pds.layFacing', {dir: dirName(f)}), onclick: () => { ui.pick = null; ctx.play(a); }}, arrows[f]);
+        onclick: () => { ui.pick = null; ctx.play(a); }}, icon('arrow', {rotate: f * 90}), h('span', {class: 'visually-hidden'}, t('pds.layFacing', {dir: dirName(f)})));
     }),
-    h('button', {type: 'button', onclick: () => { ui.pick = null; ctx.redraw(); }}, t('word.cancel')));
+    h('button', {type: 'button', 'data-key': 'facing-cancel', onclick: () => { ui.pick = null; ctx.redraw(); }}, t('word.cancel')));
+}
+
+// focusNext is where the keyboard goes when the control it was on is gone:
+// the next thing to do on this board.
+export function focusNext(root) {
+  return root.querySelector('#pds-join, #pds-hand .tile-btn[data-act], #pds-lost, #pds-pass, #pds-hand .tile-btn, #pds-top .top-wrap');
 }
 
 // ---- the reveal ----
@@ -270,29 +228,37 @@ function revealPanel(r, ctx) {
   const still = reducedMotion() || ctx.readonly;
   const steps = r.steps || [];
   const stepMs = Math.min(STEP_MS, 6000 / (steps.length + 1));
-  const delay = (i) => (still ? '0ms' : (i * stepMs - elapsed) + 'ms');
+  // A still reveal (reduced motion, the end screen) is drawn at once.
+  const delay = (i) => (still ? '0ms;animation:none' : (i * stepMs - elapsed) + 'ms');
   const xs = [0], ys = [0];
   for (const st of steps) { xs.push(st.x); ys.push(st.y); }
   if (r.blocked) { xs.push(r.blocked.x); ys.push(r.blocked.y); }
   const minX = Math.min(...xs), maxX = Math.max(...xs), minY = Math.min(...ys), maxY = Math.max(...ys);
   const cell = (x, y) => `translate(${(x - minX) * 100} ${(maxY - y) * 100})`;
   const g = [];
-  g.push(s('g', {class: 'start-cell', transform: cell(0, 0)}, tileSVGInner('start', 0)));
+  const startText = t('pds.aria.start');
+  g.push(tip(s('g', {class: 'cell start-cell', transform: cell(0, 0), role: 'img', 'aria-label': startText, 'data-key': 'rv-start'}, tileFace('start', 0, {character: ''})), t('tip.pds.type.start')));
   let lostCell = null;
   steps.forEach((st, i) => {
     const out = HEADING[st.heading];
     const hin = (out - MOVE_TURN[st.move] + 4) % 4;
     const parts = [];
+    let text;
     if (!st.pass) {
       const type = typeOf(st.tile);
-      parts.push(...tileSVGInner(type === 'repetition' ? 'repetition' : st.tile, hin, type === 'repetition' ? st.move : null));
+      parts.push(tileFace(st.tile, hin, {repeatMove: type === 'repetition' ? st.move : null}));
+      if (type === 'repetition') parts.push(s('circle', {class: 'rep-bg', cx: 72, cy: 72, r: 15}), symbol('spin', 72, 72, 22, {cls: 'rep-mark'}));
       parts.push(s('path', {class: 'walked', d: routeD((hin + 2) % 4, out)}));
       if (st.index === r.lost_at) lostCell = [st.x, st.y, i];
+      text = t('pds.aria.step', {index: st.index, name: tileName(st.tile, characterOf(st.tile))});
     } else {
       parts.push(s('path', {class: 'pass', d: routeD((hin + 2) % 4, out)}));
+      text = t('pds.aria.pass');
     }
-    g.push(s('g', {transform: cell(st.x, st.y)}, s('g', {class: 'step', style: 'animation-delay:' + delay(i + 1)},
-      s('title', {}, st.pass ? t('pds.aria.pass') : t('pds.aria.step', {index: st.index, name: tileName(st.tile, characterOf(st.tile))})), parts)));
+    const lostHere = !st.pass && st.index === r.lost_at;
+    g.push(tip(s('g', {class: 'cell', transform: cell(st.x, st.y), role: 'img', 'aria-label': text, 'data-key': 'rv-' + i},
+      s('g', {class: 'step', style: 'animation-delay:' + delay(i + 1)}, parts)),
+    (st.pass ? t('tip.pds.pass2') : tileTip(st.tile, characterOf(st.tile))) + (lostHere ? ' ' + t('tip.pds.lostHere') : '')));
   });
   const end = steps.length + 1;
   if (lostCell) {
@@ -302,10 +268,11 @@ function revealPanel(r, ctx) {
     const b = r.blocked, side = HEADING[b.side];
     const [x1, y1] = [[0, 0], [100, 0], [0, 100], [0, 0]][side];
     const [x2, y2] = [[100, 0], [100, 100], [100, 100], [0, 100]][side];
-    g.push(s('g', {transform: cell(b.x, b.y)}, s('g', {class: 'step', style: 'animation-delay:' + delay(end)},
-      s('title', {}, t('pds.aria.blocked')),
-      s('line', {class: 'blocked', x1, y1, x2, y2}),
-      s('text', {class: 'label', x: 50, y: 58, style: 'font-size:44px;fill:#b84a00'}, '✕'))));
+    g.push(tip(s('g', {class: 'cell blocked-cell', transform: cell(b.x, b.y), role: 'img', 'aria-label': t('pds.aria.blocked'), 'data-key': 'rv-blocked'},
+      s('g', {class: 'step', style: 'animation-delay:' + delay(end)},
+        s('rect', {class: 'blocked-bg', x: 6, y: 6, width: 88, height: 88, rx: 8}),
+        s('line', {class: 'blocked', x1, y1, x2, y2}),
+        symbol('cross', 50, 50, 44, {cls: 'blocked-x'}))), t('tip.pds.blocked')));
   }
   const w = (maxX - minX + 1) * 100, hgt = (maxY - minY + 1) * 100;
   const reasons = (r.reasons || []).map((x) => (x.startsWith('floor_') ? t('pds.id.' + x) : t('pds.reason.' + x)));
@@ -317,25 +284,12 @@ function revealPanel(r, ctx) {
     : h('li', {}, tileName(it.tile, characterOf(it.tile)), ' — ', ctx.name(it.seat), it.face_down ? ' (' + t('pds.wasFaceDown') + ')' : ''));
   return h('section', {class: 'reveal', id: 'pds-reveal', 'aria-labelledby': 'pds-reveal-h'},
     h('h3', {id: 'pds-reveal-h'}, t('pds.revealTitle', {round: r.round}), ' ', h('small', {class: 'muted'}, t('pds.endedBy.' + r.ended_by))),
-    s('svg', {class: 'grid', viewBox: `-6 -6 ${w + 12} ${hgt + 12}`, role: 'img', 'aria-label': verdict}, g),
     h('p', {class: 'reasons', id: 'pds-verdict'}, verdict),
+    h('div', {class: 'pan'}, s('svg', {class: 'grid', viewBox: `-6 -6 ${w + 12} ${hgt + 12}`, role: 'group', 'aria-label': t('pds.revealGrid'),
+      style: `width:100%;max-width:${Math.round((w + 12) * 1.15)}px;min-width:${Math.round(Math.min(w + 12, 560) * 0.55)}px`}, g)),
     h('p', {}, scorers.length ? t('pds.scored', {list: list(scorers)}) : t('pds.nobodyScored')),
     h('details', {}, h('summary', {}, t('pds.revealStack')), h('ol', {class: 'stack-list'}, items)),
-    ctx.readonly ? null : h('button', {type: 'button', id: 'pds-close-reveal', onclick: () => { ctx.ui.revealOpen = false; ctx.redraw(); }}, t('pds.closeReveal')));
-}
-
-// tileSVGInner is a tile's art for the reveal grid, without its own <svg>:
-// the background, the routes turned to the facing and the character.
-function tileSVGInner(tile, facing, repeatMove) {
-  const type = typeOf(tile);
-  const character = characterOf(tile);
-  const art = type === 'repetition' && repeatMove
-    ? [s('path', {class: 'route', d: routeD(2, [0, 1, 0, 3][MOVE_TURN[repeatMove]])}), s('text', {class: 'label', x: 50, y: 58, transform: `rotate(${-facing * 90} 50 50)`, style: 'font-size:26px'}, '↻')]
-    : tileArt(type);
-  return [s('rect', {class: 'bg', x: 2, y: 2, width: 96, height: 96, rx: 6}),
-    s('g', {transform: `rotate(${facing * 90} 50 50)`}, art),
-    character ? [s('circle', {class: 'char', cx: 17, cy: 17, r: 13}), s('text', {class: 'char-t', x: 17, y: 17}, t('pds.char.' + character + '.abbr'))] : null,
-    type === 'start' ? s('text', {class: 'label', x: 50, y: 94}, t('pds.start')) : null].flat().filter(Boolean);
+    ctx.readonly ? null : h('button', {type: 'button', id: 'pds-close-reveal', 'data-key': 'close-reveal', onclick: () => { ctx.ui.revealOpen = false; ctx.redraw(); }}, t('pds.closeReveal')));
 }
 
 // ---- words ----
@@ -408,8 +362,16 @@ export function onKey(e, ctx) {
     if (k === 'k') return click('#pds-decline');
     return false;
   }
-  if (/^[1-3]$/.test(k)) return click('#pds-hand .tile-btn:nth-child(' + k + ')');
-  if (k === 'l') return click('#pds-lost');
+  if (/^[1-3]$/.test(k)) return click('#pds-hand .tile-btn:nth-child(' + k + ')[data-act]');
+  if (k === 'l') {
+    // LOST cannot be undone: the key only arms it; Enter on the focused
+    // button (or a click) confirms.
+    const b = document.querySelector('#pds-lost');
+    if (!b || b.disabled) return false;
+    if (b.classList.contains('primary')) { b.focus(); announce(t('pds.say.armed')); return true; }
+    armLost(v, ctx);
+    return true;
+  }
   if (k === 's') return click('#pds-pass');
   if (ctx.ui.pick) {
     const f = {arrowup: 0, arrowright: 1, arrowdown: 2, arrowleft: 3}[k];

@@ -7,26 +7,18 @@
 
 import {h, s} from '/js/ui.js';
 import {t, tn, list} from '/js/i18n.js';
+import {tip, attachTips} from '/js/tips.js';
+import {roving, centreInPan} from '/js/focus.js';
+import {announce} from '/js/announce.js';
+import {icon, symbol, seatMark} from '/pieces/common.js';
+import {CLASS, TOKENS, roomName, tokenName, roomTile, figure, classMark, classIcon, tokenIcon} from '/pieces/room25.js';
 
 const N = 5;
 const EXIT_CELLS = new Set([0, 1, 3, 4, 5, 9, 15, 19, 20, 21, 23, 24]);
-const TOKENS = ['look', 'move', 'push', 'control'];
 const DIRS = {up: [-1, 0], down: [1, 0], left: [0, -1], right: [0, 1]};
-// The colour class of each room's frame (public component data), with a
-// shape so that the class never rests on colour alone.
-const CLASS = {
-  central: 'blue', room25: 'blue', empty: 'green', vision: 'green', control_room: 'green', mobile: 'green', twin: 'green',
-  vortex: 'yellow', prison: 'yellow', cold: 'yellow', dark: 'yellow',
-  trapped: 'red', deadly: 'red', illusion: 'red', flooded: 'red', acid: 'red',
-};
-const CLASS_MARK = {green: '●', yellow: '▲', red: '✖', blue: '◆', none: '○'};
-const FILL = {green: '#cfe8d9', yellow: '#f7eab0', red: '#f4c9b8', blue: '#c8e0f2'};
-const SEAT_FILL = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#e69f00', '#56b4e9'];
+const ARROW_ROT = {up: 0, right: 90, down: 180, left: 270};
 
 const charName = (c) => t('room25.char.' + c);
-const charShort = (c) => t('room25.char.' + c + '.short');
-const roomName = (r) => t('room25.room.' + r);
-const tokenName = (k) => t('room25.tok.' + k);
 const dirName = (d) => t('room25.dir.' + d);
 const lineName = (l) => t('room25.line.' + l.slice(0, 3), {n: +l.slice(3) + 1});
 const cellName = (c) => t('room25.cell', {row: Math.floor(c / N) + 1, col: (c % N) + 1});
@@ -40,18 +32,28 @@ export function render(root, ctx) {
   const key = v.phase + ':' + v.turn + ':' + (v.round || 0) + ':' + (v.slot || '') + ':' + (v.decision ? v.decision.kind : '');
   if (ui.key !== key) { ui.key = key; ui.beacon = false; }
   ui.prog = ui.prog || {};
-  root.append(h('div', {class: 'r25'},
+  const board = h('div', {class: 'r25'},
     strip(v, ctx),
     prompt(v, ctx),
-    h('div', {class: 'r25-main'}, grid(v, ctx), side(v, ctx)),
-    v.result ? h('p', {class: 'prompt', id: 'r25-result'}, t('room25.result.' + v.result.reason)) : null));
+    h('div', {class: 'r25-main'}, h('div', {class: 'pan', id: 'r25-pan'}, grid(v, ctx)), side(v, ctx)),
+    v.result ? h('p', {class: 'prompt', id: 'r25-result'}, t('room25.result.' + v.result.reason)) : null);
+  root.append(board);
+  roving(board.querySelector('#r25-grid'), '.r25-cell, .r25-arrow', '.can');
+  attachTips(board);
+  // On a phone the complex pans: it opens on the Central Room.
+  if (!ui.centred) centreInPan(board.querySelector('#r25-pan'), board.querySelector('[data-cell="12"]'), () => { ui.centred = true; });
+  if (!ctx.readonly && ctx.myTurn) {
+    // The prompt is news only when it changes (a new decision).
+    const p = board.querySelector('#r25-controls > p');
+    if (p && ui.said !== key) { ui.said = key; announce(p.textContent); }
+  }
 }
 
 function strip(v, ctx) {
   return h('div', {class: 'strip'},
     h('span', {class: 'stat'}, t('room25.mode.' + v.mode)),
     h('span', {class: 'stat', id: 'r25-turn'}, t('room25.turnOf', {turn: v.turn, counter: v.counter}), ' · ', tn('room25.turnsLeft', v.turns_left)),
-    v.alarm ? h('span', {class: 'stat alarm', role: 'status'}, '⏰ ', t('room25.alarm')) : null,
+    v.alarm ? h('span', {class: 'stat alarm'}, icon('bell'), ' ', t('room25.alarm')) : null,
     h('span', {class: 'stat'}, t('room25.phase.' + v.phase), v.round ? ' · ' + t('room25.round', {n: v.round}) : ''));
 }
 
@@ -91,7 +93,7 @@ function hintPanel(v, ctx, text) {
   return h('div', {class: 'prompt', id: 'r25-controls', 'data-decision': 'hint'},
     h('p', {}, text),
     h('div', {class: 'choice-bar'}, ctx.find((a) => a.type === 'hint').map((a) =>
-      actButton(a, CLASS_MARK[a.colour] + ' ' + t('room25.colour.' + a.colour), ctx, {cls: 'hint-' + a.colour}))));
+      actButton(a, [classIcon(a.colour), ' ', t('room25.colour.' + a.colour)], ctx, {cls: 'hint-' + a.colour}))));
 }
 
 // programming: each of the seat's characters gets one or two tokens, in
@@ -108,15 +110,24 @@ function programming(v, ctx) {
   return h('div', {class: 'prompt', id: 'r25-controls', 'data-decision': 'program'},
     h('p', {}, t('room25.programFor', {char: charName(c)}), single ? ' ' + t('room25.coldSingle') : ''),
     h('div', {class: 'choice-bar', role: 'group', 'aria-label': t('room25.tokens')},
-      TOKENS.map((k, i) => h('button', {type: 'button', class: 'token-btn', 'data-token': k, 'data-key': 'tok-' + k,
-        'aria-pressed': String(pick.includes(k)), disabled: ctx.busy || (!pick.includes(k) && pick.length >= (single ? 1 : 2)),
-        onclick: () => { ui.prog[c] = pick.includes(k) ? pick.filter((x) => x !== k) : [...pick, k]; ctx.redraw(); }},
-      (pick.indexOf(k) >= 0 ? (pick.indexOf(k) + 1) + '. ' : '') + tokenName(k), ' ', h('kbd', {}, String(i + 1))))),
-    h('p', {class: 'help', id: 'r25-program-text'}, pick.length ? t('room25.programIs', {list: pick.map(tokenName).join(' → ')}) : t('room25.programHelp')),
+      TOKENS.map((k, i) => {
+        const at = pick.indexOf(k);
+        return tip(h('button', {type: 'button', class: 'token-btn', 'data-token': k, 'data-key': 'tok-' + k, 'aria-keyshortcuts': String(i + 1),
+          'aria-pressed': String(at >= 0), disabled: ctx.busy || (at < 0 && pick.length >= (single ? 1 : 2)),
+          onclick: () => {
+            ui.prog[c] = at >= 0 ? pick.filter((x) => x !== k) : [...pick, k];
+            ctx.redraw();
+            const now = ui.prog[c];
+            announce(now.length ? t('room25.programIs', {list: now.map(tokenName).join(', ' + t('room25.then') + ' ')}) : t('room25.programHelp'));
+          }},
+        tokenIcon(k), ' ', tokenName(k), at >= 0 ? h('span', {class: 'order'}, ' — ', t('room25.nth.' + (at + 1))) : null, ' ', h('kbd', {'aria-hidden': 'true'}, String(i + 1))),
+        t('tip.room25.tok.' + k));
+      })),
+    h('p', {class: 'help', id: 'r25-program-text'}, pick.length ? t('room25.programIs', {list: pick.map(tokenName).join(', ' + t('room25.then') + ' ')}) : t('room25.programHelp')),
     h('div', {class: 'choice-bar'},
       h('button', {type: 'button', class: 'primary', id: 'r25-confirm', 'data-act': a ? 'program' : null, disabled: !a || ctx.busy,
-        onclick: () => { delete ui.prog[c]; ctx.play(a); }}, t('room25.confirm')),
-      pick.length ? h('button', {type: 'button', onclick: () => { ui.prog[c] = []; ctx.redraw(); }}, t('word.cancel')) : null));
+        'data-key': 'confirm', onclick: () => { delete ui.prog[c]; ctx.play(a); }}, t('room25.confirm')),
+      pick.length ? h('button', {type: 'button', 'data-key': 'prog-cancel', onclick: () => { ui.prog[c] = []; ctx.redraw(); }}, t('word.cancel')) : null));
 }
 
 function decision(v, ctx) {
@@ -124,7 +135,7 @@ function decision(v, ctx) {
   if (!d) return null;
   const free = [];
   if (ctx.find((a) => a.type === 'place_beacon').length) {
-    free.push(h('button', {type: 'button', id: 'r25-beacon', 'aria-pressed': String(!!ctx.ui.beacon), onclick: () => { ctx.ui.beacon = !ctx.ui.beacon; ctx.redraw(); }}, t('room25.placeBeacon')));
+    free.push(h('button', {type: 'button', id: 'r25-beacon', 'data-key': 'beacon', 'aria-pressed': String(!!ctx.ui.beacon), onclick: () => { ctx.ui.beacon = !ctx.ui.beacon; ctx.redraw(); }}, t('room25.placeBeacon')));
   }
   const reveal = ctx.legalOf({type: 'reveal_role'});
   if (reveal) free.push(actButton(reveal, t('room25.revealRole'), ctx));
@@ -181,31 +192,28 @@ function grid(v, ctx) {
   for (const cell of v.cells) {
     const r = Math.floor(cell.cell / N), c = cell.cell % N;
     const x = M + c * S, y = M + r * S;
-    const cls = cell.room ? CLASS[cell.room] : null;
     const acts = byTile[cell.tile] || [];
     const mv = moves[cell.cell];
     const act = acts.length === 1 ? acts[0] : mv && !acts.length ? mv : null;
     const label = cellLabel(cell, v, ctx) + (act ? '. ' + t('room25.clickTo', {what: labelFor(act, ctx)}) : '');
     const go = () => act && ctx.play(act);
-    out.push(s('g', {class: 'r25-cell' + (cell.face_up ? ' up' : ' down') + (cell.known ? ' known' : '') + (act ? ' can' : '') + (EXIT_CELLS.has(cell.cell) ? ' exit' : '') + (fresh.has(cell.cell) && !ctx.readonly ? ' fresh' : ''),
+    const state = cell.face_up ? 'up' : cell.known ? 'known' : 'down';
+    out.push(tip(s('g', {class: 'r25-cell' + (cell.face_up ? ' up' : ' down') + (cell.known ? ' known' : '') + (act ? ' can' : '') + (EXIT_CELLS.has(cell.cell) ? ' exit' : '') + (fresh.has(cell.cell) && !ctx.readonly ? ' fresh' : ''),
       'data-cell': cell.cell, 'data-tile': cell.tile, 'data-room': cell.face_up || cell.known ? cell.room : null,
-      role: act ? 'button' : 'img', tabindex: act ? 0 : null, 'aria-label': label, 'data-key': 'cell-' + cell.cell,
-      onclick: act ? go : null, onkeydown: act ? keyStop : null, onkeyup: act ? (e) => { if (e.key === 'Enter' || e.key === ' ') go(); } : null},
-    s('title', {}, label),
-    s('rect', {class: 'tile', x: x + 3, y: y + 3, width: S - 6, height: S - 6, rx: 8,
-      fill: cell.face_up ? FILL[cls] : cell.known ? '#eeeeee' : '#8a8d96', stroke: cell.known && !cell.face_up ? FILL[cls] && '#333' : '#333',
-      'stroke-dasharray': cell.known && !cell.face_up ? '6 4' : null}),
-    cell.flooded ? s('rect', {x: x + 3, y: y + 3, width: S - 6, height: S - 6, rx: 8, fill: 'url(#r25-water)'}) : null,
-    cell.face_up || cell.known ? [
-      s('text', {class: 'r25-room', x: x + S / 2, y: y + 24}, roomName(cell.room)),
-      s('text', {class: 'r25-mark', x: x + 14, y: y + S - 12}, CLASS_MARK[cls]),
-    ] : s('text', {class: 'r25-back', x: x + S / 2, y: y + 26}, '?'),
-    cell.known && !cell.face_up ? s('text', {class: 'r25-seen', x: x + S - 14, y: y + S - 12}, '✓') : null,
-    (cell.hints || []).map((hn, i) => s('g', {}, s('rect', {x: x + 8 + i * 22, y: y + 30, width: 20, height: 16, rx: 3, fill: FILL[hn.colour] || '#fff', stroke: '#333'}),
-      s('text', {class: 'r25-hint', x: x + 18 + i * 22, y: y + 42}, CLASS_MARK[hn.colour] + (hn.seat + 1)))),
-    (cell.characters || []).map((ch, i) => charToken(v, ch, x + 22 + (i % 3) * 28, y + 62 + Math.floor(i / 3) * 20, ctx)),
-    (cell.beacons || []).map((b, i) => s('text', {class: 'r25-beacon', x: x + S - 18, y: y + 30 + i * 16}, '⚑')),
-    EXIT_CELLS.has(cell.cell) ? s('rect', {class: 'r25-exitzone', x: x + 1, y: y + 1, width: S - 2, height: S - 2, rx: 9}) : null));
+      role: act ? 'button' : 'img', 'aria-label': label, 'data-key': 'cell-' + cell.cell, transform: `translate(${x} ${y})`,
+      onclick: act ? go : null, onkeydown: keyStop, onkeyup: act ? (e) => { if (e.key === 'Enter' || e.key === ' ') go(); } : null},
+    roomTile(state === 'down' ? null : cell.room, state),
+    cell.flooded ? s('rect', {x: 3, y: 3, width: 94, height: 94, rx: 8, fill: 'url(#r25-water)'}) : null,
+    cell.known && !cell.face_up ? symbol('eye', 84, 84, 16, {cls: 'r25-seen'}) : null,
+    (cell.hints || []).map((hn, i) => s('g', {class: 'r25-hint', transform: `translate(${8 + i * 26} 34)`},
+      s('rect', {class: 'hint-bg', width: 24, height: 18, rx: 4}), classMark(hn.colour, 7, 9, 4.5), s('text', {x: 17, y: 13}, String(hn.seat + 1)))),
+    (cell.characters || []).map((ch, i) => {
+      const who = v.characters.find((x) => x.id === ch) || {seat: 0};
+      return figure(ch, who.seat, 22 + (i % 3) * 28, 64 + Math.floor(i / 3) * 20, {cls: (v.slot === ch ? 'slot' : '') + (who.trapped ? ' trapped' : '')});
+    }),
+    (cell.beacons || []).map((b, i) => symbol('flag', 84, 38 + i * 18, 16, {cls: 'r25-beacon'})),
+    EXIT_CELLS.has(cell.cell) ? s('rect', {class: 'r25-exitzone', x: 1, y: 1, width: S - 2, height: S - 2, rx: 9}) : null),
+    cellTip(cell, act, ctx)));
   }
   // Slide arrows: rows left and right, columns up and down; the central
   // row and column never slide.
@@ -214,20 +222,20 @@ function grid(v, ctx) {
     const a = slides[line + ':' + dir];
     const marked = marks[line] === dir;
     const text = t('room25.slideAria', {line: lineName(line), dir: dirName(dir)}) + (central ? ' ' + t('room25.centralLocked') : '') + (marked ? ' ' + t('room25.marked') : '');
-    return s('g', {class: 'r25-arrow' + (a ? ' can' : '') + (central ? ' locked' : '') + (marked ? ' marked' : ''), 'data-slide': line + ':' + dir,
-      role: a ? 'button' : 'img', tabindex: a ? 0 : null, 'aria-label': text, 'data-key': 'slide-' + line + dir,
-      onclick: a ? () => ctx.play(a) : null, onkeydown: a ? keyStop : null, onkeyup: a ? (e) => { if (e.key === 'Enter' || e.key === ' ') ctx.play(a); } : null},
-    s('title', {}, text),
+    return tip(s('g', {class: 'r25-arrow' + (a ? ' can' : '') + (central ? ' locked' : '') + (marked ? ' marked' : ''), 'data-slide': line + ':' + dir,
+      role: a ? 'button' : 'img', 'aria-label': text, 'data-key': 'slide-' + line + dir,
+      onclick: a ? () => ctx.play(a) : null, onkeydown: keyStop, onkeyup: a ? (e) => { if (e.key === 'Enter' || e.key === ' ') ctx.play(a); } : null},
     s('circle', {cx: ax, cy: ay, r: 14}),
-    s('text', {x: ax, y: ay + 6}, central ? '✕' : glyph));
+    central ? symbol('lock', ax, ay, 16) : symbol('arrow', ax, ay, 18, {rotate: ARROW_ROT[dir]})),
+    central ? t('tip.room25.centralLocked') : a ? t('tip.room25.slideNow') : marked ? t('tip.room25.marked') : t('tip.room25.slide'));
   };
   for (let i = 0; i < N; i++) {
     const mid = M + i * S + S / 2;
-    out.push(arrow('row' + i, 'left', M / 2, mid, '◀'), arrow('row' + i, 'right', M + N * S + M / 2, mid, '▶'));
-    out.push(arrow('col' + i, 'up', mid, M / 2, '▲'), arrow('col' + i, 'down', mid, M + N * S + M / 2, '▼'));
+    out.push(arrow('row' + i, 'left', M / 2, mid), arrow('row' + i, 'right', M + N * S + M / 2, mid));
+    out.push(arrow('col' + i, 'up', mid, M / 2), arrow('col' + i, 'down', mid, M + N * S + M / 2));
   }
   const W = 2 * M + N * S;
-  return s('svg', {class: 'r25-grid', id: 'r25-grid', viewBox: `0 0 ${W} ${W}`, role: 'group', 'aria-label': t('room25.complex')},
+  return s('svg', {class: 'r25-grid', id: 'r25-grid', viewBox: `0 0 ${W} ${W}`, role: 'group', 'aria-label': t('room25.complex') + '. ' + t('a11y.arrowsMove')},
     s('defs', {}, s('pattern', {id: 'r25-water', width: 12, height: 12, patternUnits: 'userSpaceOnUse'}, s('path', {d: 'M0,6 q3,-4 6,0 t6,0', stroke: '#0072b2', fill: 'none', 'stroke-width': 2}))),
     out);
 }
@@ -236,13 +244,15 @@ function keyStop(e) {
   if (e.key === 'Enter' || e.key === ' ') e.preventDefault();
 }
 
-function charToken(v, id, x, y, ctx) {
-  const ch = v.characters.find((c) => c.id === id) || {seat: 0};
-  const slot = v.slot === id;
-  return s('g', {class: 'r25-char' + (slot ? ' slot' : '') + (ch.trapped ? ' trapped' : '')},
-    s('title', {}, t('room25.charOf', {char: charName(id), name: ctx.name(ch.seat)})),
-    s('rect', {x: x - 13, y: y - 9, width: 26, height: 18, rx: 9, fill: SEAT_FILL[ch.seat % 6], stroke: slot ? '#000' : '#fff', 'stroke-width': slot ? 3 : 1}),
-    s('text', {x, y: y + 5}, charShort(id)));
+// cellTip explains a room: its effect, what the player may do with it now.
+function cellTip(cell, act, ctx) {
+  const parts = [];
+  if (cell.face_up || cell.known) parts.push(t('tip.room25.class.' + CLASS[cell.room]) + ' ' + t('room25.roomEffect.' + cell.room));
+  else parts.push(t('tip.room25.faceDown'));
+  if (cell.known && !cell.face_up) parts.push(t('tip.room25.known'));
+  if (EXIT_CELLS.has(cell.cell)) parts.push(t('tip.room25.exitZone'));
+  if (act) parts.push(t('tip.room25.clickToAct'));
+  return parts.join(' ');
 }
 
 function cellLabel(cell, v, ctx) {
@@ -263,17 +273,17 @@ function side(v, ctx) {
   return h('div', {class: 'r25-side'},
     h('section', {'aria-labelledby': 'r25-line-h'},
       h('h3', {id: 'r25-line-h'}, t('room25.line')),
-      h('ol', {class: 'r25-line'}, (v.line || []).map((c) => h('li', {class: v.slot === c ? 'slot' : ''}, charName(c), v.slot === c ? ' ◀' : '')))),
+      h('ol', {class: 'r25-line'}, (v.line || []).map((c) => h('li', {class: v.slot === c ? 'slot' : ''}, charName(c), v.slot === c ? [' ', icon('arrow', {rotate: 270}), h('span', {class: 'visually-hidden'}, t('room25.acting'))] : '')))),
     h('section', {'aria-labelledby': 'r25-chars-h'},
       h('h3', {id: 'r25-chars-h'}, t('room25.characters')),
       h('ul', {class: 'r25-chars'}, v.characters.map((c) => h('li', {class: c.alive ? '' : 'dead', 'data-char': c.id},
-        h('span', {class: 'seat-mark seat-' + c.seat, 'aria-hidden': 'true'}, ctx.shape(c.seat)), ' ',
+        seatMark(c.seat), ' ',
         h('strong', {}, charName(c.id)), ' (', ctx.name(c.seat), c.team ? ', ' + t('room25.team', {team: c.team}) : '', ')',
         !c.alive ? ' — ' + t('room25.dead') : '',
         c.trapped ? ' — ' + t('room25.trapped') : '', c.drowns_turn ? ' — ' + t('room25.drowns', {turn: c.drowns_turn}) : '',
         h('br'),
         h('small', {class: 'r25-tokens'},
-          c.program && c.program.length ? t('room25.program', {list: c.program.map(tokenName).join(' → ')}) :
+          c.program && c.program.length ? t('room25.program', {list: c.program.map(tokenName).join(', ' + t('room25.then') + ' ')}) :
             c.programmed ? tn('room25.tokensHidden', c.tokens || 0) : c.immediate ? t('room25.immediate') : t('room25.notProgrammed'),
           shownText(c)))))),
     v.mode === 'suspicion' || v.seats.some((x) => x.role) ? h('section', {},
@@ -300,7 +310,7 @@ export function label(a, ctx) {
     case 'start_look': return t('room25.lookAt', {cell: cellName(cellOfTile(v, a.tile))});
     case 'skip_look': return t('room25.skipLook');
     case 'hint': return t('room25.hintLabel', {colour: t('room25.colour.' + a.colour)});
-    case 'program': return t('room25.programLabel', {char: charName(a.character), list: [a.first, a.second].filter(Boolean).map(tokenName).join(' → ')});
+    case 'program': return t('room25.programLabel', {char: charName(a.character), list: [a.first, a.second].filter(Boolean).map(tokenName).join(', ' + t('room25.then') + ' ')});
     case 'play': return t('room25.play');
     case 'wait': return t('room25.wait');
     case 'pass': return t('room25.pass');
@@ -328,7 +338,7 @@ export function describe(ev, ctx) {
     case 'start_hint_chosen': return false;
     case 'start_looks': return t('room25.ev.start_looks', {list: list((ev.looks || []).map((l) => l.tile ? t('room25.lookedHint', {name: ctx.name(l.seat), cell: where(l.tile), colour: t('room25.colour.' + (l.colour || 'none'))}) : t('room25.noLook', {name: ctx.name(l.seat)})))});
     case 'turn_started': return t('room25.ev.turn_started', {turn: ev.turn, left: ev.turns_left});
-    case 'programmed': return ev.first ? t('room25.ev.programmed_you', {char: charName(ev.character), list: [ev.first, ev.second].filter(Boolean).map(tokenName).join(' → ')}) : tn('room25.ev.programmed', ev.tokens, {char: charName(ev.character)});
+    case 'programmed': return ev.first ? t('room25.ev.programmed_you', {char: charName(ev.character), list: [ev.first, ev.second].filter(Boolean).map(tokenName).join(', ' + t('room25.then') + ' ')}) : tn('room25.ev.programmed', ev.tokens, {char: charName(ev.character)});
     case 'round_started': return t('room25.ev.round_started', {n: ev.round});
     case 'token_revealed': return t('room25.ev.token_revealed', {char: charName(ev.character), token: tokenName(ev.token)});
     case 'waited': return t('room25.ev.waited', {char: charName(ev.character)});
@@ -370,4 +380,9 @@ export function onKey(e, ctx) {
     if (b && !b.disabled && document.activeElement === document.body) { b.click(); return true; }
   }
   return false;
+}
+
+// focusNext: where the keyboard goes when its control is gone.
+export function focusNext(root) {
+  return root.querySelector('#r25-controls button:not([disabled]), #r25-grid .can, #r25-grid [tabindex="0"]');
 }

@@ -6,12 +6,14 @@
 
 import {h, s, fmtClock} from '/js/ui.js';
 import {t, tn, list} from '/js/i18n.js';
+import {tip, attachTips} from '/js/tips.js';
+import {roving, centreInPan} from '/js/focus.js';
+import {announce} from '/js/announce.js';
+import {icon, symbol, seatShape, seatMark} from '/pieces/common.js';
+import {dieSVG, dieTip, chamberTile} from '/pieces/temple.js';
 
-const FACE_MARK = {none: '·', adventurer: '웃', key: '⚷', torch: '🜂', gold_mask: '☉', black_mask: '☗'};
-const FACE_LETTER = {none: '', adventurer: 'A', key: 'K', torch: 'T', gold_mask: 'G', black_mask: 'B'};
 const ROLLABLE = new Set(['live', 'spent']);
 const SIDES = ['N', 'E', 'S', 'W'];
-const SEAT_FILL = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#e69f00'];
 const CELL = 120;
 
 const face = (f) => t('temple.face.' + f);
@@ -100,27 +102,45 @@ export function render(root, ctx) {
   const me = v.you != null ? v.seats.find((x) => x.seat === v.you) : null;
   for (const ev of ctx.events || []) {
     if (ctx.readonly) break;
-    if (ev.type === 'gong') { gong(); ui.flash = {text: t('temple.gongNow', {n: ev.n}), kind: 'gong', at: performance.now()}; }
-    if (ev.type === 'door_slam' || ev.type === 'sand_out') { slam(); ui.flash = {text: t('temple.slamNow'), kind: 'slam', at: performance.now()}; }
-    if (ev.type === 'collapse') { slam(); ui.flash = {text: t('temple.collapseNow'), kind: 'slam', at: performance.now()}; }
+    let flash = null;
+    if (ev.type === 'gong') { gong(); flash = {text: t('temple.gongNow', {n: ev.n}), kind: 'gong'}; }
+    if (ev.type === 'door_slam' || ev.type === 'sand_out') { slam(); flash = {text: t('temple.slamNow'), kind: 'slam'}; }
+    if (ev.type === 'collapse') { slam(); flash = {text: t('temple.collapseNow'), kind: 'slam'}; }
+    if (flash) {
+      // Said once, urgently; the banner drawn on the next redraws is silent.
+      ui.flash = {...flash, at: performance.now()};
+      announce(flash.text, true);
+    }
   }
-  root.append(h('div', {class: 'tp'},
+  const board = h('div', {class: 'tp'},
     countdown(v, ctx),
-    ui.flash && performance.now() - ui.flash.at < 6000 ? h('p', {class: 'happening ' + ui.flash.kind, role: 'alert'}, ui.flash.text) : null,
+    ui.flash && performance.now() - ui.flash.at < 6000 ? h('p', {class: 'happening ' + ui.flash.kind}, icon('bell'), ' ', ui.flash.text) : null,
     h('div', {class: 'strip'},
-      h('span', {class: 'stat', id: 'tp-gems'}, tn('temple.gemsLeft', v.reserve), v.side ? ' + ' + tn('temple.sideSupply', v.side) : ''),
-      h('span', {class: 'stat', id: 'tp-cost'}, tn('temple.escapeCost', v.escape_cost)),
+      tip(h('span', {class: 'stat', id: 'tp-gems', tabindex: '0'}, tn('temple.gemsLeft', v.reserve), v.side ? ' + ' + tn('temple.sideSupply', v.side) : ''), t('tip.temple.reserve')),
+      tip(h('span', {class: 'stat', id: 'tp-cost', tabindex: '0'}, icon('key'), ' ', tn('temple.escapeCost', v.escape_cost)), t('tip.temple.escapeCost')),
       h('span', {class: 'stat'}, tn('temple.stackLeft', v.stack_left)),
       v.breach_mode ? h('span', {class: 'stat'}, t('temple.breach')) : null,
-      h('button', {type: 'button', id: 'tp-mute', 'aria-pressed': String(muted), onclick: () => {
+      h('button', {type: 'button', id: 'tp-mute', 'data-key': 'mute', 'aria-pressed': String(!muted), onclick: () => {
         muted = !muted;
         try { localStorage.setItem('sortie.mute', String(muted)); } catch { /* ignore */ }
         ctx.redraw();
-      }}, muted ? t('temple.soundOff') : t('temple.soundOn'))),
+      }}, icon(muted ? 'mute' : 'sound'), ' ', t('temple.sound'))),
     me && !ctx.readonly ? tray(v, ctx, me) : null,
-    map(v, ctx, me),
+    h('div', {class: 'pan', id: 'tp-pan'}, map(v, ctx, me)),
     seats(v, ctx),
-    v.over ? h('p', {class: 'prompt', id: 'tp-over'}, v.won ? t('temple.won') : t('temple.lost.' + (v.reason || 'collapse'))) : null));
+    v.over ? h('p', {class: 'prompt', id: 'tp-over'}, v.won ? t('temple.won') : t('temple.lost.' + (v.reason || 'collapse'))) : null);
+  root.append(board);
+  roving(board.querySelector('#tp-map'), '.tp-chamber, .tp-discover', '.can');
+  attachTips(board);
+  centreOnMe(board, ui);
+}
+
+// centreOnMe scrolls a map wider than the screen (a phone) to the
+// player's chamber when it changes.
+function centreOnMe(board, ui) {
+  const here = board.querySelector('.tp-chamber.here');
+  if (!here || ui.centred === here.dataset.chamber) return;
+  centreInPan(board.querySelector('#tp-pan'), here, () => { ui.centred = here.dataset.chamber; });
 }
 
 // liveClock is the match clock now, interpolated between updates.
@@ -135,13 +155,20 @@ function countdown(v, ctx) {
   const slam = c.next_slam ? Math.max(0, c.next_slam - now) : null;
   const urgent = c.countdown > 0;
   return h('div', {class: 'tp-countdown' + (urgent ? ' urgent' : ''), id: 'tp-countdown', role: 'timer', 'aria-live': 'off'},
+    icon('hourglass', {cls: 'big-icon'}),
     h('div', {class: 'big', id: 'tp-time-left', 'data-end': c.end || 0}, fmtClock(left)),
     h('div', {}, t('temple.collapseIn'),
       slam != null ? [h('br'), h('span', {id: 'tp-slam', 'data-at': c.next_slam}, urgent ? t('temple.slamIn', {time: fmtClock(slam)}) : t('temple.nextSlam', {time: fmtClock(slam)}))] : null,
       c.timer === 'sand' ? [h('br'), t('temple.sandRun', {n: c.sand_run || 1})] : null));
 }
 
-// tick keeps the countdown moving between updates.
+// coolingDown says whether this seat's roll cooldown still runs: the page
+// then sends no roll (the server would refuse it).
+function coolingDown(v, ctx, me) {
+  return !!me && liveClock(v, ctx) < (me.next_roll_at || 0);
+}
+
+// tick keeps the countdown and the roll cooldown moving between updates.
 export function tick(root, ctx) {
   const v = ctx.view;
   if (!v || !v.clock) return;
@@ -156,7 +183,15 @@ export function tick(root, ctx) {
   const cd = root.querySelector('#tp-cooldown');
   if (cd) {
     const left = Math.max(0, +cd.dataset.at - now);
-    cd.textContent = left > 0 ? t('temple.cooldown', {s: (left / 1000).toFixed(1)}) : t('temple.ready');
+    const text = left > 0 ? t('temple.cooldown', {s: (left / 1000).toFixed(1)}) : t('temple.ready');
+    if (cd.textContent !== text) cd.textContent = text;
+    const roll = root.querySelector('#tp-roll');
+    if (roll && roll.dataset.can === 'true') {
+      const wait = left > 0 ? 'true' : null;
+      if (roll.getAttribute('aria-disabled') !== wait) {
+        if (wait) roll.setAttribute('aria-disabled', wait); else roll.removeAttribute('aria-disabled');
+      }
+    }
   }
 }
 
@@ -174,27 +209,42 @@ function tray(v, ctx, me) {
   const rollable = dice.filter((d) => ROLLABLE.has(d.status));
   const chosen = ui.sel.size ? [...ui.sel].sort((a, b) => a - b) : rollable.map((d) => d.id);
   const canAct = ctx.myTurn && !me.escaped;
+  const can = canAct && chosen.length > 0 && !ctx.busy;
+  const cooling = coolingDown(v, ctx, me);
   const others = ctx.legal.filter((a) => a.type !== 'roll' && a.type !== 'enter' && a.type !== 'discover' && a.type !== 'signal');
+  const locked = dice.filter((d) => d.status === 'locked').length;
   return h('section', {class: 'tp-tray', 'aria-labelledby': 'tp-tray-h'},
     h('h3', {id: 'tp-tray-h'}, t('temple.yourDice'), ' ', h('small', {id: 'tp-cooldown', class: 'muted', 'data-at': me.next_roll_at || 0}, '')),
     h('div', {class: 'dice', id: 'tp-dice'}, dice.map((d, i) => {
-      const can = ROLLABLE.has(d.status);
+      const free = ROLLABLE.has(d.status);
       const picked = ui.sel.has(d.id);
-      return h('button', {type: 'button', class: 'die st-' + d.status + ' f-' + d.face, 'data-die': d.id, 'data-key': 'die-' + d.id,
-        'aria-pressed': can ? String(picked) : null, disabled: !can || !canAct,
-        'aria-label': t('temple.dieAria', {n: i + 1, face: face(d.face), status: t('temple.status.' + d.status)}),
-        onclick: () => { if (picked) ui.sel.delete(d.id); else ui.sel.add(d.id); ctx.redraw(); }},
-      h('span', {class: 'pip', 'aria-hidden': 'true'}, FACE_MARK[d.face] || '?'), h('span', {class: 'fl'}, FACE_LETTER[d.face]),
-      h('small', {}, t('temple.status.' + d.status)));
+      return tip(h('button', {type: 'button', class: 'die st-' + d.status + ' f-' + d.face, 'data-die': d.id, 'data-key': 'die-' + d.id,
+        'aria-pressed': free ? String(picked) : null, 'aria-disabled': free && canAct ? null : 'true', 'aria-keyshortcuts': i < 7 ? String(i + 1) : null,
+        onclick: () => { if (!free || !canAct) return; if (picked) ui.sel.delete(d.id); else ui.sel.add(d.id); ctx.redraw(); }},
+      dieSVG(d.face, d.status),
+      h('span', {class: 'die-t'}, h('span', {class: 'visually-hidden'}, t('temple.dieN', {n: i + 1}) + ': '), t('temple.face.' + d.face), h('br'), h('small', {}, t('temple.status.' + d.status)))),
+      dieTip(d.face, d.status) + (free && canAct ? ' ' + t('tip.temple.pick') : ''));
     })),
     h('div', {class: 'choice-bar'},
-      h('button', {type: 'button', class: 'primary', id: 'tp-roll', 'data-act': 'roll', disabled: !canAct || !chosen.length || ctx.busy,
-        onclick: () => { ui.sel.clear(); ctx.play({type: 'roll', dice: chosen}); }},
-      ui.sel.size ? tn('temple.rollSome', ui.sel.size) : t('temple.rollAll'), ' ', h('kbd', {}, 'R')),
-      others.slice(0, 12).map((a, i) => h('button', {type: 'button', 'data-act': a.type, 'data-key': 'act-' + JSON.stringify(a), disabled: ctx.busy, onclick: () => ctx.play(a)}, label(a, ctx)))),
+      tip(h('button', {type: 'button', class: 'primary', id: 'tp-roll', 'data-act': 'roll', 'data-key': 'roll', 'data-can': String(can), 'aria-keyshortcuts': 'R',
+        'aria-disabled': can && !cooling ? null : 'true',
+        onclick: () => {
+          if (!can || coolingDown(v, ctx, me)) return;
+          ui.sel.clear();
+          ctx.play({type: 'roll', dice: chosen});
+        }},
+      icon('spin'), ' ', ui.sel.size ? tn('temple.rollSome', ui.sel.size) : t('temple.rollAll'), ' ', h('kbd', {'aria-hidden': 'true'}, 'R')),
+      locked && !rollable.length ? t('tip.temple.allLocked') : t('tip.temple.roll')),
+      others.slice(0, 12).map((a) => h('button', {type: 'button', 'data-act': a.type, 'data-key': 'act-' + JSON.stringify(a), disabled: ctx.busy, onclick: () => ctx.play(a)}, label(a, ctx)))),
+    locked ? h('p', {class: 'help', id: 'tp-locked-help'}, icon('lock'), ' ', rollable.length ? tn('temple.lockedHelp', locked) : t('tip.temple.allLocked')) : null,
     me.curses && me.curses.length ? h('p', {}, t('temple.curses', {list: list(me.curses.map(curseName))})) : null,
     me.treasures && me.treasures.length ? h('p', {}, t('temple.treasures', {list: list(me.treasures.map(treasureName))})) : null,
     h('p', {class: 'help'}, t('temple.help')));
+}
+
+// focusNext: after an action the keyboard goes back to Roll.
+export function focusNext(root) {
+  return root.querySelector('#tp-roll, #tp-map [tabindex="0"]');
 }
 
 function map(v, ctx, me) {
@@ -212,7 +262,6 @@ function map(v, ctx, me) {
   }
   const here = me && me.chamber >= 0 ? v.chambers[me.chamber] : null;
   const g = [];
-  // Connections.
   v.chambers.forEach((c, i) => {
     for (const j of c.links || []) {
       if (j < i) continue;
@@ -224,25 +273,16 @@ function map(v, ctx, me) {
     const [x, y] = pos(c);
     const a = enters[c.id];
     const who = v.seats.filter((st) => st.chamber === i);
-    const labelText = chamberLabel(c, v, ctx) + (a ? '. ' + t('temple.clickEnter') : '');
+    const labelText = chamberLabel(c, v, ctx);
     const go = () => a && ctx.play(a);
-    g.push(s('g', {class: 'tp-chamber k-' + c.kind + (a ? ' can' : '') + (here === c ? ' here' : ''), 'data-chamber': c.id, 'data-key': 'ch-' + c.id,
-      role: a ? 'button' : 'img', tabindex: a ? 0 : null, 'aria-label': labelText,
-      onclick: a ? go : null, onkeydown: a ? keyStop : null, onkeyup: a ? (e) => { if (e.key === 'Enter' || e.key === ' ') go(); } : null},
-    s('title', {}, labelText),
-    s('rect', {class: 'room', x: x + 6, y: y + 6, width: CELL - 12, height: CELL - 12, rx: 10}),
-    SIDES.map((sd, k) => (c.open || '').includes(sd) ? s('rect', {class: 'door', ...doorRect(x, y, k)}) : null),
-    s('text', {class: 'tp-name', x: x + CELL / 2, y: y + 24}, chamberName(c.id)),
-    s('text', {class: 'tp-cost', x: x + CELL / 2, y: y + 42}, (c.cost || []).map((f) => FACE_LETTER[f] || '').join('+')),
-    c.tiers ? s('text', {class: 'tp-gem', x: x + CELL / 2, y: y + 62},
-      (c.activated ? '✔ ' : '') + FACE_LETTER[c.symbol] + ' ' + (c.pool_value || 0) + '/' + (c.target ? c.tiers[c.target - 1].cost : c.tiers[0].cost)) : null,
-    c.gems ? s('text', {class: 'tp-gem', x: x + CELL / 2, y: y + 78}, '◆×' + c.gems) : null,
-    c.face_down_treasure || c.chest ? s('text', {class: 'tp-gem', x: x + CELL - 18, y: y + 24}, '▣') : null,
-    c.mask ? s('text', {class: 'tp-gem', x: x + 18, y: y + 24}, '☗') : null,
-    who.map((st, k) => s('g', {transform: `translate(${x + 22 + k * 20} ${y + CELL - 24})`},
-      s('circle', {r: 9, fill: SEAT_FILL[st.seat % 5], stroke: '#000'}), s('text', {class: 'tp-seat', y: 4}, String(st.seat + 1))))));
+    const kind = c.kind === 'gem' || /^gem_/.test(c.id) ? 'gem' : c.kind;
+    g.push(tip(s('g', {class: 'tp-chamber k-' + c.kind + (a ? ' can' : '') + (here === c ? ' here' : ''), 'data-chamber': c.id, 'data-key': 'ch-' + c.id,
+      role: a ? 'button' : 'img', 'aria-label': labelText + (a ? '. ' + t('temple.clickEnter') : ''), transform: `translate(${x} ${y})`,
+      onclick: a ? go : null, onkeydown: keyStop, onkeyup: a ? (e) => { if (e.key === 'Enter' || e.key === ' ') go(); } : null},
+    chamberTile(c, {kind, name: chamberName(c.id)}),
+    who.map((st, k) => seatShape(st.seat, 10, {x: 24 + k * 22, y: CELL - 22, text: String(st.seat + 1)}))),
+    chamberTip(c, a, here, v, ctx)));
   });
-  // Sides of the player's chamber that can be discovered.
   if (here) {
     const [x, y] = pos(here);
     for (const [sd, a] of Object.entries(discovers)) {
@@ -250,25 +290,24 @@ function map(v, ctx, me) {
       const [dx, dy] = [[0, -1], [1, 0], [0, 1], [-1, 0]][k];
       const cx = x + CELL / 2 + dx * CELL, cy = y + CELL / 2 + dy * CELL;
       const text = t('temple.discover', {side: t('temple.side.' + sd)});
-      g.push(s('g', {class: 'tp-discover can', 'data-side': sd, 'data-key': 'disc-' + sd, role: 'button', tabindex: 0, 'aria-label': text,
+      g.push(tip(s('g', {class: 'tp-discover can', 'data-side': sd, 'data-key': 'disc-' + sd, role: 'button', 'aria-label': text,
         onclick: () => ctx.play(a), onkeydown: keyStop, onkeyup: (e) => { if (e.key === 'Enter' || e.key === ' ') ctx.play(a); }},
-      s('title', {}, text),
       s('rect', {x: cx - CELL / 2 + 14, y: cy - CELL / 2 + 14, width: CELL - 28, height: CELL - 28, rx: 10}),
-      s('text', {x: cx, y: cy + 8}, '+')));
+      symbol('plus', cx, cy, 40, {cls: 'plus'})), t('tip.temple.discover')));
     }
   }
   const W = (maxX - minX + 1) * CELL, H = (maxY - minY + 1) * CELL;
-  return s('svg', {class: 'tp-map', id: 'tp-map', viewBox: `0 0 ${W} ${H}`, role: 'group', 'aria-label': t('temple.map'), style: 'max-width:' + Math.min(W, 900) + 'px'}, g);
+  return s('svg', {class: 'tp-map', id: 'tp-map', viewBox: `0 0 ${W} ${H}`, role: 'group', 'aria-label': t('temple.map') + '. ' + t('a11y.arrowsMove'),
+    style: `width:${Math.round(W * 1.1)}px`}, g);
 }
 
-function doorRect(x, y, k) {
-  const m = CELL / 2;
-  switch (k) {
-    case 0: return {x: x + m - 12, y: y + 2, width: 24, height: 8};
-    case 1: return {x: x + CELL - 10, y: y + m - 12, width: 8, height: 24};
-    case 2: return {x: x + m - 12, y: y + CELL - 10, width: 24, height: 8};
-    default: return {x: x + 2, y: y + m - 12, width: 8, height: 24};
-  }
+function chamberTip(c, a, here, v, ctx) {
+  const parts = [t('tip.temple.chamber.' + (/^gem_/.test(c.id) ? 'gem' : c.id === 'start' ? 'start' : c.id === 'exit' ? 'exit' : 'basic'))];
+  if (c.cost && c.cost.length) parts.push(t('tip.temple.cost', {cost: list(c.cost.map(face))}));
+  if (c.tiers) parts.push(t('tip.temple.field', {symbol: face(c.symbol), tiers: c.tiers.map((x) => t('tip.temple.tier', {cost: x.cost, gems: x.gems})).join(', ')}));
+  if (a) parts.push(t('tip.temple.canEnter'));
+  else if (here !== c && ctx.myTurn && !ctx.readonly) parts.push(t('tip.temple.cannotEnter'));
+  return parts.join(' ');
 }
 
 function keyStop(e) {
@@ -277,7 +316,7 @@ function keyStop(e) {
 
 function chamberLabel(c, v, ctx) {
   const parts = [chamberName(c.id), t('temple.costAria', {cost: (c.cost || []).map(face).join(', ')})];
-  if (c.tiers) parts.push(t('temple.fieldAria', {symbol: face(c.symbol), value: c.pool_value || 0, tiers: c.tiers.map((x) => x.cost + '→' + x.gems).join(', ')}));
+  if (c.tiers) parts.push(t('temple.fieldAria', {symbol: face(c.symbol), value: c.pool_value || 0, tiers: c.tiers.map((x) => t('tip.temple.tier', {cost: x.cost, gems: x.gems})).join(', ')}));
   if (c.activated) parts.push(t('temple.activated'));
   const who = v.seats.filter((st) => st.chamber === v.chambers.indexOf(c));
   if (who.length) parts.push(list(who.map((st) => ctx.name(st.seat))));
@@ -287,12 +326,13 @@ function chamberLabel(c, v, ctx) {
 function seats(v, ctx) {
   return h('section', {'aria-labelledby': 'tp-seats-h'},
     h('h3', {id: 'tp-seats-h'}, t('temple.adventurers')),
-    h('div', {class: 'tp-seats'}, v.seats.map((st) => {
+    h('ul', {class: 'tp-seats'}, v.seats.map((st) => {
       const dice = v.dice.filter((d) => d.owner === st.seat && d.status !== 'lost' && d.status !== 'out');
-      return h('div', {class: 'seat-box', 'data-seat': st.seat},
-        h('span', {class: 'seat-mark seat-' + st.seat, 'aria-hidden': 'true'}, ctx.shape(st.seat)), ' ', h('strong', {}, ctx.name(st.seat)), ' — ',
+      return h('li', {class: 'seat-box', 'data-seat': st.seat},
+        seatMark(st.seat), ' ', h('strong', {}, ctx.name(st.seat)), ' — ',
         st.escaped ? t('temple.escaped') : chamberName(st.chamber_id), h('br'),
-        h('small', {}, tn('temple.dice', st.dice), ': ', dice.map((d) => FACE_LETTER[d.face] || '·').join(' ') || '—',
+        h('span', {class: 'mini-dice'}, dice.map((d) => tip(h('span', {class: 'mini-die', tabindex: '0', role: 'img', 'aria-label': t('temple.face.' + d.face) + ', ' + t('temple.status.' + d.status)}, dieSVG(d.face, d.status)), dieTip(d.face, d.status)))),
+        h('small', {}, ' ', tn('temple.dice', st.dice),
           dice.some((d) => d.status === 'locked') ? ' · ' + tn('temple.locked', dice.filter((d) => d.status === 'locked').length) : '',
           st.gifting ? ' · ' + t('temple.gifting') : ''));
     })));
@@ -302,7 +342,7 @@ function seats(v, ctx) {
 
 export function label(a, ctx) {
   switch (a.type) {
-    case 'roll': return tn('temple.rollSome', a.dice.length);
+    case 'roll': return rollLabel(a, ctx);
     case 'unlock': return tn('temple.unlock', a.targets.length);
     case 'enter': return t('temple.enter', {to: chamberName(a.to)});
     case 'discover': return t('temple.discover', {side: t('temple.side.' + a.side)});
@@ -318,6 +358,16 @@ export function label(a, ctx) {
     case 'signal': return t('temple.signal.' + a.kind);
   }
   return null;
+}
+
+// rollLabel names a roll by the dice it keeps, so that two rolls of as many
+// dice never read alike.
+function rollLabel(a, ctx) {
+  const v = ctx.view;
+  const me = v && v.you != null ? v.seats.find((x) => x.seat === v.you) : null;
+  const kept = me ? myDice(v, me).filter((d) => ROLLABLE.has(d.status) && !a.dice.includes(d.id)) : [];
+  const base = tn('temple.rollSome', a.dice.length);
+  return kept.length ? base + ', ' + t('temple.keeping', {faces: list(kept.map((d) => face(d.face)))}) : base;
 }
 
 export function describe(ev, ctx) {
@@ -359,7 +409,7 @@ export function status(ctx) {
 export function onKey(e, ctx) {
   if (!ctx.myTurn) return false;
   const k = e.key.toLowerCase();
-  if (k === 'r') { const b = document.querySelector('#tp-roll'); if (b && !b.disabled) { b.click(); return true; } }
-  if (/^[1-7]$/.test(k)) { const b = document.querySelectorAll('#tp-dice .die')[+k - 1]; if (b && !b.disabled) { b.click(); return true; } }
+  if (k === 'r') { const b = document.querySelector('#tp-roll'); if (b) { b.click(); return true; } }
+  if (/^[1-7]$/.test(k)) { const b = document.querySelectorAll('#tp-dice .die')[+k - 1]; if (b) { b.click(); return true; } }
   return false;
 }

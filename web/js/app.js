@@ -26,7 +26,11 @@ async function main() {
   onLang(() => { drawLangSwitch(); drawStatic(); });
   const root = document.getElementById('main');
   const m = location.pathname.match(/^\/play\/([A-Za-z0-9_-]+)\/?$/);
-  if (m) {
+  const help = location.pathname.match(/^\/help\/([a-z0-9_]+)\/?$/);
+  if (help) {
+    const {HelpPage} = await import('./help.js');
+    new HelpPage(root, help[1]).start();
+  } else if (m) {
     const {MatchPage} = await import('./match.js');
     new MatchPage(root, m[1]).start();
   } else {

@@ -5,6 +5,8 @@
 import {api, held, heldAll, remember, playerName, setPlayerName} from './api.js';
 import {t, tn, tx, onLang, errorText, has} from './i18n.js';
 import {h, fill, toast, copyText} from './ui.js';
+import {keyOf, canFocus} from './focus.js';
+import {emblem} from './pictures.js';
 
 const STATUSES = ['open', 'running', 'finished'];
 // The difficulty levels every game offers (bot.Levels on the server).
@@ -34,7 +36,7 @@ export class Lobby {
     this.choose(this.games.find((g) => g.id === want) || null);
     await this.loadMatches();
     this.draw();
-    this.timer = setInterval(() => this.loadMatches().then(() => this.drawMatches()), 5000);
+    this.timer = setInterval(() => this.loadMatches().then(() => keepFocus(() => this.drawMatches())), 5000);
   }
 
   async loadMatches() {
@@ -74,6 +76,11 @@ export class Lobby {
   }
 
   draw() {
+    keepFocus(() => this.drawPage());
+  }
+
+  drawPage() {
+    document.title = t('lobby.pageTitle');
     fill(this.root,
       h('h1', {}, t('lobby.title')),
       h('p', {class: 'lead'}, t('lobby.lead')),
@@ -87,7 +94,7 @@ export class Lobby {
       h('section', {class: 'panel', 'aria-labelledby': 'list-h'},
         h('h2', {id: 'list-h'}, t('lobby.matches')),
         h('div', {class: 'tabs', role: 'tablist'}, STATUSES.map((st) => h('button', {
-          type: 'button', role: 'tab', id: 'tab-' + st, 'aria-selected': String(st === this.tab),
+          type: 'button', role: 'tab', id: 'tab-' + st, 'aria-selected': String(st === this.tab), 'aria-controls': 'match-list',
           onclick: async () => { this.tab = st; await this.loadMatches(); this.draw(); },
         }, t('status.' + st)))),
         h('div', {id: 'match-list', role: 'tabpanel', 'aria-labelledby': 'tab-' + this.tab})),
@@ -114,12 +121,17 @@ export class Lobby {
     if (!this.games.length) return h('p', {}, t('lobby.noGames'));
     return h('fieldset', {class: 'games'},
       h('legend', {}, t('lobby.chooseGame')),
-      this.games.map((g) => h('label', {class: 'game-card' + (this.game === g ? ' chosen' : ''), 'data-game': g.id},
-        h('input', {type: 'radio', name: 'game', value: g.id, checked: this.game === g,
-          onchange: () => { this.choose(g); this.draw(); document.getElementById('create')?.scrollIntoView({block: 'nearest'}); }}),
-        h('span', {class: 'game-name'}, tx(g.name)),
-        h('span', {class: 'game-meta'}, playerRange(g), ' · ', t('timing.' + g.timing)),
-        h('span', {class: 'game-summary'}, tx(g.summary)))));
+      this.games.map((g) => h('div', {class: 'game-card' + (this.game === g ? ' chosen' : ''), 'data-game': g.id},
+        h('label', {class: 'game-pick'},
+          h('span', {class: 'game-picture'}, decorative(emblem(g.id))),
+          h('span', {class: 'game-line'},
+            h('input', {type: 'radio', name: 'game', value: g.id, id: 'game-' + g.id, checked: this.game === g,
+              'aria-describedby': 'game-meta-' + g.id + ' game-sum-' + g.id,
+              onchange: () => { this.choose(g); this.draw(); document.getElementById('create')?.scrollIntoView({block: 'nearest'}); }}),
+            h('span', {class: 'game-name'}, tx(g.name)))),
+        h('span', {class: 'game-meta', id: 'game-meta-' + g.id}, playerRange(g), ' · ', t('timing.' + g.timing)),
+        h('span', {class: 'game-summary', id: 'game-sum-' + g.id}, tx(g.summary)),
+        h('a', {class: 'howto', href: '/help/' + g.id}, t('help.link', {game: tx(g.name)})))));
   }
 
   drawForm() {
@@ -274,10 +286,39 @@ export class Lobby {
         h('span', {class: 'seats-list'}, seatTexts.join(' · ')), ' ',
         m.outcome && m.outcome.winners ? h('span', {class: 'winners'}, t('lobby.won', {names: m.outcome.winners.map((w) => (m.seats[w] && m.seats[w].name) || t('seat.n', {n: w + 1})).join(', ')})) : null,
         h('span', {class: 'actions'},
-          mySeat != null && m.status !== 'finished' ? h('a', {class: 'button primary', href: '/play/' + m.id + '?seat=' + mySeat}, t('lobby.resume')) : null,
-          h('a', {class: 'button', href: '/play/' + m.id}, m.status === 'finished' ? t('lobby.replay') : t('lobby.spectate'))));
+          mySeat != null && m.status !== 'finished' ? h('a', {class: 'button primary', 'data-key': 'resume-' + m.id, href: '/play/' + m.id + '?seat=' + mySeat}, t('lobby.resume'), matchContext(this.gameName(m.game), seatTexts)) : null,
+          h('a', {class: 'button', 'data-key': 'open-' + m.id, href: '/play/' + m.id}, m.status === 'finished' ? t('lobby.replay') : t('lobby.spectate'), matchContext(this.gameName(m.game), seatTexts))));
     })));
   }
+}
+
+// decorative hides a picture from screen readers where words beside it
+// already say what it shows.
+function decorative(el) {
+  if (el) {
+    el.setAttribute('aria-hidden', 'true');
+    el.removeAttribute('role');
+    el.removeAttribute('aria-label');
+  }
+  return el;
+}
+
+// matchContext tells a screen reader which match a link opens: the lobby
+// lists many links that all read "Watch".
+function matchContext(game, seats) {
+  return h('span', {class: 'visually-hidden'}, ' — ' + t('lobby.linkContext', {game, seats: seats.join(', ')}));
+}
+
+// keepFocus redraws and puts the keyboard focus back on the same control
+// (found again by its id or data-key), so that a refresh of the list or a
+// choice never drops it to the page's body.
+function keepFocus(draw) {
+  const a = document.activeElement;
+  const key = a && a !== document.body ? keyOf(a) || (a.name && a.value ? `input[name="${CSS.escape(a.name)}"][value="${CSS.escape(a.value)}"]` : null) : null;
+  draw();
+  if (!key || (document.activeElement && document.activeElement !== document.body && document.activeElement.isConnected)) return;
+  const again = document.querySelector(key);
+  if (canFocus(again)) again.focus({preventScroll: true});
 }
 
 function playerRange(g) {

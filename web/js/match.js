@@ -8,6 +8,10 @@ import {t, tn, tx, onLang, errorText, getLang, list} from './i18n.js';
 import {h, fill, toast, copyText, fmtClock, sameAction} from './ui.js';
 import {loadBoard, describeEvent, labelAction} from './boards.js';
 import {botName} from './lobby.js';
+import {FocusKeeper} from './focus.js';
+import {installTips} from './tips.js';
+import {prefsPanel, shortcutsOn, singleKey} from './prefs.js';
+import {seatMark, icon} from '/pieces/common.js';
 
 // Retry delays after a dropped connection, in milliseconds.
 const RETRY = [500, 1000, 2000, 4000, 8000, 10000];
@@ -104,6 +108,7 @@ export class MatchPage {
         mk('title', 'h1', {}),
         mk('badge', 'span', {class: 'badge', id: 'status-badge'}),
         mk('clock', 'span', {class: 'clock', id: 'clock', 'aria-live': 'off'}),
+        mk('helpLink', 'a', {href: '/help/' + this.game, class: 'help-link', id: 'help-link'}),
         h('a', {href: '/', class: 'back'}, '')),
       mk('banner', 'div', {class: 'banner', id: 'conn-banner', role: 'status', hidden: true}),
       mk('turn', 'p', {class: 'turn', id: 'turn', 'aria-live': 'polite'}),
@@ -115,8 +120,13 @@ export class MatchPage {
         h('aside', {class: 'side'},
           mk('seatsBox', 'section', {class: 'panel', id: 'seats', 'aria-labelledby': 'seats-h'}),
           mk('actions', 'section', {class: 'panel', id: 'actions', 'aria-labelledby': 'actions-h'}),
-          mk('logBox', 'section', {class: 'panel log-panel', id: 'log-panel', 'aria-labelledby': 'log-h'})))));
+          mk('logBox', 'section', {class: 'panel log-panel', id: 'log-panel', 'aria-labelledby': 'log-h'}),
+          mk('prefs', 'section', {class: 'panel', id: 'prefs-panel'})))));
     this.root.querySelector('.back').textContent = t('match.backToLobby');
+    this.drawChrome();
+    installTips();
+    this.keeper = new FocusKeeper(this.el.board);
+    this.actionsKeeper = new FocusKeeper(this.el.actions);
     this.el.board.addEventListener('pointerdown', () => { this.pressed = true; });
     const release = () => {
       if (!this.pressed) return;
@@ -132,9 +142,19 @@ export class MatchPage {
     addEventListener('pointercancel', release, true);
   }
 
+  // drawChrome writes the page's title, the help link and the settings,
+  // which change only with the language.
+  drawChrome() {
+    const name = tx(this.info.name);
+    document.title = t('match.pageTitle', {game: name});
+    fill(this.el.helpLink, icon('info'), ' ', t('help.link', {game: name}));
+    fill(this.el.prefs, h('h2', {}, t('prefs.title')), prefsPanel());
+  }
+
   drawAll() {
     if (!this.el) return;
     this.root.querySelector('.back').textContent = t('match.backToLobby');
+    this.drawChrome();
     if (this.joining) { this.drawJoin(); return; }
     this.draw();
     this.drawLog(true);
@@ -295,7 +315,7 @@ export class MatchPage {
   showError(e) {
     const text = errorText(e, this.game);
     fill(this.el.error, h('strong', {}, t('match.refused')), ' ', h('span', {class: 'error-text'}, text),
-      h('button', {type: 'button', class: 'close', 'aria-label': t('match.dismiss'), onclick: () => this.hideError()}, '×'));
+      h('button', {type: 'button', class: 'close', onclick: () => this.hideError()}, icon('cross', {label: t('match.dismiss')})));
     this.el.error.hidden = false;
     this.el.error.dataset.code = (e && e.code) || '';
   }
@@ -373,6 +393,7 @@ export class MatchPage {
       const again = this.el.board.querySelector('[data-key="' + CSS.escape(key) + '"]');
       if (again) again.focus();
     }
+    this.keeper.restore(() => (this.mod.focusNext ? this.mod.focusNext(inner, ctx) : null));
   }
 
   drawTurn() {
@@ -395,7 +416,9 @@ export class MatchPage {
       else text = tn('match.waitingFor', actors.length, {names: list(actors.map((a) => this.name(a)))});
       if (extra) text += ' ' + extra;
     }
-    this.el.turn.textContent = text;
+    // Written only when it changes: a live region rewritten with the same
+    // words is read again.
+    if (this.el.turn.textContent !== text) this.el.turn.textContent = text;
     this.el.turn.classList.toggle('mine', this.isMyTurn());
   }
 
@@ -406,7 +429,7 @@ export class MatchPage {
         class: 'seat' + (actors.includes(st.seat) && this.msg.status === 'running' ? ' acting' : '') + (st.seat === this.seat ? ' me' : ''),
         'data-seat': st.seat,
       },
-      h('span', {class: 'seat-mark seat-' + st.seat, 'aria-hidden': 'true'}, SEAT_SHAPES[st.seat % SEAT_SHAPES.length]),
+      seatMark(st.seat),
       h('span', {class: 'seat-name'}, this.name(st.seat)),
       st.seat === this.seat ? h('span', {class: 'tag'}, t('match.you')) : null,
       h('span', {class: 'tag'}, st.kind === 'bot' ? t('seat.botLevel', {level: botName(st.bot)}) : st.played_by === 'bot' ? t('seat.byBot') : st.connected ? t('seat.online') : st.joined ? t('seat.offline') : t('seat.notJoined')),
@@ -425,6 +448,7 @@ export class MatchPage {
       // choices (engine.Offer); longer ones are composed on the board.
       const why = this.seat < 0 ? t('match.spectating') : mine ? t('match.onBoard') : this.msg.status === 'running' ? t('match.notYourTurn') : '—';
       fill(box, h('h2', {id: 'actions-h'}, t('match.actions')), h('p', {class: 'muted'}, why));
+      this.actionsKeeper.restore(() => this.el.board.querySelector('[data-act]'));
       return;
     }
     const ctx = this.ctx();
@@ -433,6 +457,7 @@ export class MatchPage {
     const shown = this.mod.listed ? legal.map((a, i) => [a, i]).filter(([a]) => this.mod.listed(a, ctx)) : legal.map((a, i) => [a, i]);
     if (!shown.length) {
       fill(box, h('h2', {id: 'actions-h'}, t('match.actions')), h('p', {class: 'muted'}, t('match.onBoard')));
+      this.actionsKeeper.restore(() => this.el.board.querySelector('[data-act]'));
       return;
     }
     const items = shown.map(([a, i]) => ({a, i, label: labelAction(this.mod, a, ctx)}));
@@ -456,6 +481,7 @@ export class MatchPage {
       const again = box.querySelector('[data-key="' + CSS.escape(focusedIdx) + '"]');
       if (again) again.focus();
     }
+    this.actionsKeeper.restore(() => box.querySelector('button.legal'));
   }
 
   drawHost() {
@@ -466,7 +492,7 @@ export class MatchPage {
     fill(this.el.host, h('h2', {}, t('match.hostTitle')),
       invites.length ? h('ul', {class: 'invites'}, invites.map(([s, url]) => {
         const st = this.seats[+s];
-        return h('li', {'data-seat': s}, h('span', {}, t('seat.n', {n: +s + 1}), st && st.joined ? ' ✓ ' + t('seat.joined') : ''), ' ',
+        return h('li', {'data-seat': s}, h('span', {}, t('seat.n', {n: +s + 1}), st && st.joined ? [' ', icon('check'), ' ', t('seat.joined')] : ''), ' ',
           h('input', {type: 'text', readonly: true, value: url, class: 'invite-url', 'aria-label': t('lobby.inviteFor', {n: +s + 1}), onfocus: (e) => e.target.select()}),
           h('button', {type: 'button', onclick: async () => toast(await copyText(url) ? t('lobby.copied') : t('lobby.copyFailed'))}, t('lobby.copy')));
       })) : null,
@@ -532,6 +558,8 @@ export class MatchPage {
     const tag = e.target && e.target.tagName;
     if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT') return;
     if (this.replay && this.el.end.contains(e.target) && (e.key === 'ArrowLeft' || e.key === 'ArrowRight')) return;
+    // Single-key shortcuts can be turned off (WCAG 2.1.4).
+    if (singleKey(e) && !shortcutsOn()) return;
     if (this.mod.onKey && this.msg) {
       try { if (this.mod.onKey(e, this.ctx())) { e.preventDefault(); return; } } catch (err) { console.warn(err); }
     }
@@ -563,7 +591,7 @@ export class MatchPage {
       h('table', {class: 'outcome'},
         h('thead', {}, h('tr', {}, h('th', {scope: 'col'}, t('end.rank')), h('th', {scope: 'col'}, t('end.player')), h('th', {scope: 'col'}, t('end.score')))),
         h('tbody', {}, rows.map((r) => h('tr', {class: winners.includes(r.seat) ? 'winner' : ''},
-          h('td', {}, r.rank ?? '—', winners.includes(r.seat) ? ' ★' : ''), h('td', {}, SEAT_SHAPES[r.seat % SEAT_SHAPES.length], ' ', this.name(r.seat)), h('td', {}, r.score ?? '—'))))),
+          h('td', {}, r.rank ?? '—', winners.includes(r.seat) ? [' ', icon('trophy', {label: t('end.winner')})] : ''), h('td', {}, seatMark(r.seat), ' ', this.name(r.seat)), h('td', {}, r.score ?? '—'))))),
       out && out.summary ? h('p', {class: 'muted', lang: 'en'}, out.summary) : null,
       h('div', {id: 'review'}, h('p', {}, t('end.loading'))));
     if (!this.replay) {
@@ -596,11 +624,11 @@ export class MatchPage {
         if (e.key === 'ArrowLeft' && e.target !== range) { go(-1)(); e.preventDefault(); }
         if (e.key === 'ArrowRight' && e.target !== range) { go(1)(); e.preventDefault(); }
       }},
-      h('button', {type: 'button', id: 'step-first', onclick: go(-n), 'aria-label': t('end.first')}, '«'),
-      h('button', {type: 'button', id: 'step-prev', onclick: go(-1), 'aria-label': t('end.prev')}, '◀'),
+      h('button', {type: 'button', id: 'step-first', onclick: go(-n)}, icon('first', {label: t('end.first')})),
+      h('button', {type: 'button', id: 'step-prev', onclick: go(-1)}, icon('prev', {label: t('end.prev')})),
       range,
-      h('button', {type: 'button', id: 'step-next', onclick: go(1), 'aria-label': t('end.next')}, '▶'),
-      h('button', {type: 'button', id: 'step-last', onclick: go(n), 'aria-label': t('end.last')}, '»')),
+      h('button', {type: 'button', id: 'step-next', onclick: go(1)}, icon('next', {label: t('end.next')})),
+      h('button', {type: 'button', id: 'step-last', onclick: go(n)}, icon('last', {label: t('end.last')}))),
       h('p', {id: 'step-text', class: 'step-text', 'aria-live': 'polite'}),
       h('div', {id: 'review-board', class: 'board review game-' + this.game}));
     this.drawStep();

@@ -1,0 +1,90 @@
+// Tooltips: a piece marked with tip(el, text) explains itself when the
+// pointer rests on it and when it has the keyboard focus, and a screen
+// reader reads the same text as the piece's description (aria-describedby).
+// One floating box serves the whole page; it stays while the piece is
+// hovered or focused, and Escape closes it (WCAG 1.4.13). It never takes
+// clicks (pointer-events: none), so that it can never hide the button a
+// player is about to press.
+
+import {h} from './ui.js';
+
+let box = null;
+let owner = null;
+let hideTimer = 0;
+let n = 0;
+
+// tip marks el with its explanation and returns el.
+export function tip(el, text) {
+  if (el && text) el.dataset.tip = text;
+  return el;
+}
+
+// attachTips gives every marked piece under root a description a screen
+// reader reads: hidden texts beside the pieces, named by aria-describedby.
+export function attachTips(root) {
+  const marked = root.querySelectorAll('[data-tip]');
+  if (!marked.length) return;
+  const texts = h('div', {class: 'tip-texts', hidden: true});
+  for (const el of marked) {
+    const id = 'tip-' + (++n);
+    texts.append(h('span', {id}, el.dataset.tip));
+    const had = (el.getAttribute('aria-describedby') || '').split(/\s+/).filter((x) => x && !x.startsWith('tip-'));
+    el.setAttribute('aria-describedby', [...had, id].join(' '));
+  }
+  root.append(texts);
+}
+
+function show(el) {
+  clearTimeout(hideTimer);
+  if (!box) {
+    box = h('div', {class: 'tip', id: 'tip', 'aria-hidden': 'true'});
+    document.body.append(box);
+  }
+  owner = el;
+  box.textContent = el.dataset.tip;
+  box.hidden = false;
+  const r = el.getBoundingClientRect();
+  const w = Math.min(320, innerWidth - 16);
+  box.style.maxWidth = w + 'px';
+  const bw = Math.min(w, box.offsetWidth), bh = box.offsetHeight;
+  let x = r.left + r.width / 2 - bw / 2;
+  x = Math.max(8, Math.min(innerWidth - bw - 8, x));
+  let y = r.bottom + 8;
+  if (y + bh > innerHeight - 8 && r.top - bh - 8 > 8) y = r.top - bh - 8;
+  box.style.left = (x + scrollX) + 'px';
+  box.style.top = (y + scrollY) + 'px';
+}
+
+function hide() {
+  if (box) box.hidden = true;
+  owner = null;
+}
+
+function hideSoon() {
+  clearTimeout(hideTimer);
+  hideTimer = setTimeout(hide, 250);
+}
+
+// installTips starts the page's tooltip box (once).
+export function installTips() {
+  if (installTips.done) return;
+  installTips.done = true;
+  document.addEventListener('pointerover', (e) => {
+    const el = e.target.closest && e.target.closest('[data-tip]');
+    if (el) show(el);
+  });
+  document.addEventListener('pointerout', (e) => {
+    const el = e.target.closest && e.target.closest('[data-tip]');
+    if (el && !(e.relatedTarget && el.contains(e.relatedTarget)) && document.activeElement !== el) hideSoon();
+  });
+  document.addEventListener('focusin', (e) => {
+    const el = e.target.closest && e.target.closest('[data-tip]');
+    // Only keyboard focus shows it: a click that focuses a button, or the
+    // focus put back after a redraw of a board played with the mouse,
+    // does not.
+    if (el && el === e.target && el.matches(':focus-visible')) show(el); else if (owner) hide();
+  });
+  document.addEventListener('focusout', (e) => { if (owner === e.target) hideSoon(); });
+  document.addEventListener('keydown', (e) => { if (e.key === 'Escape' && owner) { hide(); } }, true);
+  addEventListener('scroll', () => { if (owner && owner.isConnected) show(owner); else hide(); }, {passive: true});
+}
