@@ -2,14 +2,17 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"syscall"
 	"time"
 
@@ -23,6 +26,7 @@ import (
 func init() {
 	var (
 		addr, data, sync, level string
+		storeURL, busURL        string
 		speed                   float64
 		rate                    float64
 		profile                 bool
@@ -37,6 +41,12 @@ func init() {
 keeps every match in one SQLite file, by default ` + defaultDataHelp + `.
 On start it rebuilds every unfinished match from its log; on SIGINT or SIGTERM it
 finishes the writes under way, saves the clocks of real-time matches and stops.
+
+--store postgres://user@host/db keeps the matches in PostgreSQL instead (the
+server creates and migrates its tables); --bus nats://host:4222 names the NATS
+server that several nodes will share. Both may come from the environment:
+SORTIE_STORE and SORTIE_BUS. This version runs one node: --bus is checked but
+not used yet.
 
 Limits for a server open to anyone (docs/api.md, "Limits"): each client (an
 address, or an IPv6 /64) may create --create-rate matches a minute in bursts of
@@ -56,15 +66,29 @@ forwarded header is ignored and the proxy counts as one client.`,
 			}
 			logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: lv}))
 			slog.SetDefault(logger)
-			if data == "" {
-				data = defaultDataPath()
+			// From the environment after parsing, not as the flags'
+			// defaults: help would print a password.
+			if storeURL == "" {
+				storeURL = os.Getenv("SORTIE_STORE")
 			}
-			data, err := dataFile(data)
-			if err != nil {
+			if busURL == "" {
+				busURL = os.Getenv("SORTIE_BUS")
+			}
+			if err := checkEngines(cmd, storeURL, busURL); err != nil {
 				return err
 			}
+			if storeURL != "" {
+				data = redactURL(storeURL)
+			} else {
+				if data == "" {
+					data = defaultDataPath()
+				}
+				if data, err = dataFile(data); err != nil {
+					return err
+				}
+			}
 			cfg := lim
-			cfg.Games, cfg.DataPath, cfg.Sync, cfg.Logger = all.Games(), data, sync, logger
+			cfg.Games, cfg.DataPath, cfg.StoreURL, cfg.Sync, cfg.Logger = all.Games(), data, storeURL, sync, logger
 			cfg.ClockSpeed, cfg.MessageRate, cfg.Pprof, cfg.Static = speed, rate, profile, web.Files()
 			if cfg.TrustedProxies, err = server.ParseTrustedProxies(proxies); err != nil {
 				return fmt.Errorf("--trusted-proxies: %v", err)
@@ -110,6 +134,8 @@ forwarded header is ignored and the proxy counts as one client.`,
 	f := cmd.Flags()
 	f.StringVar(&addr, "addr", "localhost:8080", "address to listen on")
 	f.StringVar(&data, "data", "", "the SQLite file holding the matches, or a folder to keep "+dataFileName+" in (default "+defaultDataHelp+")")
+	f.StringVar(&storeURL, "store", "", "a PostgreSQL database (postgres://...) to keep the matches in, instead of --data (env SORTIE_STORE)")
+	f.StringVar(&busURL, "bus", "", "the NATS server (nats://host:4222) shared by several nodes (env SORTIE_BUS)")
 	f.StringVar(&sync, "sync", "full", "SQLite synchronous mode: full (survives power loss) or normal (survives a crash of the process)")
 	f.StringVar(&level, "log-level", "info", "log level: debug, info, warn or error")
 	f.DurationVar(&grace, "grace", 15*time.Second, "how long a shutdown may wait for writes and sockets")
@@ -152,4 +178,36 @@ func defaultDataPath() string {
 		return filepath.Join(h, ".local", "share", "sortie", "sortie.db")
 	}
 	return "sortie.db"
+}
+
+// checkEngines checks --store and --bus before anything opens.
+func checkEngines(cmd *cobra.Command, storeURL, busURL string) error {
+	if storeURL != "" {
+		u, err := url.Parse(storeURL)
+		if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
+			return fmt.Errorf("--store takes a PostgreSQL URL (postgres://user@host/database), not %q; an SQLite file goes in --data", redactURL(storeURL))
+		}
+		if cmd.Flags().Changed("data") {
+			return errors.New("give --store (PostgreSQL) or --data (SQLite), not both")
+		}
+	}
+	if busURL != "" {
+		for _, one := range strings.Split(busURL, ",") {
+			u, err := url.Parse(strings.TrimSpace(one))
+			if err != nil || (u.Scheme != "nats" && u.Scheme != "tls") || u.Host == "" {
+				return fmt.Errorf("--bus takes NATS URLs (nats://host:4222, several separated by commas), not %q", redactURL(one))
+			}
+		}
+		fmt.Fprintln(cmd.ErrOrStderr(), "sortie: --bus is checked but not used yet: this node runs alone")
+	}
+	return nil
+}
+
+// redactURL hides a URL's password, for messages and logs.
+func redactURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return "(a URL that does not parse)"
+	}
+	return u.Redacted()
 }

@@ -2,10 +2,12 @@
 // spectators — from the goroutine that runs the match to the sockets that
 // listen, wherever they are.
 //
-// [Local] is the in-process fan-out a single node uses. A bus across nodes
-// (NATS) implements the same [Bus] interface: a match publishes each audience's
-// message once, already encoded, and every subscriber of that audience gets it
-// in order or is told it fell behind. A bus never looks inside a message and
+// [Local] is the in-process fan-out a single node uses. [NATS] carries the
+// same [Bus] across nodes: a match publishes each audience's message once,
+// already encoded, and every subscriber of that audience, on every node, gets
+// it in order or is told it fell behind. NATS also carries requests from one
+// node to another ([Exchange]), for the actions of clients connected to a
+// node that does not run their match. A bus never looks inside a message and
 // never decides who may see what: the match encodes a seat's message from that
 // seat's view alone before it is published.
 //
@@ -226,9 +228,18 @@ func (l *Local) shard(t Topic) *shard {
 
 // Subscribe adds a subscriber to t.
 func (l *Local) Subscribe(t Topic, limit int) *Subscription {
+	return l.subscribe(t, limit, nil)
+}
+
+// subscribe adds a subscriber to t; ended, if not nil, is called once it has
+// left.
+func (l *Local) subscribe(t Topic, limit int, ended func()) *Subscription {
 	sh := l.shard(t)
 	var sub *Subscription
 	sub = NewSubscription(limit, func() {
+		if ended != nil {
+			defer ended()
+		}
 		sh.mu.Lock()
 		defer sh.mu.Unlock()
 		list := sh.subs[t]
@@ -264,6 +275,25 @@ func (l *Local) Publish(t Topic, m Message) {
 	sh.mu.RUnlock()
 	for _, s := range slow {
 		s.Close(ErrSlow)
+	}
+}
+
+// end ends the subscriptions of every topic that keep keeps (nil: all) with
+// reason.
+func (l *Local) end(keep func(Topic) bool, reason error) {
+	var subs []*Subscription
+	for i := range l.shards {
+		sh := &l.shards[i]
+		sh.mu.RLock()
+		for t, list := range sh.subs {
+			if keep == nil || keep(t) {
+				subs = append(subs, list...)
+			}
+		}
+		sh.mu.RUnlock()
+	}
+	for _, s := range subs {
+		s.Close(reason)
 	}
 }
 

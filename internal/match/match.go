@@ -346,7 +346,7 @@ func (x *Match) advance(at engine.Millis) bool {
 func (x *Match) commit(r engine.Record, evs []engine.Event, actor engine.Seat, ack int64, source string) error {
 	data, err := r.MarshalJSON()
 	if err == nil {
-		err = x.mgr.store.Append(context.Background(), x.id, int(x.seq)+1, data, r.At)
+		err = x.mgr.store.Append(context.Background(), x.id, x.rec.Lease.Epoch, int(x.seq)+1, data, r.At)
 	}
 	if err != nil {
 		x.log.Error("cannot store a record; rebuilding the match", "err", err)
@@ -418,7 +418,7 @@ func (x *Match) finishIfOver(now time.Time) {
 		return
 	}
 	clock := x.clock(now)
-	if err := x.mgr.store.Finish(context.Background(), x.id, out, clock, now); err != nil {
+	if err := x.mgr.store.Finish(context.Background(), x.id, x.rec.Lease.Epoch, out, clock, now); err != nil {
 		// The log is complete; the next start finds the game over and
 		// finishes it again.
 		x.log.Error("cannot store the outcome", "err", err)
@@ -472,7 +472,7 @@ func (x *Match) saveClock(now time.Time) {
 		return
 	}
 	x.savedClock = now
-	if err := x.mgr.store.SaveClock(context.Background(), x.id, x.clock(now)); err != nil {
+	if err := x.mgr.store.SaveClock(context.Background(), x.id, x.rec.Lease.Epoch, x.clock(now)); err != nil {
 		x.log.Warn("cannot save the match clock", "err", err)
 	}
 }

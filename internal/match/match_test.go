@@ -24,11 +24,11 @@ type flaky struct {
 	fail atomic.Bool
 }
 
-func (f *flaky) Append(ctx context.Context, id string, n int, rec []byte, at engine.Millis) error {
+func (f *flaky) Append(ctx context.Context, id string, e store.Epoch, n int, rec []byte, at engine.Millis) error {
 	if f.fail.Load() {
 		return errors.New("disk full")
 	}
-	return f.SQLite.Append(ctx, id, n, rec, at)
+	return f.SQLite.Append(ctx, id, e, n, rec, at)
 }
 
 func newManager(t *testing.T, st store.Store, linger time.Duration) *match.Manager {

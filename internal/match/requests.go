@@ -167,7 +167,7 @@ func (x *Match) Join(ctx context.Context, s engine.Seat, name string) (Summary, 
 		if name != "" {
 			seat.Name = name
 		}
-		if err := x.mgr.store.SetSeat(context.Background(), x.id, int(s), seat); err != nil {
+		if err := x.mgr.store.SetSeat(context.Background(), x.id, x.rec.Lease.Epoch, int(s), seat); err != nil {
 			x.log.Error("cannot store a join", "err", err)
 			return refuse(CodeUnavailable, "The server could not save your seat; try again.")
 		}
@@ -213,7 +213,7 @@ func (x *Match) start(now time.Time) error {
 	case store.Finished:
 		return refuse(CodeFinished, "The match is over.")
 	}
-	if err := x.mgr.store.Start(context.Background(), x.id, now); err != nil {
+	if err := x.mgr.store.Start(context.Background(), x.id, x.rec.Lease.Epoch, now); err != nil {
 		x.log.Error("cannot store the start", "err", err)
 		return refuse(CodeUnavailable, "The server could not start the match; try again.")
 	}

@@ -33,8 +33,12 @@ import (
 type Config struct {
 	// Games are the games served (the command passes games/all).
 	Games []engine.Game
-	// DataPath is the SQLite file the server opens when Store is nil.
+	// DataPath is the SQLite file the server opens when Store and StoreURL
+	// are not set.
 	DataPath string
+	// StoreURL is the PostgreSQL database (postgres://...) the server opens
+	// when Store is nil.
+	StoreURL string
 	// Sync is the SQLite synchronous mode: "full" (default) or "normal".
 	Sync string
 	// Store, if set, is used instead of opening DataPath (and is not closed
@@ -147,6 +151,13 @@ func New(cfg Config) (*Server, error) {
 	cfg = withDefaults(cfg)
 	s := &Server{cfg: cfg, log: cfg.Logger, metrics: newMetrics(), clients: newClients(cfg)}
 	s.store = cfg.Store
+	if s.store == nil && cfg.StoreURL != "" {
+		st, err := store.OpenPostgres(context.Background(), cfg.StoreURL, store.PostgresOptions{OnCommit: s.metrics.onCommit})
+		if err != nil {
+			return nil, err
+		}
+		s.store, s.ownStore = st, true
+	}
 	if s.store == nil {
 		if cfg.DataPath == "" {
 			return nil, errors.New("server: no store and no data path")
@@ -367,8 +378,8 @@ func (s *Server) readiness() *poller {
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
-	if err := s.store.Ping(ctx); err != nil {
-		writeError(w, &match.Error{Code: match.CodeUnavailable, Message: "The store does not answer."})
+	if err := s.store.Check(ctx); err != nil {
+		writeError(w, &match.Error{Code: match.CodeUnavailable, Message: "The store cannot save anything now."})
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"status": "ok", "live_matches": s.mgr.Live()})

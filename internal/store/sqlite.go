@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,12 +10,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"time"
 
 	"sortie/engine"
 
-	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // SQLiteOptions tune an SQLite store. The zero value is the safe default.
@@ -33,55 +33,71 @@ type SQLiteOptions struct {
 	OnCommit func(writes int, d time.Duration)
 }
 
-// SQLite is a [Store] in one SQLite file (write-ahead log). One goroutine
-// owns the writing connection and commits every write queued meanwhile in one
-// transaction (group commit): a match waits for its own record to be durable,
-// and a thousand matches share each flush to disk. Reads go through a separate
-// pool and never wait for writes.
+// SQLite is a [Store] in one SQLite file (write-ahead log), for one node. One
+// goroutine owns the writing connection and commits every write queued
+// meanwhile in one transaction (group commit): a match waits for its own
+// record to be durable, and a thousand matches share each flush to disk.
+// Reads go through a separate pool and never wait for writes.
+//
+// The file is created readable by its owner only. A file that exists must be
+// Sortie's: an empty file, another program's database or a damaged one is
+// refused with an error that says so, and an older Sortie's file is migrated
+// in place. Leases work as in any store, by the local clock.
 type SQLite struct {
-	path   string
-	w, r   *sql.DB
-	ops    chan *op
-	opts   SQLiteOptions
-	mu     sync.RWMutex // guards closed against sends on ops
-	closed bool
-	done   chan struct{}
+	path    string
+	w, r    *sql.DB
+	q       *queue[sqliteOp]
+	damaged atomic.Pointer[error] // set once a read or write met damaged data
 
 	appendStmt *sql.Stmt
 }
 
-// op is one queued write.
-type op struct {
-	run  func(tx *sql.Tx, s *SQLite) error
-	done chan error
+// sqliteOp is one write, run inside the writer's transaction. It returns a
+// refusal only after writing nothing.
+type sqliteOp func(tx *sql.Tx) error
+
+// sqliteMigrations are the schema versions, in order; sqliteMigrations[v-1]
+// brings a file from version v-1 to v. Version 1 is the schema of the files
+// written before versions were kept.
+var sqliteMigrations = []string{
+	`CREATE TABLE matches (
+		id        TEXT PRIMARY KEY,
+		game      TEXT NOT NULL,
+		setup     TEXT NOT NULL,
+		seats     TEXT NOT NULL,
+		host_hash BLOB,
+		settings  BLOB,
+		status    TEXT NOT NULL,
+		clock     INTEGER NOT NULL DEFAULT 0,
+		outcome   TEXT,
+		created   INTEGER NOT NULL,
+		started   INTEGER NOT NULL DEFAULT 0,
+		finished  INTEGER NOT NULL DEFAULT 0
+	);
+	CREATE INDEX matches_status ON matches(status, created);
+	CREATE TABLE records (
+		match_id TEXT NOT NULL,
+		n        INTEGER NOT NULL,
+		rec      BLOB NOT NULL,
+		PRIMARY KEY (match_id, n)
+	) WITHOUT ROWID;`,
+
+	`ALTER TABLE matches ADD COLUMN epoch INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE matches ADD COLUMN owner TEXT NOT NULL DEFAULT '';
+	CREATE INDEX matches_owner ON matches(owner) WHERE owner <> '';
+	CREATE TABLE nodes (
+		name    TEXT PRIMARY KEY,
+		expires INTEGER NOT NULL
+	);
+	CREATE TABLE sortie_health (
+		id      INTEGER PRIMARY KEY,
+		checked INTEGER NOT NULL
+	);
+	INSERT INTO sortie_health VALUES (1, 0);`,
 }
 
-const schema = `
-CREATE TABLE IF NOT EXISTS matches (
-	id        TEXT PRIMARY KEY,
-	game      TEXT NOT NULL,
-	setup     TEXT NOT NULL,
-	seats     TEXT NOT NULL,
-	host_hash BLOB,
-	settings  BLOB,
-	status    TEXT NOT NULL,
-	clock     INTEGER NOT NULL DEFAULT 0,
-	outcome   TEXT,
-	created   INTEGER NOT NULL,
-	started   INTEGER NOT NULL DEFAULT 0,
-	finished  INTEGER NOT NULL DEFAULT 0
-);
-CREATE INDEX IF NOT EXISTS matches_status ON matches(status, created);
-CREATE TABLE IF NOT EXISTS records (
-	match_id TEXT NOT NULL,
-	n        INTEGER NOT NULL,
-	rec      BLOB NOT NULL,
-	PRIMARY KEY (match_id, n)
-) WITHOUT ROWID;
-`
-
-// OpenSQLite opens (creating if needed) the store in the file at path; the
-// folder is created too.
+// OpenSQLite opens the store in the file at path, creating the file (and its
+// folder) if it does not exist.
 func OpenSQLite(path string, o SQLiteOptions) (*SQLite, error) {
 	if o.MaxBatch <= 0 {
 		o.MaxBatch = 512
@@ -99,189 +115,302 @@ func OpenSQLite(path string, o SQLiteOptions) (*SQLite, error) {
 			return nil, fmt.Errorf("store: %v", err)
 		}
 	}
-	q := url.Values{}
-	q.Add("_pragma", "busy_timeout(10000)")
-	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "synchronous("+mode+")")
-	q.Set("_txlock", "immediate")
-	dsn := "file:" + path + "?" + q.Encode()
-	w, err := sql.Open("sqlite", dsn)
-	if err != nil {
-		return nil, fmt.Errorf("store: open %s: %v", path, err)
+	switch fi, err := os.Stat(path); {
+	case errors.Is(err, os.ErrNotExist):
+		if err := createSQLite(path); err != nil {
+			return nil, err
+		}
+	case err != nil:
+		return nil, fmt.Errorf("store: %v", err)
+	case fi.Size() == 0:
+		return nil, fmt.Errorf("store: %s exists but is empty, so it is not a Sortie database; "+
+			"move it away to start a new one, or give the right file with --data", path)
 	}
-	w.SetMaxOpenConns(1)
-	w.SetMaxIdleConns(1)
-	w.SetConnMaxLifetime(0)
-	if _, err := w.Exec(schema); err != nil {
-		w.Close()
-		return nil, fmt.Errorf("store: prepare %s: %v", path, err)
+	s := &SQLite{path: path}
+	if err := s.inspect(); err != nil {
+		return nil, err
 	}
-	qr := url.Values{}
-	qr.Add("_pragma", "busy_timeout(10000)")
-	qr.Add("_pragma", "query_only(1)")
-	r, err := sql.Open("sqlite", "file:"+path+"?"+qr.Encode())
+	w, err := openSQLite(path, "synchronous("+mode+")")
+	if err != nil {
+		return nil, err
+	}
+	if err := migrateSQLite(w, path, false, true); err != nil {
+		w.Close()
+		return nil, s.unfit(err)
+	}
+	r, err := openSQLite(path, "query_only(1)")
 	if err != nil {
 		w.Close()
-		return nil, fmt.Errorf("store: open %s: %v", path, err)
+		return nil, err
 	}
 	r.SetMaxOpenConns(4)
 	r.SetMaxIdleConns(4)
-	s := &SQLite{path: path, w: w, r: r, ops: make(chan *op, 4096), opts: o, done: make(chan struct{})}
+	s.w, s.r = w, r
 	// One statement per record: it lands only as the next record of a
-	// running match. The match's clock is not updated here: a match that
-	// resumes takes the later of its saved clock and its last record's time.
+	// running match, under its current epoch. The match's clock is not
+	// updated here: a match that resumes takes the later of its saved clock
+	// and its last record's time.
 	s.appendStmt, err = w.Prepare(`INSERT INTO records(match_id, n, rec)
-		SELECT ?1, ?2, ?3
-		WHERE (SELECT coalesce(max(n), 0) FROM records WHERE match_id = ?1) = ?2 - 1
-		AND EXISTS (SELECT 1 FROM matches WHERE id = ?1 AND status = 'running')`)
+		SELECT ?1, ?2, ?3 FROM matches
+		WHERE id = ?1 AND status = 'running' AND epoch = ?4 AND (owner <> '' OR epoch = 0)
+		AND (SELECT coalesce(max(n), 0) FROM records WHERE match_id = ?1) = ?2 - 1`)
 	if err != nil {
 		w.Close()
 		r.Close()
 		return nil, fmt.Errorf("store: prepare statements: %v", err)
 	}
-	go s.writer()
+	s.q = newQueue(o.MaxBatch, s.commit, o.OnCommit)
 	return s, nil
 }
 
-// Path returns the file the store lives in.
-func (s *SQLite) Path() string { return s.path }
-
-// writer commits queued writes, as many as are waiting, in one transaction.
-func (s *SQLite) writer() {
-	defer close(s.done)
-	batch := make([]*op, 0, s.opts.MaxBatch)
-	for first := range s.ops {
-		batch = append(batch[:0], first)
-	fill:
-		for len(batch) < s.opts.MaxBatch {
-			select {
-			case o, ok := <-s.ops:
-				if !ok {
-					break fill
-				}
-				batch = append(batch, o)
-			default:
-				break fill
-			}
-		}
-		start := time.Now()
-		if err := s.commit(batch); err != nil {
-			// One write failed (a conflict, say): give each its own
-			// transaction so that the others still land and the faulty one
-			// gets its own error.
-			for _, o := range batch {
-				o.done <- s.commit([]*op{o})
-			}
-		} else {
-			for _, o := range batch {
-				o.done <- nil
-			}
-		}
-		if s.opts.OnCommit != nil {
-			s.opts.OnCommit(len(batch), time.Since(start))
-		}
+// openSQLite opens a pool on path with one more pragma. A writing pool keeps
+// one connection: the writer's.
+func openSQLite(path, pragma string) (*sql.DB, error) {
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", pragma)
+	write := !strings.HasPrefix(pragma, "query_only")
+	if write {
+		q.Add("_pragma", "journal_mode(WAL)")
+		q.Set("_txlock", "immediate")
 	}
+	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("store: open %s: %v", path, err)
+	}
+	if write {
+		db.SetMaxOpenConns(1)
+		db.SetMaxIdleConns(1)
+		db.SetConnMaxLifetime(0)
+	}
+	return db, nil
 }
 
-func (s *SQLite) commit(batch []*op) error {
-	tx, err := s.w.Begin()
+// createSQLite makes a new store file at path, readable by its owner only.
+// The schema is written to a file aside that then takes the name, so that a
+// file at path is always a whole Sortie database: an empty one was not left
+// by Sortie.
+func createSQLite(path string) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".sortie-new-*.db") // mode 0600
+	if err != nil {
+		return fmt.Errorf("store: %v", err)
+	}
+	tmp.Close()
+	defer os.Remove(tmp.Name())
+	db, err := openSQLite(tmp.Name(), "synchronous(FULL)")
 	if err != nil {
 		return err
 	}
-	for _, o := range batch {
-		if err := o.run(tx, s); err != nil {
-			tx.Rollback()
+	err = migrateSQLite(db, tmp.Name(), true, true)
+	if cerr := db.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	if err := os.Link(tmp.Name(), path); err != nil && !errors.Is(err, os.ErrExist) {
+		return fmt.Errorf("store: %v", err) // another process made it meanwhile: open theirs
+	}
+	if d, err := os.Open(filepath.Dir(path)); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// inspect checks, without writing to it, that the file is a whole Sortie
+// database that this Sortie knows.
+func (s *SQLite) inspect() error {
+	db, err := openSQLite(s.path, "query_only(1)")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	var res string
+	if err := db.QueryRow(`PRAGMA quick_check`).Scan(&res); err != nil {
+		return s.unfit(err)
+	}
+	if res != "ok" {
+		return fmt.Errorf("store: %s is damaged (%s); restore it from a backup, or move it away to start a new one", s.path, res)
+	}
+	if err := migrateSQLite(db, s.path, false, false); err != nil {
+		return s.unfit(err)
+	}
+	return nil
+}
+
+// unfit says in words why the file at s.path cannot be opened.
+func (s *SQLite) unfit(err error) error {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() & 0xff {
+		case sqlite3.SQLITE_NOTADB:
+			return fmt.Errorf("store: %s is not a Sortie database (not even an SQLite file); give the right file with --data", s.path)
+		case sqlite3.SQLITE_CORRUPT:
+			return fmt.Errorf("store: %s is damaged (%v); restore it from a backup, or move it away to start a new one", s.path, err)
+		}
+	}
+	if strings.HasPrefix(err.Error(), "store:") {
+		return err
+	}
+	return fmt.Errorf("store: open %s: %v", s.path, err)
+}
+
+// migrateSQLite applies the migrations the file lacks (or, unless apply,
+// only says whether it could). A file with no table is taken only when fresh
+// (made by createSQLite).
+func migrateSQLite(db *sql.DB, path string, fresh, apply bool) error {
+	tx, err := db.Begin()
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var tables []string
+	rows, err := tx.Query(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			rows.Close()
+			return err
+		}
+		tables = append(tables, name)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	has := func(t string) bool {
+		for _, x := range tables {
+			if x == t {
+				return true
+			}
+		}
+		return false
+	}
+	version := 0
+	switch {
+	case has("sortie_schema"):
+		if err := tx.QueryRow(`SELECT coalesce(max(version), 0) FROM sortie_schema`).Scan(&version); err != nil {
+			return err
+		}
+	case has("matches") && has("records"):
+		version = 1 // written before versions were kept
+	case len(tables) == 0 && !fresh:
+		return fmt.Errorf("store: %s is an SQLite database with no table, not a Sortie database; "+
+			"move it away to start a new one, or give the right file with --data", path)
+	case len(tables) > 0:
+		return fmt.Errorf("store: %s is another program's SQLite database (it holds %s), not Sortie's; "+
+			"give Sortie a file of its own with --data", path, strings.Join(tables, ", "))
+	}
+	if version > len(sqliteMigrations) {
+		return fmt.Errorf("store: %s was written by a newer Sortie (schema version %d; this one knows up to %d)",
+			path, version, len(sqliteMigrations))
+	}
+	if version == len(sqliteMigrations) || !apply {
+		return nil
+	}
+	if _, err := tx.Exec(`CREATE TABLE IF NOT EXISTS sortie_schema (version INTEGER PRIMARY KEY, applied INTEGER NOT NULL)`); err != nil {
+		return err
+	}
+	now := time.Now().UnixMilli()
+	if version == 1 && !has("sortie_schema") {
+		if _, err := tx.Exec(`INSERT INTO sortie_schema VALUES (1, ?)`, now); err != nil {
+			return err
+		}
+	}
+	for v := version + 1; v <= len(sqliteMigrations); v++ {
+		if _, err := tx.Exec(sqliteMigrations[v-1]); err != nil {
+			return fmt.Errorf("store: %s: schema version %d: %v", path, v, err)
+		}
+		if _, err := tx.Exec(`INSERT INTO sortie_schema VALUES (?, ?)`, v, now); err != nil {
 			return err
 		}
 	}
 	return tx.Commit()
 }
 
-// write queues fn and waits until it is committed. ctx bounds only the wait
-// for a place in the queue: once queued, a write is carried out and waited for,
-// so that its caller never mistakes a durable write for a lost one.
-func (s *SQLite) write(ctx context.Context, fn func(tx *sql.Tx, s *SQLite) error) error {
-	o := &op{run: fn, done: make(chan error, 1)}
-	s.mu.RLock()
-	if s.closed {
-		s.mu.RUnlock()
-		return ErrClosed
+// Path returns the file the store lives in.
+func (s *SQLite) Path() string { return s.path }
+
+// commit runs a batch of writes in one transaction.
+func (s *SQLite) commit(batch []sqliteOp) ([]error, error) {
+	tx, err := s.w.Begin()
+	if err != nil {
+		return nil, s.fault(err)
 	}
-	select {
-	case s.ops <- o:
-	case <-ctx.Done():
-		s.mu.RUnlock()
-		return ctx.Err()
+	errs := make([]error, len(batch))
+	for i, run := range batch {
+		if err := run(tx); err != nil {
+			if refused(err) {
+				errs[i] = err
+				continue
+			}
+			tx.Rollback()
+			return nil, s.fault(err)
+		}
 	}
-	s.mu.RUnlock()
-	return <-o.done
+	if err := tx.Commit(); err != nil {
+		return nil, s.fault(err)
+	}
+	return errs, nil
+}
+
+// fault turns an error of the file (full, read-only, damaged, locked by
+// another program) into [ErrUnavailable], and remembers damage for Check.
+func (s *SQLite) fault(err error) error {
+	var se *sqlite.Error
+	if err == nil || !errors.As(err, &se) {
+		return err
+	}
+	switch se.Code() & 0xff {
+	case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
+		err = unavailable("the database file "+s.path+" is damaged", err)
+		s.damaged.CompareAndSwap(nil, &err)
+		return err
+	case sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN,
+		sqlite3.SQLITE_PERM, sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_PROTOCOL:
+		return unavailable("the database file "+s.path+" cannot be written", err)
+	}
+	return err
 }
 
 // Close waits for the queued writes and closes the file.
 func (s *SQLite) Close() error {
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
+	if !s.q.close() {
 		return nil
 	}
-	s.closed = true
-	close(s.ops)
-	s.mu.Unlock()
-	<-s.done
 	s.appendStmt.Close()
-	err := errors.Join(s.r.Close(), s.w.Close())
-	return err
+	return errors.Join(s.r.Close(), s.w.Close())
 }
 
-// seatJSON is a seat as kept in the seats column.
-type seatJSON struct {
-	Seat
-	Hash string `json:"hash,omitempty"`
+// hold reads what a write to match id is judged on.
+func hold(tx *sql.Tx, id string) (holding, error) {
+	h := holding{found: true}
+	var status string
+	err := tx.QueryRow(`SELECT epoch, owner, status FROM matches WHERE id = ?`, id).Scan(&h.epoch, &h.owner, &status)
+	if errors.Is(err, sql.ErrNoRows) {
+		return holding{}, nil
+	}
+	h.status = Status(status)
+	return h, err
 }
 
-func encodeSeats(seats []Seat) (string, error) {
-	js := make([]seatJSON, len(seats))
-	for i, st := range seats {
-		js[i] = seatJSON{Seat: st}
-		if st.TokenHash != nil {
-			js[i].Hash = hex.EncodeToString(st.TokenHash)
+// fenced runs write on match id if a write under epoch e that needs status
+// need may be carried out.
+func (s *SQLite) fenced(ctx context.Context, id string, e Epoch, need Status, write func(tx *sql.Tx) error) error {
+	return s.q.write(ctx, id, func(tx *sql.Tx) error {
+		h, err := hold(tx, id)
+		if err != nil {
+			return err
 		}
-	}
-	b, err := json.Marshal(js)
-	return string(b), err
-}
-
-func decodeSeats(b string) ([]Seat, error) {
-	var js []seatJSON
-	if err := json.Unmarshal([]byte(b), &js); err != nil {
-		return nil, err
-	}
-	seats := make([]Seat, len(js))
-	for i, j := range js {
-		seats[i] = j.Seat
-		if j.Hash != "" {
-			h, err := hex.DecodeString(j.Hash)
-			if err != nil {
-				return nil, err
-			}
-			seats[i].TokenHash = h
+		if err := h.refusal(id, e, need); err != nil {
+			return err
 		}
-	}
-	return seats, nil
-}
-
-func millis(t time.Time) int64 {
-	if t.IsZero() {
-		return 0
-	}
-	return t.UnixMilli()
-}
-
-func fromMillis(ms int64) time.Time {
-	if ms == 0 {
-		return time.Time{}
-	}
-	return time.UnixMilli(ms)
+		return write(tx)
+	})
 }
 
 // Create stores a new match.
@@ -298,39 +427,49 @@ func (s *SQLite) Create(ctx context.Context, m *Match) error {
 	if status == "" {
 		status = Open
 	}
-	return s.write(ctx, func(tx *sql.Tx, _ *SQLite) error {
-		_, err := tx.Exec(`INSERT INTO matches(id, game, setup, seats, host_hash, settings, status, clock, created)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	return s.q.write(ctx, m.ID, func(tx *sql.Tx) error {
+		res, err := tx.Exec(`INSERT INTO matches(id, game, setup, seats, host_hash, settings, status, clock, created)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING`,
 			m.ID, m.Game, string(setup), seats, m.HostHash, m.Settings, string(status), int64(m.Clock), millis(m.Created))
-		if err != nil && strings.Contains(err.Error(), "UNIQUE") {
-			return fmt.Errorf("%w: match %s exists", ErrConflict, m.ID)
-		}
-		return err
-	})
-}
-
-// Append writes the next record of a match's log.
-func (s *SQLite) Append(ctx context.Context, id string, n int, rec []byte, at engine.Millis) error {
-	return s.write(ctx, func(tx *sql.Tx, s *SQLite) error {
-		res, err := tx.Stmt(s.appendStmt).Exec(id, n, rec)
 		if err != nil {
 			return err
 		}
 		if k, _ := res.RowsAffected(); k != 1 {
-			return fmt.Errorf("%w: record %d of match %s is not the next one of a running match", ErrConflict, n, id)
+			return taken(m.ID)
 		}
 		return nil
 	})
 }
 
+// Append writes the next record of a match's log.
+func (s *SQLite) Append(ctx context.Context, id string, e Epoch, n int, rec []byte, at engine.Millis) error {
+	return s.q.write(ctx, id, func(tx *sql.Tx) error {
+		res, err := tx.Stmt(s.appendStmt).Exec(id, n, rec, int64(e))
+		if err != nil {
+			return err
+		}
+		if k, _ := res.RowsAffected(); k == 1 {
+			return nil
+		}
+		h, err := hold(tx, id)
+		if err != nil {
+			return err
+		}
+		if err := h.refusal(id, e, Running); err != nil {
+			return err
+		}
+		var last []byte
+		err = tx.QueryRow(`SELECT rec FROM records WHERE match_id = ? AND n = ? AND n = (SELECT max(n) FROM records WHERE match_id = ?)`,
+			id, n, id).Scan(&last)
+		return repeated(id, n, rec, last, err, sql.ErrNoRows)
+	})
+}
+
 // SetSeat replaces one seat of a match.
-func (s *SQLite) SetSeat(ctx context.Context, id string, i int, st Seat) error {
-	return s.write(ctx, func(tx *sql.Tx, _ *SQLite) error {
+func (s *SQLite) SetSeat(ctx context.Context, id string, e Epoch, i int, st Seat) error {
+	return s.fenced(ctx, id, e, "", func(tx *sql.Tx) error {
 		var raw string
 		if err := tx.QueryRow(`SELECT seats FROM matches WHERE id = ?`, id).Scan(&raw); err != nil {
-			if errors.Is(err, sql.ErrNoRows) {
-				return ErrNotFound
-			}
 			return err
 		}
 		seats, err := decodeSeats(raw)
@@ -338,7 +477,7 @@ func (s *SQLite) SetSeat(ctx context.Context, id string, i int, st Seat) error {
 			return err
 		}
 		if i < 0 || i >= len(seats) {
-			return fmt.Errorf("%w: match %s has no seat %d", ErrConflict, id, i)
+			return badSeat(id, i)
 		}
 		seats[i] = st
 		enc, err := encodeSeats(seats)
@@ -351,26 +490,20 @@ func (s *SQLite) SetSeat(ctx context.Context, id string, i int, st Seat) error {
 }
 
 // Start marks a match running.
-func (s *SQLite) Start(ctx context.Context, id string, at time.Time) error {
-	return s.write(ctx, func(tx *sql.Tx, _ *SQLite) error {
-		res, err := tx.Exec(`UPDATE matches SET status = 'running', started = ? WHERE id = ? AND status = 'open'`, millis(at), id)
-		if err != nil {
-			return err
-		}
-		if k, _ := res.RowsAffected(); k != 1 {
-			return fmt.Errorf("%w: match %s is not open", ErrConflict, id)
-		}
-		return nil
+func (s *SQLite) Start(ctx context.Context, id string, e Epoch, at time.Time) error {
+	return s.fenced(ctx, id, e, Open, func(tx *sql.Tx) error {
+		_, err := tx.Exec(`UPDATE matches SET status = 'running', started = ? WHERE id = ?`, millis(at), id)
+		return err
 	})
 }
 
 // Finish marks a match finished.
-func (s *SQLite) Finish(ctx context.Context, id string, o engine.Outcome, clock engine.Millis, at time.Time) error {
+func (s *SQLite) Finish(ctx context.Context, id string, e Epoch, o engine.Outcome, clock engine.Millis, at time.Time) error {
 	out, err := json.Marshal(o)
 	if err != nil {
 		return err
 	}
-	return s.write(ctx, func(tx *sql.Tx, _ *SQLite) error {
+	return s.fenced(ctx, id, e, "", func(tx *sql.Tx) error {
 		_, err := tx.Exec(`UPDATE matches SET status = 'finished', outcome = ?, clock = max(clock, ?), finished = ? WHERE id = ?`,
 			string(out), int64(clock), millis(at), id)
 		return err
@@ -378,86 +511,166 @@ func (s *SQLite) Finish(ctx context.Context, id string, o engine.Outcome, clock 
 }
 
 // SaveClock saves the clock of a running match.
-func (s *SQLite) SaveClock(ctx context.Context, id string, clock engine.Millis) error {
-	return s.write(ctx, func(tx *sql.Tx, _ *SQLite) error {
+func (s *SQLite) SaveClock(ctx context.Context, id string, e Epoch, clock engine.Millis) error {
+	return s.fenced(ctx, id, e, "", func(tx *sql.Tx) error {
 		_, err := tx.Exec(`UPDATE matches SET clock = max(clock, ?) WHERE id = ? AND status = 'running'`, int64(clock), id)
+		return err
+	})
+}
+
+// Acquire takes the lease on a match.
+func (s *SQLite) Acquire(ctx context.Context, id, node string, ttl time.Duration) (Lease, error) {
+	var l Lease
+	err := s.q.write(ctx, id, func(tx *sql.Tx) error {
+		var epoch, until int64
+		var owner string
+		err := tx.QueryRow(`SELECT m.epoch, m.owner, coalesce(n.expires, 0) FROM matches m LEFT JOIN nodes n ON n.name = m.owner
+			WHERE m.id = ?`, id).Scan(&epoch, &owner, &until)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("%w: %s", ErrNotFound, id)
+		}
+		if err != nil {
+			return err
+		}
+		now := time.Now()
+		if owner != "" && owner != node && until > now.UnixMilli() {
+			return leased(id, owner, time.UnixMilli(until))
+		}
+		expires, err := heartbeat(tx, node, now.Add(ttl))
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(`UPDATE matches SET epoch = epoch + 1, owner = ? WHERE id = ?`, node, id); err != nil {
+			return err
+		}
+		l = Lease{Match: id, Node: node, Epoch: Epoch(epoch + 1), Expires: expires}
+		return nil
+	})
+	return l, err
+}
+
+// heartbeat extends node's leases to until, never shortening them, and
+// returns when they end.
+func heartbeat(tx *sql.Tx, node string, until time.Time) (time.Time, error) {
+	var ms int64
+	err := tx.QueryRow(`INSERT INTO nodes(name, expires) VALUES (?, ?)
+		ON CONFLICT(name) DO UPDATE SET expires = max(expires, excluded.expires) RETURNING expires`,
+		node, until.UnixMilli()).Scan(&ms)
+	return time.UnixMilli(ms), err
+}
+
+// Renew extends a node's leases and lists them.
+func (s *SQLite) Renew(ctx context.Context, node string, ttl time.Duration) ([]Lease, error) {
+	var expires time.Time
+	err := s.q.write(ctx, "", func(tx *sql.Tx) (err error) {
+		expires, err = heartbeat(tx, node, time.Now().Add(ttl))
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT id, epoch FROM matches WHERE owner = ? AND status IN ('open', 'running') ORDER BY id`, node)
+	if err != nil {
+		return nil, s.fault(err)
+	}
+	defer rows.Close()
+	var ls []Lease
+	for rows.Next() {
+		l := Lease{Node: node, Expires: expires}
+		if err := rows.Scan(&l.Match, &l.Epoch); err != nil {
+			return nil, s.fault(err)
+		}
+		ls = append(ls, l)
+	}
+	return ls, s.fault(rows.Err())
+}
+
+// Release gives a lease up.
+func (s *SQLite) Release(ctx context.Context, l Lease) error {
+	return s.q.write(ctx, l.Match, func(tx *sql.Tx) error {
+		h, err := hold(tx, l.Match)
+		if err != nil {
+			return err
+		}
+		if err := h.refusal(l.Match, l.Epoch, ""); err != nil {
+			return err
+		}
+		if h.owner != l.Node {
+			return fmt.Errorf("%w: match %s is held by node %q, not %q", ErrFenced, l.Match, h.owner, l.Node)
+		}
+		_, err = tx.Exec(`UPDATE matches SET owner = '' WHERE id = ?`, l.Match)
+		return err
+	})
+}
+
+// Orphans lists unfinished matches that nobody holds.
+func (s *SQLite) Orphans(ctx context.Context, limit int) ([]string, error) {
+	return s.ids(ctx, `SELECT m.id FROM matches m LEFT JOIN nodes n ON n.name = m.owner
+		WHERE m.status IN ('open', 'running') AND (m.owner = '' OR n.expires IS NULL OR n.expires <= ?)
+		ORDER BY m.created, m.id LIMIT ?`, time.Now().UnixMilli(), limitOr100(limit))
+}
+
+// Check commits a small write unless one committed lately.
+func (s *SQLite) Check(ctx context.Context) error {
+	if err := s.damaged.Load(); err != nil {
+		return *err
+	}
+	return s.q.check(ctx, func(tx *sql.Tx) error {
+		_, err := tx.Exec(`UPDATE sortie_health SET checked = ? WHERE id = 1`, time.Now().UnixMilli())
 		return err
 	})
 }
 
 // matchColumns are read from matches m; the record count comes from the log.
 const matchColumns = `id, game, setup, seats, host_hash, settings, status,
-	(SELECT coalesce(max(n), 0) FROM records WHERE match_id = m.id), clock, outcome, created, started, finished`
+	(SELECT coalesce(max(n), 0) FROM records WHERE match_id = m.id), clock, outcome, created, started, finished,
+	epoch, owner, coalesce((SELECT expires FROM nodes WHERE name = m.owner), 0)`
 
 type scanner interface{ Scan(dest ...any) error }
 
 func scanMatch(row scanner) (*Match, error) {
 	var (
-		m                          Match
-		setup, seats, status       string
-		outcome                    sql.NullString
-		clock                      int64
-		created, started, finished int64
+		m                                   Match
+		setup, seats, status                string
+		outcome                             sql.NullString
+		clock                               int64
+		created, started, finished, expires int64
 	)
 	if err := row.Scan(&m.ID, &m.Game, &setup, &seats, &m.HostHash, &m.Settings, &status, &m.Records, &clock, &outcome,
-		&created, &started, &finished); err != nil {
+		&created, &started, &finished, &m.Lease.Epoch, &m.Lease.Node, &expires); err != nil {
 		return nil, err
-	}
-	if err := json.Unmarshal([]byte(setup), &m.Setup); err != nil {
-		return nil, fmt.Errorf("store: match %s: setup: %v", m.ID, err)
-	}
-	var err error
-	if m.Seats, err = decodeSeats(seats); err != nil {
-		return nil, fmt.Errorf("store: match %s: seats: %v", m.ID, err)
-	}
-	if outcome.Valid {
-		m.Outcome = new(engine.Outcome)
-		if err := json.Unmarshal([]byte(outcome.String), m.Outcome); err != nil {
-			return nil, fmt.Errorf("store: match %s: outcome: %v", m.ID, err)
-		}
 	}
 	m.Status, m.Clock = Status(status), engine.Millis(clock)
 	m.Created, m.Started, m.Finished = fromMillis(created), fromMillis(started), fromMillis(finished)
-	return &m, nil
+	m.Lease.Expires = fromMillis(expires)
+	var out *string
+	if outcome.Valid {
+		out = &outcome.String
+	}
+	return &m, decodeMatch(&m, setup, seats, out)
 }
 
 // Get returns one match.
 func (s *SQLite) Get(ctx context.Context, id string) (*Match, error) {
 	m, err := scanMatch(s.r.QueryRowContext(ctx, `SELECT `+matchColumns+` FROM matches m WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, ErrNotFound
+		return nil, fmt.Errorf("%w: %s", ErrNotFound, id)
 	}
-	return m, err
+	return m, s.fault(err)
 }
 
 // Log returns a match's log.
 func (s *SQLite) Log(ctx context.Context, id string) ([][]byte, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT n, rec FROM records WHERE match_id = ? ORDER BY n`, id)
 	if err != nil {
-		return nil, err
+		return nil, s.fault(err)
 	}
 	defer rows.Close()
-	var log [][]byte
-	for rows.Next() {
-		var n int
-		var rec []byte
-		if err := rows.Scan(&n, &rec); err != nil {
-			return nil, err
-		}
-		if n != len(log)+1 {
-			return nil, fmt.Errorf("store: match %s: record %d is missing", id, len(log)+1)
-		}
-		log = append(log, rec)
-	}
-	return log, rows.Err()
+	return readLog(id, rows, s.fault)
 }
 
 // List returns matches, newest first.
 func (s *SQLite) List(ctx context.Context, f Filter) ([]*Match, error) {
-	limit := f.Limit
-	if limit <= 0 {
-		limit = 100
-	}
 	q := `SELECT ` + matchColumns + ` FROM matches m WHERE 1=1`
 	var args []any
 	if f.Status != "" {
@@ -469,43 +682,33 @@ func (s *SQLite) List(ctx context.Context, f Filter) ([]*Match, error) {
 		args = append(args, f.Game)
 	}
 	q += ` ORDER BY created DESC, id LIMIT ?`
-	args = append(args, limit)
+	args = append(args, limitOr100(f.Limit))
 	rows, err := s.r.QueryContext(ctx, q, args...)
 	if err != nil {
-		return nil, err
+		return nil, s.fault(err)
 	}
 	defer rows.Close()
 	var ms []*Match
 	for rows.Next() {
 		m, err := scanMatch(rows)
 		if err != nil {
-			return nil, err
+			return nil, s.fault(err)
 		}
 		ms = append(ms, m)
 	}
-	return ms, rows.Err()
+	return ms, s.fault(rows.Err())
 }
 
 // Unfinished returns the ids of open and running matches, oldest first.
 func (s *SQLite) Unfinished(ctx context.Context) ([]string, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT id FROM matches WHERE status IN ('open', 'running') ORDER BY created, id`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
+	return s.ids(ctx, `SELECT id FROM matches WHERE status IN ('open', 'running') ORDER BY created, id`)
 }
 
-// Ping checks that the file can be read.
-func (s *SQLite) Ping(ctx context.Context) error {
-	var one int
-	return s.r.QueryRowContext(ctx, `SELECT 1`).Scan(&one)
+func (s *SQLite) ids(ctx context.Context, q string, args ...any) ([]string, error) {
+	rows, err := s.r.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, s.fault(err)
+	}
+	defer rows.Close()
+	return readIDs(rows, s.fault)
 }

@@ -1,20 +1,39 @@
-package store
+package store_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
 	"path/filepath"
-	"sync"
+	"strings"
 	"testing"
 	"time"
 
 	"sortie/engine"
+	"sortie/internal/store"
+	"sortie/internal/store/storetest"
 )
 
-func open(t *testing.T, path string) *SQLite {
+// sqliteHarness opens stores on one new file per scenario.
+func sqliteHarness() storetest.Harness {
+	return storetest.Harness{Open: func(t testing.TB, onCommit func(int, time.Duration)) func() (store.Store, error) {
+		path := filepath.Join(t.TempDir(), "sortie.db")
+		return func() (store.Store, error) {
+			return store.OpenSQLite(path, store.SQLiteOptions{Sync: "normal", OnCommit: onCommit})
+		}
+	}}
+}
+
+func TestSQLite(t *testing.T) {
+	storetest.Run(t, sqliteHarness())
+}
+
+func openSQLite(t *testing.T, path string) *store.SQLite {
 	t.Helper()
-	s, err := OpenSQLite(path, SQLiteOptions{})
+	s, err := store.OpenSQLite(path, store.SQLiteOptions{Sync: "normal"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,220 +41,298 @@ func open(t *testing.T, path string) *SQLite {
 	return s
 }
 
-func newMatch(id string, created time.Time) *Match {
-	return &Match{
-		ID: id, Game: "testcards", Setup: engine.Setup{Players: 2, Options: map[string]string{"hand": "3"}, Seed: 42},
-		Seats:    []Seat{{Kind: "human", Bot: "random", TokenHash: []byte{1, 2, 3}}, {Kind: "bot", Bot: "random", Joined: true}},
-		HostHash: []byte{9, 9}, Settings: []byte(`{"x":1}`), Status: Open, Created: created,
-	}
-}
-
-// A match and its log survive closing and reopening the file.
-func TestRoundTrip(t *testing.T) {
+// A file written before schema versions were kept (version 1, no leases)
+// opens with its matches and logs, is migrated in place, and takes writes
+// at epoch 0 as before.
+func TestSQLiteMigratesAnOldFile(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "a", "sortie.db")
-	s := open(t, path)
-	now := time.UnixMilli(time.Now().UnixMilli())
-	if err := s.Create(ctx, newMatch("m1", now)); err != nil {
+	path := filepath.Join(t.TempDir(), "old.db")
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Start(ctx, "m1", now); err != nil {
-		t.Fatal(err)
-	}
-	for n := 1; n <= 3; n++ {
-		if err := s.Append(ctx, "m1", n, []byte(fmt.Sprintf(`{"at":%d}`, n*10)), engine.Millis(n*10)); err != nil {
+	// The schema and rows exactly as the store wrote them before.
+	for _, q := range []string{
+		`CREATE TABLE IF NOT EXISTS matches (id TEXT PRIMARY KEY, game TEXT NOT NULL, setup TEXT NOT NULL, seats TEXT NOT NULL,
+			host_hash BLOB, settings BLOB, status TEXT NOT NULL, clock INTEGER NOT NULL DEFAULT 0, outcome TEXT,
+			created INTEGER NOT NULL, started INTEGER NOT NULL DEFAULT 0, finished INTEGER NOT NULL DEFAULT 0)`,
+		`CREATE INDEX IF NOT EXISTS matches_status ON matches(status, created)`,
+		`CREATE TABLE IF NOT EXISTS records (match_id TEXT NOT NULL, n INTEGER NOT NULL, rec BLOB NOT NULL, PRIMARY KEY (match_id, n)) WITHOUT ROWID`,
+		`INSERT INTO matches VALUES ('old', 'testcards', '{"players":2,"seed":7}', '[{"kind":"human","joined":true,"hash":"0102"},{"kind":"bot","bot":"random","joined":true}]',
+			x'0909', x'7b7d', 'running', 1500, NULL, 1700000000000, 1700000001000, 0)`,
+		`INSERT INTO records VALUES ('old', 1, '{"at":10}'), ('old', 2, '{"at":20}')`,
+	} {
+		if _, err := db.Exec(q); err != nil {
 			t.Fatal(err)
 		}
 	}
-	seat := Seat{Kind: "human", Bot: "random", Name: "Ana", Joined: true, TokenHash: []byte{1, 2, 3}}
-	if err := s.SetSeat(ctx, "m1", 0, seat); err != nil {
+	db.Close()
+
+	s := openSQLite(t, path)
+	m, err := s.Get(ctx, "old")
+	if err != nil {
 		t.Fatal(err)
+	}
+	if m.Status != store.Running || m.Records != 2 || m.Clock != 1500 || m.Setup.Seed != 7 || string(m.Seats[0].TokenHash) != "\x01\x02" ||
+		m.Lease != (store.Lease{Match: "old"}) || !m.Started.Equal(time.UnixMilli(1700000001000)) {
+		t.Fatalf("the old match reads as %+v", m)
+	}
+	if err := s.Append(ctx, "old", 0, 3, []byte(`{"at":30}`), 30); err != nil {
+		t.Fatalf("append to the migrated match: %v", err)
+	}
+	if l, err := s.Acquire(ctx, "old", "A", time.Minute); err != nil || l.Epoch != 1 {
+		t.Fatalf("acquire the migrated match: %+v %v", l, err)
 	}
 	s.Close()
-	s = open(t, path)
-	m, err := s.Get(ctx, "m1")
-	if err != nil {
-		t.Fatal(err)
+	// Opening again migrates nothing more and loses nothing.
+	s = openSQLite(t, path)
+	if log, err := s.Log(ctx, "old"); err != nil || len(log) != 3 {
+		t.Fatalf("log after reopening: %q %v", log, err)
 	}
-	if m.Status != Running || m.Records != 3 || m.Clock != 0 || m.Seats[0].Name != "Ana" || string(m.Seats[0].TokenHash) != "\x01\x02\x03" ||
-		m.Setup.Seed != 42 || m.Setup.Options["hand"] != "3" || !m.Created.Equal(now) || !m.Started.Equal(now) || string(m.Settings) != `{"x":1}` {
-		t.Fatalf("read back: %+v", m)
-	}
-	log, err := s.Log(ctx, "m1")
-	if err != nil || len(log) != 3 || string(log[2]) != `{"at":30}` {
-		t.Fatalf("log: %q %v", log, err)
-	}
-	out := engine.Outcome{Winners: []engine.Seat{1}, Ranks: []int{2, 1}, Scores: []int{0, 1}}
-	if err := s.Finish(ctx, "m1", out, 55, now); err != nil {
-		t.Fatal(err)
-	}
-	m, _ = s.Get(ctx, "m1")
-	if m.Status != Finished || m.Outcome == nil || m.Outcome.Winners[0] != 1 || m.Clock != 55 {
-		t.Fatalf("finished: %+v", m)
-	}
-	// A finished log takes no more records.
-	if err := s.Append(ctx, "m1", 4, []byte(`{"at":60}`), 60); !errors.Is(err, ErrConflict) {
-		t.Fatalf("append after finish: %v", err)
+	versions := readVersions(t, path)
+	if versions != "1 2" {
+		t.Fatalf("schema versions recorded: %q", versions)
 	}
 }
 
-// Records must come in order, once: a gap, a repeat or an unknown match is a
-// conflict that writes nothing.
-func TestAppendOrder(t *testing.T) {
-	ctx := context.Background()
-	s := open(t, filepath.Join(t.TempDir(), "sortie.db"))
-	s.Create(ctx, newMatch("m1", time.Now()))
-	s.Start(ctx, "m1", time.Now())
-	if err := s.Append(ctx, "m1", 1, []byte(`{"at":1}`), 1); err != nil {
+func readVersions(t *testing.T, path string) string {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=query_only(1)")
+	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []struct {
-		id string
-		n  int
-	}{{"m1", 1}, {"m1", 3}, {"m1", 0}, {"nope", 1}} {
-		if err := s.Append(ctx, c.id, c.n, []byte(`{"at":9}`), 9); !errors.Is(err, ErrConflict) {
-			t.Fatalf("append %s #%d: %v, want a conflict", c.id, c.n, err)
+	defer db.Close()
+	rows, err := db.Query(`SELECT version FROM sortie_schema ORDER BY version`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var vs []string
+	for rows.Next() {
+		var v int
+		rows.Scan(&v)
+		vs = append(vs, fmt.Sprint(v))
+	}
+	return strings.Join(vs, " ")
+}
+
+// A file that is not Sortie's is refused with a sentence that says what it
+// is, and left as it was; a file from a newer Sortie too.
+func TestSQLiteRefusesAFileThatIsNotSorties(t *testing.T) {
+	dir := t.TempDir()
+	sqliteFile := func(name string, qs ...string) string {
+		path := filepath.Join(dir, name)
+		db, err := sql.Open("sqlite", "file:"+path)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if log, _ := s.Log(ctx, "m1"); len(log) != 1 {
-		t.Fatalf("log has %d records", len(log))
-	}
-	if err := s.Create(ctx, newMatch("m1", time.Now())); !errors.Is(err, ErrConflict) {
-		t.Fatalf("second create: %v", err)
-	}
-	if err := s.Start(ctx, "m1", time.Now()); !errors.Is(err, ErrConflict) {
-		t.Fatalf("second start: %v", err)
-	}
-	if _, err := s.Get(ctx, "nope"); !errors.Is(err, ErrNotFound) {
-		t.Fatalf("get unknown: %v", err)
-	}
-}
-
-// Many matches appending at once share transactions, and every write lands.
-func TestGroupCommit(t *testing.T) {
-	ctx := context.Background()
-	var mu sync.Mutex
-	batches, writes := 0, 0
-	s, err := OpenSQLite(filepath.Join(t.TempDir(), "sortie.db"), SQLiteOptions{OnCommit: func(n int, _ time.Duration) {
-		mu.Lock()
-		batches++
-		writes += n
-		mu.Unlock()
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	const matches, records = 50, 40
-	for i := range matches {
-		s.Create(ctx, newMatch(fmt.Sprint("m", i), time.Now()))
-		s.Start(ctx, fmt.Sprint("m", i), time.Now())
-	}
-	var wg sync.WaitGroup
-	for i := range matches {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for n := 1; n <= records; n++ {
-				if err := s.Append(ctx, fmt.Sprint("m", i), n, []byte(`{"at":0}`), 0); err != nil {
-					t.Error(err)
-					return
-				}
+		defer db.Close()
+		for _, q := range qs {
+			if _, err := db.Exec(q); err != nil {
+				t.Fatal(err)
 			}
-		}()
-	}
-	wg.Wait()
-	for i := range matches {
-		if log, _ := s.Log(ctx, fmt.Sprint("m", i)); len(log) != records {
-			t.Fatalf("match %d has %d records", i, len(log))
 		}
+		return path
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	t.Logf("%d writes in %d transactions", writes, batches)
-	if batches >= writes {
-		t.Fatalf("no write shared a transaction (%d writes, %d transactions)", writes, batches)
+	plain := func(name string, b []byte) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	newer := sqliteFile("newer.db", `CREATE TABLE sortie_schema (version INTEGER PRIMARY KEY, applied INTEGER NOT NULL)`,
+		`INSERT INTO sortie_schema VALUES (99, 0)`)
+	for _, c := range []struct {
+		name, path, want string
+	}{
+		{"an empty file", plain("empty.db", nil), "exists but is empty"},
+		{"a text file", plain("notes.db", []byte(strings.Repeat("shopping list: eggs, milk\n", 200))), "not a Sortie database (not even an SQLite file)"},
+		{"another program's database", sqliteFile("other.db", `CREATE TABLE users (name TEXT)`), "another program's SQLite database (it holds users)"},
+		{"an SQLite file with no table", sqliteFile("blank.db", `CREATE TABLE x (a)`, `DROP TABLE x`), "with no table"},
+		{"a newer Sortie's file", newer, "newer Sortie (schema version 99"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			before, _ := os.ReadFile(c.path)
+			s, err := store.OpenSQLite(c.path, store.SQLiteOptions{})
+			if err == nil {
+				s.Close()
+				t.Fatalf("%s was opened as a store", c.name)
+			}
+			if !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), c.path) {
+				t.Fatalf("refused with %q, want a sentence with %q and the path", err, c.want)
+			}
+			if after, _ := os.ReadFile(c.path); string(after) != string(before) {
+				t.Fatal("the refused file was changed")
+			}
+		})
 	}
 }
 
-// Listing by status and game, newest first; unfinished matches oldest first.
-func TestList(t *testing.T) {
-	ctx := context.Background()
-	s := open(t, filepath.Join(t.TempDir(), "sortie.db"))
-	t0 := time.Now()
-	for i, st := range []Status{Open, Running, Finished, Running} {
-		m := newMatch(fmt.Sprint("m", i), t0.Add(time.Duration(i)*time.Second))
-		s.Create(ctx, m)
-		if st != Open {
-			s.Start(ctx, m.ID, t0)
-		}
-		if st == Finished {
-			s.Finish(ctx, m.ID, engine.Outcome{}, 0, t0)
-		}
-	}
-	running, err := s.List(ctx, Filter{Status: Running})
-	if err != nil || len(running) != 2 || running[0].ID != "m3" || running[1].ID != "m1" {
-		t.Fatalf("running: %v %v", ids(running), err)
-	}
-	all, _ := s.List(ctx, Filter{Limit: 3})
-	if len(all) != 3 || all[0].ID != "m3" {
-		t.Fatalf("all: %v", ids(all))
-	}
-	if none, _ := s.List(ctx, Filter{Game: "chess"}); len(none) != 0 {
-		t.Fatalf("chess: %v", ids(none))
-	}
-	un, _ := s.Unfinished(ctx)
-	if fmt.Sprint(un) != "[m0 m1 m3]" {
-		t.Fatalf("unfinished: %v", un)
-	}
-	if err := s.Ping(ctx); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// Writes after Close are refused; Close waits for the writes under way.
-func TestClose(t *testing.T) {
+// A file with damaged pages is refused when it is opened; damage met while
+// the store runs makes its check fail.
+func TestSQLiteDetectsDamage(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "sortie.db")
-	s, err := OpenSQLite(path, SQLiteOptions{Sync: "normal"})
-	if err != nil {
+	s := openSQLite(t, path)
+	fill(t, s, 40, 50)
+	s.Close()
+	smash(t, path)
+	if s, err := store.OpenSQLite(path, store.SQLiteOptions{}); err == nil {
+		s.Close()
+		t.Fatal("a damaged file was opened")
+	} else if !strings.Contains(err.Error(), "is damaged") {
+		t.Fatalf("refused with %q, want a sentence saying the file is damaged", err)
+	}
+
+	path = filepath.Join(t.TempDir(), "sortie.db")
+	s = openSQLite(t, path)
+	fill(t, s, 40, 50)
+	if err := s.Check(ctx); err != nil {
 		t.Fatal(err)
 	}
-	s.Create(ctx, newMatch("m", time.Now()))
-	s.Start(ctx, "m", time.Now())
-	var wg sync.WaitGroup
-	wg.Add(1)
-	acked := 0
-	go func() {
-		defer wg.Done()
-		for n := 1; ; n++ {
-			if err := s.Append(ctx, "m", n, []byte(`{"at":0}`), 0); err != nil {
-				if !errors.Is(err, ErrClosed) {
-					t.Error(err)
-				}
-				return
-			}
-			acked = n
-		}
-	}()
-	time.Sleep(50 * time.Millisecond)
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
+	smash(t, path)
+	_, err := s.List(ctx, store.Filter{Limit: 1000})
+	for i := 0; err == nil && i < 40; i++ {
+		_, err = s.Log(ctx, fmt.Sprint("m", i))
 	}
-	wg.Wait()
-	s = open(t, path)
-	if log, _ := s.Log(ctx, "m"); len(log) != acked {
-		t.Fatalf("%d writes acknowledged, %d stored", acked, len(log))
+	if !errors.Is(err, store.ErrUnavailable) {
+		t.Fatalf("reading damaged pages: %v, want unavailable", err)
 	}
-	if _, err := OpenSQLite(path, SQLiteOptions{Sync: "sometimes"}); err == nil {
-		t.Fatal("a bad sync mode was accepted")
+	if err := s.Check(ctx); !errors.Is(err, store.ErrUnavailable) || !strings.Contains(err.Error(), "damaged") {
+		t.Fatalf("check after reading damaged pages: %v", err)
 	}
 }
 
-func ids(ms []*Match) []string {
-	var out []string
-	for _, m := range ms {
-		out = append(out, m.ID)
+// fill writes matches running with records each.
+func fill(t *testing.T, s store.Store, matches, records int) {
+	t.Helper()
+	ctx := context.Background()
+	pad := strings.Repeat("x", 200)
+	for i := range matches {
+		id := fmt.Sprint("m", i)
+		m := &store.Match{ID: id, Game: "g", Seats: []store.Seat{}, Created: time.Now()}
+		if err := s.Create(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Start(ctx, id, 0, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		for n := 1; n <= records; n++ {
+			if err := s.Append(ctx, id, 0, n, fmt.Appendf(nil, `{"at":%d,"pad":%q}`, n, pad), engine.Millis(n)); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
-	return out
+}
+
+// smash overwrites the pages in the middle of the file at path (folding
+// its write-ahead log in first) with garbage.
+func smash(t *testing.T, path string) {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	fi, _ := f.Stat()
+	junk := []byte(strings.Repeat("\xde\xad\xbe\xef", 4096))
+	for off := fi.Size() / 4; off < fi.Size()*3/4; off += 8192 {
+		if _, err := f.WriteAt(junk[:4096], off); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// The file and its companions are readable by their owner only.
+func TestSQLiteFileIsPrivate(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "data", "sortie.db")
+	s := openSQLite(t, path)
+	fill(t, s, 1, 1)
+	for _, p := range []string{path, path + "-wal", path + "-shm", filepath.Dir(path)} {
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode().Perm()&0o077 != 0 {
+			t.Errorf("%s has mode %v: others may read it", filepath.Base(p), fi.Mode().Perm())
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".sortie-new-*")); len(left) != 0 {
+		t.Fatalf("files left over from creating the store: %v", left)
+	}
+}
+
+// When the file cannot be written (another program holds its write lock),
+// the check says so within its deadline, though reads still work.
+func TestSQLiteCheckFailsWhenTheFileIsLocked(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sortie.db")
+	s := openSQLite(t, path)
+	fill(t, s, 1, 1)
+	other, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	conn, err := other.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.ExecContext(context.Background(), `BEGIN EXCLUSIVE`); err != nil {
+		t.Fatal(err)
+	}
+	checkBecomes(t, s, false, "with the file locked by another program")
+	if _, err := s.Get(context.Background(), "m0"); err != nil {
+		t.Fatalf("reads stopped too: %v", err)
+	}
+	conn.ExecContext(context.Background(), `ROLLBACK`)
+	conn.Close()
+	checkBecomes(t, s, true, "once the lock is released")
+}
+
+// checkBecomes waits until s's check passes (or fails, with ErrUnavailable,
+// each attempt given half a second), for up to 30 s. A check trusts a commit
+// of the last second, so a fault shows within about a second.
+func checkBecomes(t *testing.T, s store.Store, pass bool, when string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+		err := s.Check(ctx)
+		cancel()
+		if pass && err == nil || !pass && errors.Is(err, store.ErrUnavailable) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("check %s: %v after 30 s", when, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// When the files are made immutable (as a sick disk or an operator would),
+// the check fails; once writable again, it passes without a restart.
+func TestSQLiteCheckFailsWhenTheFileIsImmutable(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sortie.db")
+	s := openSQLite(t, path)
+	fill(t, s, 1, 1)
+	// The shared-memory index stays writable: it is mapped in memory, and
+	// the race detector does not survive a fault there.
+	files := []string{path, path + "-wal"}
+	if out, err := exec.Command("chattr", append([]string{"+i"}, files...)...).CombinedOutput(); err != nil {
+		t.Skipf("cannot make files immutable here (needs root and chattr): %v %s", err, out)
+	}
+	mutable := func() { exec.Command("chattr", append([]string{"-i"}, files...)...).Run() }
+	t.Cleanup(mutable)
+	checkBecomes(t, s, false, "with immutable files")
+	mutable()
+	checkBecomes(t, s, true, "once the files are writable again")
 }

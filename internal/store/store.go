@@ -2,12 +2,21 @@
 // (game, setup, seats, settings), where it stands (status, clock, outcome) and
 // every record of its log, in order.
 //
-// [Store] is the one interface the rest of the server uses; [SQLite] (an
-// embedded file through modernc.org/sqlite, WAL) is the default, and a
-// PostgreSQL implementation can be added behind the same interface. A store
-// knows no game: records are the JSON forms that engine.Record.MarshalJSON
-// writes, and settings are opaque bytes of the match package. It must never
-// hold a secret in clear: seat tokens are kept only as SHA-256 hashes.
+// [Store] is the one interface the rest of the server uses. [SQLite] (an
+// embedded file through modernc.org/sqlite, WAL) is the default for one node;
+// [Postgres] (through jackc/pgx) is shared by several nodes. Both create and
+// migrate their own schema, versioned, and pass the same suite (storetest).
+//
+// Several nodes share a store through leases: each match is run by the node
+// holding its lease, and every write to a match carries the [Epoch] of the
+// lease its writer believes it holds. A write under an epoch that has passed
+// is refused with [ErrFenced], so a node that was paused or cut off while
+// another took its matches over can never write to them again.
+//
+// A store knows no game: records are the JSON forms that
+// engine.Record.MarshalJSON writes, and settings are opaque bytes of the match
+// package. It must never hold a secret in clear: seat tokens are kept only as
+// SHA-256 hashes.
 package store
 
 import (
@@ -68,7 +77,9 @@ type Match struct {
 	// and its last record's time.
 	Clock engine.Millis
 	// Outcome is set once the match is finished.
-	Outcome  *engine.Outcome
+	Outcome *engine.Outcome
+	// Lease says which node runs the match, under which epoch.
+	Lease    Lease
 	Created  time.Time
 	Started  time.Time // zero until started
 	Finished time.Time // zero until finished
@@ -84,44 +95,127 @@ type Filter struct {
 	Limit int
 }
 
+// Epoch numbers the leases of one match. Each lease taken on a match has the
+// next epoch; a match that was never leased is at epoch 0, which is what a
+// single node that takes no leases writes with.
+type Epoch uint64
+
+// Lease is a node's hold on a match: while it lasts, that node alone runs the
+// match and writes to it.
+//
+// A node keeps all its leases alive at once with [Store.Renew]: a lease
+// expires when its node stops renewing, and another node may then take the
+// match over with [Store.Acquire]. Expiry is told by the store's clock, never a
+// node's.
+type Lease struct {
+	// Match is the match's id.
+	Match string
+	// Node holds the lease; empty when nobody does (the match was never
+	// leased, or its lease was released).
+	Node string
+	// Epoch is the lease's fencing token.
+	Epoch Epoch
+	// Expires is when the lease ends unless its node renews; zero when
+	// nobody holds it.
+	Expires time.Time
+}
+
 // ErrNotFound is returned for a match id that the store does not hold.
 var ErrNotFound = errors.New("store: no such match")
 
 // ErrConflict is returned when a write does not fit what is stored: a log
-// record out of order, a match id taken twice.
+// record out of order, a match id taken twice, a match that is not in the
+// status the write needs.
 var ErrConflict = errors.New("store: conflicting write")
+
+// ErrFenced is returned for a write under an epoch that is no longer the
+// match's: another node has taken the match over (or the writer released
+// it). The writer must stop running the match; nothing was written.
+var ErrFenced = errors.New("store: the match's lease has passed to another epoch")
+
+// ErrLeased is returned by [Store.Acquire] when another node holds a live
+// lease on the match.
+var ErrLeased = errors.New("store: the match is leased to another node")
+
+// ErrUnavailable is returned when the store cannot be reached or cannot
+// write (the database is down, the disk full or read-only, the file damaged).
+// A write that failed this way may still have landed if its commit was sent;
+// repeating it is safe (see [Store.Append]).
+var ErrUnavailable = errors.New("store: unavailable")
 
 // ErrClosed is returned by a store after Close.
 var ErrClosed = errors.New("store: closed")
 
-// Store persists matches and their logs. Every method is safe for concurrent
-// use. A write that returned nil is durable: it survives a crash of the
-// process.
+// Store persists matches, their logs and their leases. Every method is safe
+// for concurrent use. A write that returned nil is durable: it survives a
+// crash of the process (and of the machine, with the default settings).
+//
+// The writes to an existing match (SetSeat, Start, Append, SaveClock,
+// Finish) take the epoch of the lease the caller holds. Such a write is
+// carried out only if the epoch is still the match's current one and someone
+// holds that lease (epoch 0 needs no holder): otherwise it writes nothing and
+// returns [ErrFenced], whatever else is wrong with it. An expired lease that
+// nobody has taken over still fences nobody: no other node has written.
 type Store interface {
-	// Create stores a new match with an empty log.
+	// Create stores a new match with an empty log, at epoch 0 and leased to
+	// nobody. A match id that exists is an [ErrConflict].
 	Create(ctx context.Context, m *Match) error
+	// SetSeat replaces seat i of match id (a human joined). A seat index out
+	// of range is an [ErrConflict].
+	SetSeat(ctx context.Context, id string, e Epoch, i int, s Seat) error
+	// Start marks open match id running; a match that is not open is an
+	// [ErrConflict].
+	Start(ctx context.Context, id string, e Epoch, at time.Time) error
 	// Append writes record number n (counting from 1) of running match
 	// id's log, which must be the next one; at is the record's time.
-	Append(ctx context.Context, id string, n int, rec []byte, at engine.Millis) error
-	// SetSeat replaces seat i of match id (a human joined).
-	SetSeat(ctx context.Context, id string, i int, s Seat) error
-	// Start marks match id running.
-	Start(ctx context.Context, id string, at time.Time) error
+	// Anything else is an [ErrConflict] and writes nothing, except the
+	// repeat of the last record, byte for byte, which returns nil: a caller
+	// that was told [ErrUnavailable] may repeat its append safely.
+	Append(ctx context.Context, id string, e Epoch, n int, rec []byte, at engine.Millis) error
+	// SaveClock saves the match clock of a running match; it never moves
+	// back, and a match that is not running is left as it is.
+	SaveClock(ctx context.Context, id string, e Epoch, clock engine.Millis) error
 	// Finish marks match id finished with its outcome and final clock.
-	Finish(ctx context.Context, id string, o engine.Outcome, clock engine.Millis, at time.Time) error
-	// SaveClock saves the match clock of a running match.
-	SaveClock(ctx context.Context, id string, clock engine.Millis) error
-	// Get returns match id without its log.
+	Finish(ctx context.Context, id string, e Epoch, o engine.Outcome, clock engine.Millis, at time.Time) error
+
+	// Get returns match id without its log, with its lease.
 	Get(ctx context.Context, id string) (*Match, error)
 	// Log returns match id's log records, in order.
 	Log(ctx context.Context, id string) ([][]byte, error)
 	// List returns the matches the filter keeps, newest first.
 	List(ctx context.Context, f Filter) ([]*Match, error)
 	// Unfinished returns the ids of every match that is open or running,
-	// oldest first: those a server rebuilds when it starts.
+	// oldest first: those a single node rebuilds when it starts.
 	Unfinished(ctx context.Context) ([]string, error)
-	// Ping checks that the store answers.
-	Ping(ctx context.Context) error
+
+	// Acquire gives node the lease on match id under the next epoch, if
+	// nobody holds it, its holder's leases have expired, or node holds it
+	// already (a node that restarted takes its matches back at once);
+	// otherwise it returns [ErrLeased] and changes no lease. Taking a lease
+	// renews node's other leases for ttl too, as Renew does. The caller must read the
+	// log after Acquire returns: every write under an earlier epoch has then
+	// landed or been refused.
+	Acquire(ctx context.Context, id, node string, ttl time.Duration) (Lease, error)
+	// Renew extends every lease node holds to ttl from now (by the store's
+	// clock) and returns them, for the matches still open or running: a
+	// match missing from the answer was taken over, and node must stop
+	// running it. A node renews well within ttl (a third of it, say).
+	Renew(ctx context.Context, node string, ttl time.Duration) ([]Lease, error)
+	// Release gives up lease l (a node hands its matches over before it
+	// stops). Writes under l.Epoch are refused from then on; another node may
+	// acquire the match at once. A lease that has passed already is an
+	// [ErrFenced].
+	Release(ctx context.Context, l Lease) error
+	// Orphans returns the ids of up to limit open or running matches whose
+	// lease is free (never taken, released, or expired with its node),
+	// oldest first: those another node should take over.
+	Orphans(ctx context.Context, limit int) ([]string, error)
+
+	// Check reports whether the store can write now: it returns nil after a
+	// write has been committed recently enough, and otherwise commits a small
+	// write of its own, waiting no longer than ctx allows. A store that found
+	// its data damaged reports it until it is reopened.
+	Check(ctx context.Context) error
 	// Close finishes the writes under way and releases the store.
 	Close() error
 }

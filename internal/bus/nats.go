@@ -1,0 +1,323 @@
+package bus
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"log/slog"
+	"regexp"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"sortie/engine"
+)
+
+// Exchange carries requests from one node to another: a node that holds a
+// client's socket but not the client's match forwards the client's action to
+// the node that runs the match and waits for its answer. What a request and
+// its answer say is the caller's business; the exchange only carries bytes.
+type Exchange interface {
+	// Serve answers the requests addressed to node with h until stop is
+	// called. Each request runs on a goroutine of its own; h must answer
+	// (its answer may say that the request was refused). A node name is
+	// letters, digits, '-' and '_'.
+	Serve(node string, h Handler) (stop func(), err error)
+	// Request sends req to node and waits for its answer until ctx ends.
+	// [ErrNoNode] means that no node of that name listens (it died or
+	// stopped): the request was not carried out. Any other error
+	// ([ErrUnavailable], ctx's) leaves unknown whether it was: the caller
+	// must be able to repeat it safely (a client's action carries the seq
+	// it acted on, so a repeat is refused rather than played twice).
+	Request(ctx context.Context, node string, req []byte) ([]byte, error)
+}
+
+// Handler answers one request that came from another node. ctx ends when the
+// requester can no longer be waiting.
+type Handler func(ctx context.Context, req []byte) []byte
+
+var (
+	// ErrUnavailable: the bus cannot reach the other nodes now.
+	ErrUnavailable = errors.New("bus: the other nodes cannot be reached")
+	// ErrNoNode: no node of that name answers requests.
+	ErrNoNode = errors.New("bus: no such node listens")
+)
+
+// NATSOptions tune a [NATS] bus. The zero value is the default.
+type NATSOptions struct {
+	// Node names this node in the NATS server's monitoring.
+	Node string
+	// Prefix starts every subject, so that several clusters may share one
+	// NATS: "sortie" by default.
+	Prefix string
+	// Logger receives the bus's few log lines; nil means slog.Default().
+	Logger *slog.Logger
+	// HandlerTimeout bounds a request's handler: 30 s by default.
+	HandlerTimeout time.Duration
+	// PingInterval is how often the connection is checked when idle, so
+	// that a silent server is found out: 5 s by default (two missed answers
+	// drop the connection).
+	PingInterval time.Duration
+}
+
+// NATS is a [Bus] and an [Exchange] across nodes, over one connection to a
+// NATS server.
+//
+// A message published on a node reaches that node's own subscribers at once
+// (as with [Local]) and the other nodes' through NATS, once per node that has
+// subscribers. Messages of one topic arrive in the order of their publisher:
+// one node runs a match at a time. When the connection drops, and again when
+// it is back, every subscription of the node ends with [ErrSlow], since a
+// subscriber may have missed messages from other nodes: it takes a fresh
+// snapshot, as a slow one does. Nothing is queued while the connection is
+// down: a publish is lost for the other nodes (whose subscriptions end
+// anyway), and a request fails at once with [ErrUnavailable] rather than
+// reaching its node late. The connection comes back by itself.
+type NATS struct {
+	nc      *nats.Conn
+	local   *Local
+	prefix  string
+	log     *slog.Logger
+	timeout time.Duration
+
+	mu     sync.Mutex
+	topics map[Topic]*remote
+	subs   map[*nats.Subscription]Topic
+
+	bufs      sync.Pool
+	lostLarge atomic.Int64
+}
+
+// remote is this node's NATS subscription to a topic that it has
+// subscribers for.
+type remote struct {
+	sub   *nats.Subscription
+	users int
+	ready chan struct{} // closed once the server knows of sub
+}
+
+// ConnectNATS connects to the NATS server(s) at url (nats://host:4222, or
+// several separated by commas).
+func ConnectNATS(url string, o NATSOptions) (*NATS, error) {
+	if o.Prefix == "" {
+		o.Prefix = "sortie"
+	}
+	if !token.MatchString(o.Prefix) {
+		return nil, fmt.Errorf("bus: the subject prefix %q must be letters, digits, '-' and '_'", o.Prefix)
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if o.HandlerTimeout <= 0 {
+		o.HandlerTimeout = 30 * time.Second
+	}
+	if o.PingInterval <= 0 {
+		o.PingInterval = 5 * time.Second
+	}
+	n := &NATS{local: NewLocal(), prefix: o.Prefix, log: o.Logger, timeout: o.HandlerTimeout,
+		topics: make(map[Topic]*remote), subs: make(map[*nats.Subscription]Topic)}
+	nc, err := nats.Connect(url,
+		nats.Name("sortie "+o.Node),
+		nats.NoEcho(), // this node's own subscribers get its messages directly
+		nats.MaxReconnects(-1),
+		nats.ReconnectWait(250*time.Millisecond),
+		nats.ReconnectBufSize(-1), // nothing delivered late after an outage
+		nats.PingInterval(o.PingInterval),
+		nats.MaxPingsOutstanding(2),
+		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
+			n.log.Warn("bus: lost the connection to NATS; other nodes are out of reach until it is back", "err", err)
+			n.local.end(nil, ErrSlow)
+		}),
+		nats.ReconnectHandler(func(nc *nats.Conn) {
+			n.log.Info("bus: connected to NATS again", "server", nc.ConnectedUrlRedacted())
+			n.local.end(nil, ErrSlow)
+		}),
+		nats.ErrorHandler(func(_ *nats.Conn, sub *nats.Subscription, err error) {
+			if !errors.Is(err, nats.ErrSlowConsumer) || sub == nil {
+				n.log.Warn("bus: NATS", "err", err)
+				return
+			}
+			n.mu.Lock()
+			t, ok := n.subs[sub]
+			n.mu.Unlock()
+			if ok {
+				n.local.end(func(x Topic) bool { return x == t }, ErrSlow)
+			}
+		}),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("bus: NATS at %s: %v", url, err)
+	}
+	n.nc = nc
+	return n, nil
+}
+
+// token is what a subject token of ours may hold.
+var token = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+
+func (n *NATS) subject(t Topic) string {
+	seat := "s"
+	if t.Seat != engine.Spectator {
+		seat = strconv.Itoa(int(t.Seat))
+	}
+	return n.prefix + ".m." + t.Match + "." + seat
+}
+
+// Publish gives m to t's subscribers on this node and sends it to the other
+// nodes.
+func (n *NATS) Publish(t Topic, m Message) {
+	n.local.Publish(t, m)
+	if !token.MatchString(t.Match) {
+		return // not a match id of ours: it has no subject
+	}
+	b, _ := n.bufs.Get().(*[]byte)
+	if b == nil {
+		b = new([]byte)
+	}
+	*b = binary.BigEndian.AppendUint64((*b)[:0], m.Seq)
+	*b = append(*b, m.Data...)
+	err := n.nc.Publish(n.subject(t), *b)
+	n.bufs.Put(b)
+	if errors.Is(err, nats.ErrMaxPayload) && n.lostLarge.Add(1) == 1 {
+		n.log.Error("bus: a message is larger than NATS takes; other nodes miss such messages", "bytes", len(m.Data))
+	}
+}
+
+// Subscribe returns a subscription to t that gets the messages published on
+// any node. It returns once the NATS server knows of this node's interest,
+// so that a snapshot taken next misses nothing published after it.
+func (n *NATS) Subscribe(t Topic, limit int) *Subscription {
+	if !token.MatchString(t.Match) {
+		return n.local.Subscribe(t, limit)
+	}
+	n.mu.Lock()
+	r := n.topics[t]
+	if r == nil {
+		r = &remote{ready: make(chan struct{})}
+		n.topics[t] = r
+		r.users++
+		n.mu.Unlock()
+		sub, err := n.nc.Subscribe(n.subject(t), func(msg *nats.Msg) {
+			if len(msg.Data) < 8 {
+				return
+			}
+			n.local.Publish(t, Message{Seq: binary.BigEndian.Uint64(msg.Data), Data: msg.Data[8:]})
+		})
+		if err == nil {
+			sub.SetPendingLimits(1<<16, 64<<20)
+			if n.nc.IsConnected() {
+				n.nc.FlushTimeout(5 * time.Second)
+			}
+		}
+		n.mu.Lock()
+		r.sub = sub
+		if sub != nil {
+			n.subs[sub] = t
+		}
+		close(r.ready)
+	} else {
+		r.users++
+	}
+	n.mu.Unlock()
+	<-r.ready
+	if r.sub == nil {
+		// The connection is closed: nothing will come from other nodes.
+		s := n.local.subscribe(t, limit, func() { n.release(t, r) })
+		s.Close(ErrClosed)
+		return s
+	}
+	return n.local.subscribe(t, limit, func() { n.release(t, r) })
+}
+
+// release drops one user of r, and the NATS subscription with the last.
+func (n *NATS) release(t Topic, r *remote) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	r.users--
+	if r.users > 0 {
+		return
+	}
+	if n.topics[t] == r {
+		delete(n.topics, t)
+	}
+	if r.sub != nil {
+		delete(n.subs, r.sub)
+		r.sub.Unsubscribe()
+	}
+}
+
+// Subscribers returns how many subscribers t has on this node.
+func (n *NATS) Subscribers(t Topic) int { return n.local.Subscribers(t) }
+
+// Check returns nil while the bus is connected, [ErrUnavailable] otherwise.
+func (n *NATS) Check() error {
+	if n.nc.IsConnected() {
+		return nil
+	}
+	return fmt.Errorf("%w: NATS is %s", ErrUnavailable, n.nc.Status())
+}
+
+// Close ends every subscription and closes the connection.
+func (n *NATS) Close() {
+	n.nc.Close()
+	n.local.end(nil, ErrClosed)
+}
+
+func (n *NATS) nodeSubject(node string) (string, error) {
+	if !token.MatchString(node) {
+		return "", fmt.Errorf("bus: the node name %q must be letters, digits, '-' and '_'", node)
+	}
+	return n.prefix + ".node." + node, nil
+}
+
+// Serve answers the requests addressed to node.
+func (n *NATS) Serve(node string, h Handler) (stop func(), err error) {
+	subj, err := n.nodeSubject(node)
+	if err != nil {
+		return nil, err
+	}
+	sub, err := n.nc.Subscribe(subj, func(msg *nats.Msg) {
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), n.timeout)
+			defer cancel()
+			msg.Respond(h(ctx, msg.Data))
+		}()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("bus: serve %s: %v", node, err)
+	}
+	if err := n.nc.FlushTimeout(5 * time.Second); err != nil {
+		sub.Unsubscribe()
+		return nil, fmt.Errorf("%w: serve %s: %v", ErrUnavailable, node, err)
+	}
+	return func() {
+		sub.Unsubscribe()
+		n.nc.FlushTimeout(5 * time.Second) // the server forgets node before stop returns
+	}, nil
+}
+
+// Request sends req to node and waits for its answer.
+func (n *NATS) Request(ctx context.Context, node string, req []byte) ([]byte, error) {
+	subj, err := n.nodeSubject(node)
+	if err != nil {
+		return nil, err
+	}
+	if !n.nc.IsConnected() {
+		return nil, fmt.Errorf("%w: NATS is %s", ErrUnavailable, n.nc.Status())
+	}
+	msg, err := n.nc.RequestWithContext(ctx, subj, req)
+	switch {
+	case err == nil:
+		return msg.Data, nil
+	case errors.Is(err, nats.ErrNoResponders):
+		return nil, fmt.Errorf("%w: %s", ErrNoNode, node)
+	case ctx.Err() != nil:
+		return nil, fmt.Errorf("%w: no answer from node %s: %w", ErrUnavailable, node, ctx.Err())
+	default:
+		return nil, fmt.Errorf("%w: request to node %s: %v", ErrUnavailable, node, err)
+	}
+}

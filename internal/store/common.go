@@ -1,0 +1,196 @@
+package store
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"sortie/engine"
+)
+
+// errBadData marks stored data that do not read back as written (a row
+// edited by hand): an error of the data, not of the connection.
+var errBadData = errors.New("store: stored data do not read back")
+
+// holding is what a store keeps of a match to judge a write to it.
+type holding struct {
+	found  bool
+	epoch  Epoch
+	owner  string
+	status Status
+}
+
+// refusal says why a write to match id under epoch e that needs status
+// need (empty: any) cannot be carried out, or nil if it can: a passed epoch
+// first, since its writer must stop whatever else is wrong.
+func (h holding) refusal(id string, e Epoch, need Status) error {
+	switch {
+	case !h.found:
+		return fmt.Errorf("%w: %s", ErrNotFound, id)
+	case h.epoch != e:
+		return fmt.Errorf("%w: match %s is at epoch %d (node %q), not %d", ErrFenced, id, h.epoch, h.owner, e)
+	case e != 0 && h.owner == "":
+		return fmt.Errorf("%w: the lease of epoch %d on match %s was released", ErrFenced, e, id)
+	case need != "" && h.status != need:
+		return fmt.Errorf("%w: match %s is %s, not %s", ErrConflict, id, h.status, need)
+	}
+	return nil
+}
+
+// refused reports whether err is a write's own refusal, which writes nothing
+// and leaves the rest of its batch to land.
+func refused(err error) bool {
+	return errors.Is(err, ErrConflict) || errors.Is(err, ErrFenced) || errors.Is(err, ErrNotFound) || errors.Is(err, ErrLeased)
+}
+
+func leased(id, holder string, until time.Time) error {
+	return fmt.Errorf("%w: match %s is leased to node %q until %s", ErrLeased, id, holder, until.Format(time.RFC3339Nano))
+}
+
+func outOfOrder(id string, n int) error {
+	return fmt.Errorf("%w: record %d of match %s is not the next one", ErrConflict, n, id)
+}
+
+// repeated judges an append of record n that did not land, from what the
+// store holds as its last record if that is n (err is noRow if it is not): the
+// repeat of it, byte for byte, is done; anything else is out of order.
+func repeated(id string, n int, rec, last []byte, err, noRow error) error {
+	switch {
+	case err == nil && string(last) == string(rec):
+		return nil // the repeat of a write that landed
+	case err != nil && !errors.Is(err, noRow):
+		return err
+	}
+	return outOfOrder(id, n)
+}
+
+func badSeat(id string, i int) error {
+	return fmt.Errorf("%w: match %s has no seat %d", ErrConflict, id, i)
+}
+
+func taken(id string) error { return fmt.Errorf("%w: match %s exists", ErrConflict, id) }
+
+// seatJSON is a seat as kept in the seats column.
+type seatJSON struct {
+	Seat
+	Hash string `json:"hash,omitempty"`
+}
+
+func encodeSeat(st Seat) seatJSON {
+	j := seatJSON{Seat: st}
+	if st.TokenHash != nil {
+		j.Hash = hex.EncodeToString(st.TokenHash)
+	}
+	return j
+}
+
+func encodeSeats(seats []Seat) (string, error) {
+	js := make([]seatJSON, len(seats))
+	for i, st := range seats {
+		js[i] = encodeSeat(st)
+	}
+	b, err := json.Marshal(js)
+	return string(b), err
+}
+
+func decodeSeats(b string) ([]Seat, error) {
+	var js []seatJSON
+	if err := json.Unmarshal([]byte(b), &js); err != nil {
+		return nil, err
+	}
+	seats := make([]Seat, len(js))
+	for i, j := range js {
+		seats[i] = j.Seat
+		if j.Hash != "" {
+			h, err := hex.DecodeString(j.Hash)
+			if err != nil {
+				return nil, err
+			}
+			seats[i].TokenHash = h
+		}
+	}
+	return seats, nil
+}
+
+// decodeMatch fills m's encoded columns in.
+func decodeMatch(m *Match, setup, seats string, outcome *string) error {
+	if err := json.Unmarshal([]byte(setup), &m.Setup); err != nil {
+		return fmt.Errorf("%w: match %s: setup: %v", errBadData, m.ID, err)
+	}
+	var err error
+	if m.Seats, err = decodeSeats(seats); err != nil {
+		return fmt.Errorf("%w: match %s: seats: %v", errBadData, m.ID, err)
+	}
+	if outcome != nil {
+		m.Outcome = new(engine.Outcome)
+		if err := json.Unmarshal([]byte(*outcome), m.Outcome); err != nil {
+			return fmt.Errorf("%w: match %s: outcome: %v", errBadData, m.ID, err)
+		}
+	}
+	m.Lease.Match = m.ID
+	if m.Lease.Node == "" {
+		m.Lease.Expires = time.Time{}
+	}
+	return nil
+}
+
+func millis(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+func fromMillis(ms int64) time.Time {
+	if ms == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms)
+}
+
+func limitOr100(n int) int {
+	if n <= 0 {
+		return 100
+	}
+	return n
+}
+
+// rows is what both drivers' result sets offer.
+type rows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+}
+
+// readLog reads a match's records (n, rec) in order, checking that none is
+// missing; fault turns the driver's errors into the store's.
+func readLog(id string, rs rows, fault func(error) error) ([][]byte, error) {
+	var log [][]byte
+	for rs.Next() {
+		var n int
+		var rec []byte
+		if err := rs.Scan(&n, &rec); err != nil {
+			return nil, fault(err)
+		}
+		if n != len(log)+1 {
+			return nil, fmt.Errorf("%w: match %s: record %d is missing", errBadData, id, len(log)+1)
+		}
+		log = append(log, rec)
+	}
+	return log, fault(rs.Err())
+}
+
+// readIDs reads a column of ids.
+func readIDs(rs rows, fault func(error) error) ([]string, error) {
+	var ids []string
+	for rs.Next() {
+		var id string
+		if err := rs.Scan(&id); err != nil {
+			return nil, fault(err)
+		}
+		ids = append(ids, id)
+	}
+	return ids, fault(rs.Err())
+}

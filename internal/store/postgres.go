@@ -1,0 +1,541 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"sortie/engine"
+)
+
+// PostgresOptions tune a PostgreSQL store. The zero value is the default.
+// The pool is set up from the URL's own parameters (pool_max_conns,
+// pool_health_check_period, connect_timeout: see pgxpool.ParseConfig).
+type PostgresOptions struct {
+	// MaxBatch bounds how many writes share one transaction: 512 if zero.
+	MaxBatch int
+	// Timeout bounds each transaction and each read: 10 s if zero. A store
+	// that does not answer within it is [ErrUnavailable].
+	Timeout time.Duration
+	// OnCommit, if set, is called after every transaction of the writer with
+	// the number of writes it held and how long it took.
+	OnCommit func(writes int, d time.Duration)
+}
+
+// Postgres is a [Store] in a PostgreSQL database, shared by every node of a
+// cluster. Like [SQLite], one goroutine of each node commits every write
+// queued meanwhile in one transaction, and sends the batch's statements in one
+// round trip; a write is acknowledged after the commit. Leases are told by
+// the database's clock. While the database is down, every call returns
+// [ErrUnavailable] within the timeout; the pool connects again by itself when
+// it is back.
+type Postgres struct {
+	pool    *pgxpool.Pool
+	q       *queue[*pgOp]
+	timeout time.Duration
+	where   string // host and database, for messages
+}
+
+// pgOp is one write: a statement sent with the others of its batch. A
+// statement that changed nothing (or returned no row, if scan is set) is
+// judged by refusal, run in the same transaction after the batch: a refusal,
+// or nil for a write that needed no change.
+type pgOp struct {
+	sql     string
+	args    []any
+	scan    func(pgx.Row) error
+	refusal func(ctx context.Context, tx pgx.Tx) error
+}
+
+// fence is the condition a write to match row m under epoch $2 needs.
+const fence = `epoch = $2 AND (owner <> '' OR epoch = 0)`
+
+// postgresMigrations are the schema versions, in order.
+var postgresMigrations = []string{
+	`CREATE TABLE matches (
+		id        text PRIMARY KEY,
+		game      text NOT NULL,
+		setup     text NOT NULL,
+		seats     jsonb NOT NULL,
+		host_hash bytea,
+		settings  bytea,
+		status    text NOT NULL,
+		clock     bigint NOT NULL DEFAULT 0,
+		outcome   text,
+		created   timestamptz NOT NULL,
+		started   timestamptz,
+		finished  timestamptz,
+		records   integer NOT NULL DEFAULT 0,
+		epoch     bigint NOT NULL DEFAULT 0,
+		owner     text NOT NULL DEFAULT ''
+	) WITH (fillfactor = 80);
+	CREATE INDEX matches_status ON matches (status, created);
+	CREATE INDEX matches_owner ON matches (owner) WHERE owner <> '';
+	CREATE TABLE records (
+		match_id text NOT NULL,
+		n        integer NOT NULL,
+		rec      bytea NOT NULL,
+		PRIMARY KEY (match_id, n)
+	);
+	CREATE TABLE nodes (
+		name    text PRIMARY KEY,
+		expires timestamptz NOT NULL
+	);
+	CREATE TABLE sortie_health (
+		id      integer PRIMARY KEY,
+		checked timestamptz NOT NULL
+	);
+	INSERT INTO sortie_health VALUES (1, now());`,
+}
+
+// OpenPostgres connects to the database at url (postgres://...), creates or
+// migrates its schema, and starts the writer.
+func OpenPostgres(ctx context.Context, url string, o PostgresOptions) (*Postgres, error) {
+	if o.MaxBatch <= 0 {
+		o.MaxBatch = 512
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = 10 * time.Second
+	}
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("store: the PostgreSQL URL: %v", err)
+	}
+	if cfg.ConnConfig.ConnectTimeout == 0 {
+		cfg.ConnConfig.ConnectTimeout = 5 * time.Second
+	}
+	if !strings.Contains(url, "pool_health_check_period") {
+		cfg.HealthCheckPeriod = 5 * time.Second
+	}
+	where := fmt.Sprintf("database %q on %s", cfg.ConnConfig.Database, cfg.ConnConfig.Host)
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("store: PostgreSQL %s: %v", where, err)
+	}
+	s := &Postgres{pool: pool, timeout: o.Timeout, where: where}
+	if err := s.migrate(ctx); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	s.q = newQueue(o.MaxBatch, s.commit, o.OnCommit)
+	return s, nil
+}
+
+// migrate applies the migrations the database lacks, one node at a time.
+func (s *Postgres) migrate(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, 2*s.timeout)
+	defer cancel()
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return fmt.Errorf("store: PostgreSQL %s does not answer: %v", s.where, err)
+	}
+	defer tx.Rollback(ctx)
+	// Nodes starting together wait for the first one's migration.
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(7405612345)`); err != nil {
+		return fmt.Errorf("store: PostgreSQL %s: %v", s.where, err)
+	}
+	var ours, theirs bool
+	if err := tx.QueryRow(ctx, `SELECT to_regclass('sortie_schema') IS NOT NULL, to_regclass('matches') IS NOT NULL`).Scan(&ours, &theirs); err != nil {
+		return fmt.Errorf("store: PostgreSQL %s: %v", s.where, err)
+	}
+	if theirs && !ours {
+		return fmt.Errorf("store: PostgreSQL %s holds a matches table that Sortie did not make; give Sortie a database of its own", s.where)
+	}
+	if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS sortie_schema (version integer PRIMARY KEY, applied timestamptz NOT NULL DEFAULT now())`); err != nil {
+		return fmt.Errorf("store: PostgreSQL %s: %v", s.where, err)
+	}
+	var version int
+	if err := tx.QueryRow(ctx, `SELECT coalesce(max(version), 0) FROM sortie_schema`).Scan(&version); err != nil {
+		return fmt.Errorf("store: PostgreSQL %s: %v", s.where, err)
+	}
+	if version > len(postgresMigrations) {
+		return fmt.Errorf("store: PostgreSQL %s was written by a newer Sortie (schema version %d; this one knows up to %d)",
+			s.where, version, len(postgresMigrations))
+	}
+	for v := version + 1; v <= len(postgresMigrations); v++ {
+		if _, err := tx.Exec(ctx, postgresMigrations[v-1]); err != nil {
+			return fmt.Errorf("store: PostgreSQL %s: schema version %d: %v", s.where, v, err)
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO sortie_schema (version) VALUES ($1)`, v); err != nil {
+			return fmt.Errorf("store: PostgreSQL %s: %v", s.where, err)
+		}
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return fmt.Errorf("store: PostgreSQL %s: %v", s.where, err)
+	}
+	return nil
+}
+
+// commit runs a batch of writes in one transaction and one round trip.
+func (s *Postgres) commit(batch []*pgOp) ([]error, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), s.timeout)
+	defer cancel()
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return nil, s.fault(err)
+	}
+	defer tx.Rollback(ctx)
+	b := &pgx.Batch{}
+	for _, o := range batch {
+		b.Queue(o.sql, o.args...)
+	}
+	br := tx.SendBatch(ctx, b)
+	changed := make([]bool, len(batch))
+	for i, o := range batch {
+		if o.scan != nil {
+			err := o.scan(br.QueryRow())
+			if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+				br.Close()
+				return nil, s.fault(err)
+			}
+			changed[i] = err == nil
+			continue
+		}
+		ct, err := br.Exec()
+		if err != nil {
+			br.Close()
+			return nil, s.fault(err)
+		}
+		changed[i] = ct.RowsAffected() > 0
+	}
+	if err := br.Close(); err != nil {
+		return nil, s.fault(err)
+	}
+	errs := make([]error, len(batch))
+	for i, o := range batch {
+		if changed[i] || o.refusal == nil {
+			continue
+		}
+		if err := o.refusal(ctx, tx); err != nil {
+			if !refused(err) {
+				return nil, s.fault(err)
+			}
+			errs[i] = err
+		}
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return nil, s.fault(err)
+	}
+	return errs, nil
+}
+
+// fault turns an error of the connection or of the server's state into
+// [ErrUnavailable]; other errors (a statement the server refused) stay as
+// they are.
+func (s *Postgres) fault(err error) error {
+	if err == nil || refused(err) || errors.Is(err, errBadData) {
+		return err
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		switch pe.Code[:2] {
+		case "08", "53", "57", "58", "40", "25", "55":
+			// connection, resources (disk full), shutdown, system error,
+			// serialization, read-only transaction, lock not available
+			return unavailable("PostgreSQL "+s.where+" cannot write now", err)
+		}
+		return fmt.Errorf("store: PostgreSQL: %w", err)
+	}
+	return unavailable("PostgreSQL "+s.where+" does not answer", err)
+}
+
+// write queues one statement on the writer.
+func (s *Postgres) write(ctx context.Context, match string, o *pgOp) error {
+	return s.q.write(ctx, match, o)
+}
+
+// holdFor reads, locking the row against a change of lease, what a write to
+// match id is judged on.
+func holdFor(ctx context.Context, tx pgx.Tx, id string) (holding, error) {
+	h := holding{found: true}
+	var status string
+	err := tx.QueryRow(ctx, `SELECT epoch, owner, status FROM matches WHERE id = $1 FOR SHARE`, id).Scan(&h.epoch, &h.owner, &status)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return holding{}, nil
+	}
+	h.status = Status(status)
+	return h, err
+}
+
+// refuse judges a fenced write that changed nothing: need is the status it
+// needs, then more says what else was wrong (nil: nothing needed changing).
+func refuse(id string, e Epoch, need Status, more func(ctx context.Context, tx pgx.Tx) error) func(context.Context, pgx.Tx) error {
+	return func(ctx context.Context, tx pgx.Tx) error {
+		h, err := holdFor(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if err := h.refusal(id, e, need); err != nil {
+			return err
+		}
+		if more == nil {
+			return nil
+		}
+		return more(ctx, tx)
+	}
+}
+
+// Close waits for the queued writes and closes the pool.
+func (s *Postgres) Close() error {
+	if s.q.close() {
+		s.pool.Close()
+	}
+	return nil
+}
+
+// Create stores a new match.
+func (s *Postgres) Create(ctx context.Context, m *Match) error {
+	setup, err := json.Marshal(m.Setup)
+	if err != nil {
+		return err
+	}
+	seats, err := encodeSeats(m.Seats)
+	if err != nil {
+		return err
+	}
+	status := m.Status
+	if status == "" {
+		status = Open
+	}
+	return s.write(ctx, m.ID, &pgOp{
+		sql: `INSERT INTO matches (id, game, setup, seats, host_hash, settings, status, clock, created)
+			VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING`,
+		args:    []any{m.ID, m.Game, string(setup), seats, m.HostHash, m.Settings, string(status), int64(m.Clock), m.Created},
+		refusal: func(context.Context, pgx.Tx) error { return taken(m.ID) },
+	})
+}
+
+// Append writes the next record of a match's log.
+func (s *Postgres) Append(ctx context.Context, id string, e Epoch, n int, rec []byte, at engine.Millis) error {
+	// Updating the match's row first takes its lock: a lease taken
+	// meanwhile waits for this commit, or this append sees the new epoch.
+	return s.write(ctx, id, &pgOp{
+		sql: `WITH m AS (UPDATE matches SET records = $3 WHERE id = $1 AND ` + fence + ` AND status = 'running' AND records = $3 - 1 RETURNING id)
+			INSERT INTO records (match_id, n, rec) SELECT id, $3, $4 FROM m`,
+		args: []any{id, int64(e), n, rec},
+		refusal: refuse(id, e, Running, func(ctx context.Context, tx pgx.Tx) error {
+			var last []byte
+			err := tx.QueryRow(ctx, `SELECT r.rec FROM records r JOIN matches m ON m.id = r.match_id AND m.records = r.n
+				WHERE r.match_id = $1 AND r.n = $2`, id, n).Scan(&last)
+			return repeated(id, n, rec, last, err, pgx.ErrNoRows)
+		}),
+	})
+}
+
+// SetSeat replaces one seat of a match.
+func (s *Postgres) SetSeat(ctx context.Context, id string, e Epoch, i int, st Seat) error {
+	seat, err := json.Marshal(encodeSeat(st))
+	if err != nil {
+		return err
+	}
+	return s.write(ctx, id, &pgOp{
+		sql: `UPDATE matches SET seats = jsonb_set(seats, ARRAY[$3::int::text], $4::jsonb)
+			WHERE id = $1 AND ` + fence + ` AND $3::int >= 0 AND $3::int < jsonb_array_length(seats)`,
+		args:    []any{id, int64(e), i, string(seat)},
+		refusal: refuse(id, e, "", func(context.Context, pgx.Tx) error { return badSeat(id, i) }),
+	})
+}
+
+// Start marks a match running.
+func (s *Postgres) Start(ctx context.Context, id string, e Epoch, at time.Time) error {
+	return s.write(ctx, id, &pgOp{
+		sql:     `UPDATE matches SET status = 'running', started = $3 WHERE id = $1 AND ` + fence + ` AND status = 'open'`,
+		args:    []any{id, int64(e), at},
+		refusal: refuse(id, e, Open, nil),
+	})
+}
+
+// Finish marks a match finished.
+func (s *Postgres) Finish(ctx context.Context, id string, e Epoch, o engine.Outcome, clock engine.Millis, at time.Time) error {
+	out, err := json.Marshal(o)
+	if err != nil {
+		return err
+	}
+	return s.write(ctx, id, &pgOp{
+		sql: `UPDATE matches SET status = 'finished', outcome = $3, clock = greatest(clock, $4), finished = $5
+			WHERE id = $1 AND ` + fence,
+		args:    []any{id, int64(e), string(out), int64(clock), at},
+		refusal: refuse(id, e, "", nil),
+	})
+}
+
+// SaveClock saves the clock of a running match.
+func (s *Postgres) SaveClock(ctx context.Context, id string, e Epoch, clock engine.Millis) error {
+	return s.write(ctx, id, &pgOp{
+		sql:     `UPDATE matches SET clock = greatest(clock, $3) WHERE id = $1 AND ` + fence + ` AND status = 'running'`,
+		args:    []any{id, int64(e), int64(clock)},
+		refusal: refuse(id, e, "", nil),
+	})
+}
+
+// heartbeatSQL extends node $1's leases to $2 milliseconds from now, never
+// shortening them.
+const heartbeatSQL = `INSERT INTO nodes (name, expires) VALUES ($1, clock_timestamp() + $2 * interval '1 millisecond')
+	ON CONFLICT (name) DO UPDATE SET expires = greatest(nodes.expires, excluded.expires) RETURNING expires`
+
+// Acquire takes the lease on a match.
+func (s *Postgres) Acquire(ctx context.Context, id, node string, ttl time.Duration) (Lease, error) {
+	l := Lease{Match: id, Node: node}
+	err := s.write(ctx, id, &pgOp{
+		sql: `WITH hb AS (` + heartbeatSQL + `)
+			UPDATE matches m SET epoch = m.epoch + 1, owner = $1 FROM hb
+			WHERE m.id = $3 AND (m.owner = '' OR m.owner = $1
+				OR NOT EXISTS (SELECT 1 FROM nodes o WHERE o.name = m.owner AND o.expires > clock_timestamp()))
+			RETURNING m.epoch, hb.expires`,
+		args: []any{node, ttl.Milliseconds(), id},
+		scan: func(r pgx.Row) error { return r.Scan(&l.Epoch, &l.Expires) },
+		refusal: func(ctx context.Context, tx pgx.Tx) error {
+			var owner string
+			var until *time.Time
+			err := tx.QueryRow(ctx, `SELECT m.owner, n.expires FROM matches m LEFT JOIN nodes n ON n.name = m.owner WHERE m.id = $1`, id).Scan(&owner, &until)
+			if errors.Is(err, pgx.ErrNoRows) {
+				return fmt.Errorf("%w: %s", ErrNotFound, id)
+			}
+			if err != nil {
+				return err
+			}
+			if until == nil {
+				until = new(time.Time)
+			}
+			return leased(id, owner, *until)
+		},
+	})
+	if err != nil {
+		return Lease{}, err
+	}
+	return l, nil
+}
+
+// Renew extends a node's leases and lists them.
+func (s *Postgres) Renew(ctx context.Context, node string, ttl time.Duration) ([]Lease, error) {
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	var expires time.Time
+	if err := s.pool.QueryRow(ctx, heartbeatSQL, node, ttl.Milliseconds()).Scan(&expires); err != nil {
+		return nil, s.fault(err)
+	}
+	rows, err := s.pool.Query(ctx, `SELECT id, epoch FROM matches WHERE owner = $1 AND status IN ('open', 'running') ORDER BY id`, node)
+	if err != nil {
+		return nil, s.fault(err)
+	}
+	ls, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Lease, error) {
+		l := Lease{Node: node, Expires: expires}
+		return l, r.Scan(&l.Match, &l.Epoch)
+	})
+	return ls, s.fault(err)
+}
+
+// Release gives a lease up.
+func (s *Postgres) Release(ctx context.Context, l Lease) error {
+	return s.write(ctx, l.Match, &pgOp{
+		sql:  `UPDATE matches SET owner = '' WHERE id = $1 AND epoch = $2 AND owner = $3 AND owner <> ''`,
+		args: []any{l.Match, int64(l.Epoch), l.Node},
+		refusal: refuse(l.Match, l.Epoch, "", func(context.Context, pgx.Tx) error {
+			return fmt.Errorf("%w: match %s is not held by node %q", ErrFenced, l.Match, l.Node)
+		}),
+	})
+}
+
+// Orphans lists unfinished matches that nobody holds.
+func (s *Postgres) Orphans(ctx context.Context, limit int) ([]string, error) {
+	return s.ids(ctx, `SELECT m.id FROM matches m LEFT JOIN nodes n ON n.name = m.owner
+		WHERE m.status IN ('open', 'running') AND (m.owner = '' OR n.expires IS NULL OR n.expires <= clock_timestamp())
+		ORDER BY m.created, m.id LIMIT $1`, limitOr100(limit))
+}
+
+// Check commits a small write unless one committed lately.
+func (s *Postgres) Check(ctx context.Context) error {
+	return s.q.check(ctx, &pgOp{sql: `UPDATE sortie_health SET checked = clock_timestamp() WHERE id = 1`})
+}
+
+const pgMatchColumns = `id, game, setup, seats::text, host_hash, settings, status, records, clock, outcome,
+	created, started, finished, epoch, owner, (SELECT expires FROM nodes WHERE name = m.owner)`
+
+func scanPgMatch(row pgx.Row) (*Match, error) {
+	var (
+		m                          Match
+		setup, seats, status       string
+		outcome                    *string
+		clock                      int64
+		started, finished, expires *time.Time
+	)
+	if err := row.Scan(&m.ID, &m.Game, &setup, &seats, &m.HostHash, &m.Settings, &status, &m.Records, &clock, &outcome,
+		&m.Created, &started, &finished, &m.Lease.Epoch, &m.Lease.Node, &expires); err != nil {
+		return nil, err
+	}
+	m.Status, m.Clock = Status(status), engine.Millis(clock)
+	for _, t := range []struct {
+		dst *time.Time
+		src *time.Time
+	}{{&m.Started, started}, {&m.Finished, finished}, {&m.Lease.Expires, expires}} {
+		if t.src != nil {
+			*t.dst = *t.src
+		}
+	}
+	return &m, decodeMatch(&m, setup, seats, outcome)
+}
+
+// read bounds a read by the store's timeout.
+func (s *Postgres) read(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, s.timeout)
+}
+
+// Get returns one match.
+func (s *Postgres) Get(ctx context.Context, id string) (*Match, error) {
+	ctx, cancel := s.read(ctx)
+	defer cancel()
+	m, err := scanPgMatch(s.pool.QueryRow(ctx, `SELECT `+pgMatchColumns+` FROM matches m WHERE id = $1`, id))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, fmt.Errorf("%w: %s", ErrNotFound, id)
+	}
+	return m, s.fault(err)
+}
+
+// Log returns a match's log.
+func (s *Postgres) Log(ctx context.Context, id string) ([][]byte, error) {
+	ctx, cancel := s.read(ctx)
+	defer cancel()
+	rows, err := s.pool.Query(ctx, `SELECT n, rec FROM records WHERE match_id = $1 ORDER BY n`, id)
+	if err != nil {
+		return nil, s.fault(err)
+	}
+	defer rows.Close()
+	return readLog(id, rows, s.fault)
+}
+
+// List returns matches, newest first.
+func (s *Postgres) List(ctx context.Context, f Filter) ([]*Match, error) {
+	ctx, cancel := s.read(ctx)
+	defer cancel()
+	rows, err := s.pool.Query(ctx, `SELECT `+pgMatchColumns+` FROM matches m
+		WHERE ($1 = '' OR status = $1) AND ($2 = '' OR game = $2) ORDER BY created DESC, id LIMIT $3`,
+		string(f.Status), f.Game, limitOr100(f.Limit))
+	if err != nil {
+		return nil, s.fault(err)
+	}
+	ms, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (*Match, error) { return scanPgMatch(r) })
+	return ms, s.fault(err)
+}
+
+// Unfinished returns the ids of open and running matches, oldest first.
+func (s *Postgres) Unfinished(ctx context.Context) ([]string, error) {
+	return s.ids(ctx, `SELECT id FROM matches WHERE status IN ('open', 'running') ORDER BY created, id`)
+}
+
+func (s *Postgres) ids(ctx context.Context, q string, args ...any) ([]string, error) {
+	ctx, cancel := s.read(ctx)
+	defer cancel()
+	rows, err := s.pool.Query(ctx, q, args...)
+	if err != nil {
+		return nil, s.fault(err)
+	}
+	defer rows.Close()
+	return readIDs(rows, s.fault)
+}

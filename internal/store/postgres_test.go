@@ -1,0 +1,308 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"sortie/engine"
+	"sortie/internal/store"
+	"sortie/internal/store/pgtest"
+	"sortie/internal/store/storetest"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	pgtest.StopShared()
+	os.Exit(code)
+}
+
+// pgDatabase makes a new database on the tests' PostgreSQL, dropped at the
+// end of the test.
+func pgDatabase(t testing.TB) (*pgtest.Server, string) {
+	t.Helper()
+	srv := pgtest.Require(t)
+	ctx := context.Background()
+	u, err := srv.Database(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Drop(context.Background(), u) })
+	return srv, u
+}
+
+func pgHarness(o store.PostgresOptions) storetest.Harness {
+	return storetest.Harness{Open: func(t testing.TB, onCommit func(int, time.Duration)) func() (store.Store, error) {
+		_, u := pgDatabase(t)
+		return func() (store.Store, error) {
+			o := o
+			o.OnCommit = onCommit
+			return store.OpenPostgres(context.Background(), u, o)
+		}
+	}}
+}
+
+func TestPostgres(t *testing.T) {
+	storetest.Run(t, pgHarness(store.PostgresOptions{}))
+}
+
+func openPostgres(t *testing.T, u string, o store.PostgresOptions) *store.Postgres {
+	t.Helper()
+	s, err := store.OpenPostgres(context.Background(), u, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// The schema is made once, whoever comes first among nodes starting
+// together, with its version recorded; a database that holds another
+// program's matches table or a newer Sortie's schema is refused.
+func TestPostgresSchema(t *testing.T) {
+	ctx := context.Background()
+	_, u := pgDatabase(t)
+	var wg sync.WaitGroup
+	errs := make([]error, 4)
+	for i := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s, err := store.OpenPostgres(ctx, u, store.PostgresOptions{})
+			if err == nil {
+				s.Close()
+			}
+			errs[i] = err
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatalf("nodes starting together: %v", err)
+	}
+	conn, err := pgx.Connect(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var versions string
+	if err := conn.QueryRow(ctx, `SELECT string_agg(version::text, ' ' ORDER BY version) FROM sortie_schema`).Scan(&versions); err != nil || versions != "1" {
+		t.Fatalf("schema versions: %q %v", versions, err)
+	}
+	if _, err := conn.Exec(ctx, `INSERT INTO sortie_schema (version) VALUES (99)`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.OpenPostgres(ctx, u, store.PostgresOptions{}); err == nil || !strings.Contains(err.Error(), "newer Sortie (schema version 99") {
+		t.Fatalf("a newer schema: %v", err)
+	}
+
+	_, other := pgDatabase(t)
+	oc, err := pgx.Connect(ctx, other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer oc.Close(ctx)
+	if _, err := oc.Exec(ctx, `CREATE TABLE matches (home text, away text)`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.OpenPostgres(ctx, other, store.PostgresOptions{}); err == nil || !strings.Contains(err.Error(), "Sortie did not make") {
+		t.Fatalf("another program's matches table: %v", err)
+	}
+	if _, err := store.OpenPostgres(ctx, "mysql://nope", store.PostgresOptions{}); err == nil {
+		t.Fatal("a bad URL was taken")
+	}
+}
+
+// PostgreSQL crashes while matches append: every call made while it is
+// down says unavailable within the timeout, the store comes back by itself
+// when PostgreSQL does, and every record acknowledged before the crash is
+// there.
+func TestPostgresCrashAndReturn(t *testing.T) {
+	srv, u := pgDatabase(t)
+	if !srv.Throwaway() {
+		t.Skip("SORTIE_TEST_POSTGRES names a server the tests may not stop")
+	}
+	ctx := context.Background()
+	s := openPostgres(t, u, store.PostgresOptions{Timeout: 3 * time.Second})
+	const matches = 8
+	for i := range matches {
+		id := fmt.Sprint("m", i)
+		if err := s.Create(ctx, &store.Match{ID: id, Game: "g", Seats: []store.Seat{}, Created: time.Now()}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Start(ctx, id, 0, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var (
+		stop     atomic.Bool
+		wg       sync.WaitGroup
+		acked    [matches]atomic.Int64
+		refusals atomic.Int64
+		other    = make(chan error, matches)
+	)
+	for i := range matches {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			id := fmt.Sprint("m", i)
+			for n := 1; !stop.Load(); {
+				err := s.Append(ctx, id, 0, n, fmt.Appendf(nil, `{"n":%d}`, n), 0)
+				switch {
+				case err == nil:
+					acked[i].Store(int64(n))
+					n++
+				case errors.Is(err, store.ErrUnavailable):
+					// The record may have landed: the same append again is
+					// taken either way.
+					refusals.Add(1)
+					time.Sleep(20 * time.Millisecond)
+				default:
+					other <- fmt.Errorf("%s #%d: %v", id, n, err)
+					return
+				}
+			}
+		}()
+	}
+	waitFor(t, "appends before the crash", func() bool { m, err := s.Get(ctx, "m0"); return err == nil && m.Records >= 20 })
+	srv.Kill()
+	start := time.Now()
+	if _, err := s.Get(ctx, "m0"); !errors.Is(err, store.ErrUnavailable) {
+		t.Fatalf("get while PostgreSQL is down: %v", err)
+	}
+	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	if err := s.Check(cctx); !errors.Is(err, store.ErrUnavailable) {
+		t.Fatalf("check while PostgreSQL is down: %v", err)
+	}
+	cancel()
+	if d := time.Since(start); d > 15*time.Second {
+		t.Fatalf("calls while PostgreSQL is down took %v", d)
+	}
+	waitFor(t, "appends refused as unavailable", func() bool { return refusals.Load() >= matches })
+	if err := srv.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the check passing again", func() bool { return s.Check(ctx) == nil })
+	var before [matches]int64
+	for i := range matches {
+		before[i] = acked[i].Load()
+	}
+	waitFor(t, "every match appending again", func() bool {
+		for i := range matches {
+			if acked[i].Load() <= before[i] {
+				return false
+			}
+		}
+		return true
+	})
+	stop.Store(true)
+	wg.Wait()
+	close(other)
+	for err := range other {
+		t.Fatal(err)
+	}
+	for i := range matches {
+		log, err := s.Log(ctx, fmt.Sprint("m", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := int(acked[i].Load()); len(log) < n || len(log) > n+1 {
+			t.Fatalf("m%d: %d records acknowledged, %d stored", i, n, len(log))
+		}
+		for n, rec := range log {
+			if string(rec) != fmt.Sprintf(`{"n":%d}`, n+1) {
+				t.Fatalf("m%d #%d is %s", i, n+1, rec)
+			}
+		}
+	}
+	t.Logf("%d appends refused while PostgreSQL was down", refusals.Load())
+}
+
+func waitFor(t *testing.T, what string, f func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for !f() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not after 60 s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// benchmarkAppends measures appends a second with many matches appending at
+// once, each waiting for its record to be durable (as a match does), and how
+// many writes shared each transaction.
+func benchmarkAppends(b *testing.B, open func(onCommit func(int, time.Duration)) store.Store) {
+	const matches = 64
+	var writes, txs atomic.Int64
+	s := open(func(n int, _ time.Duration) { writes.Add(int64(n)); txs.Add(1) })
+	defer s.Close()
+	ctx := context.Background()
+	for i := range matches {
+		id := fmt.Sprint("m", i)
+		if err := s.Create(ctx, &store.Match{ID: id, Game: "g", Seats: []store.Seat{}, Created: time.Now()}); err != nil {
+			b.Fatal(err)
+		}
+		if err := s.Start(ctx, id, 0, time.Now()); err != nil {
+			b.Fatal(err)
+		}
+	}
+	rec := []byte(`{"seat":1,"at":123456,"action":{"type":"move","to":[3,4]}}`)
+	writes.Store(0)
+	txs.Store(0)
+	var left atomic.Int64
+	left.Store(int64(b.N))
+	b.ResetTimer()
+	start := time.Now()
+	var wg sync.WaitGroup
+	for i := range matches {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			id := fmt.Sprint("m", i)
+			for n := 1; left.Add(-1) >= 0; n++ {
+				if err := s.Append(ctx, id, 0, n, rec, engine.Millis(n)); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "appends/s")
+	if t := txs.Load(); t > 0 {
+		b.ReportMetric(float64(writes.Load())/float64(t), "writes/commit")
+	}
+}
+
+func BenchmarkAppendSQLite(b *testing.B) {
+	for _, sync := range []string{"full", "normal"} {
+		b.Run("sync="+sync, func(b *testing.B) {
+			benchmarkAppends(b, func(onCommit func(int, time.Duration)) store.Store {
+				s, err := store.OpenSQLite(b.TempDir()+"/sortie.db", store.SQLiteOptions{Sync: sync, OnCommit: onCommit})
+				if err != nil {
+					b.Fatal(err)
+				}
+				return s
+			})
+		})
+	}
+}
+
+func BenchmarkAppendPostgres(b *testing.B) {
+	benchmarkAppends(b, func(onCommit func(int, time.Duration)) store.Store {
+		_, u := pgDatabase(b)
+		s, err := store.OpenPostgres(context.Background(), u, store.PostgresOptions{OnCommit: onCommit})
+		if err != nil {
+			b.Fatal(err)
+		}
+		return s
+	})
+}
