@@ -4,6 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Action is one move of one seat: a small struct of the game's own. Its JSON
@@ -77,32 +81,43 @@ func MarshalTyped(v Kinded) ([]byte, error) {
 
 // DecodeTyped reads a typed JSON object: it finds the "type" field, asks
 // newValue for a pointer to a fresh value of that kind, and decodes the other
-// fields into it strictly (unknown fields, trailing data and wrong types are
-// errors). Every failure is a *RuleError with code [CodeMalformed].
+// fields into it strictly: unknown fields, names in another case ("TILE" for
+// "tile"), a name given twice, invalid UTF-8, trailing data and wrong types
+// are errors. Every failure is a *RuleError with code [CodeMalformed].
 func DecodeTyped(b []byte, newValue func(kind string) (any, bool)) (any, error) {
-	var head struct {
-		Type *string `json:"type"`
+	var fields map[string]jsontext.Value
+	if err := jsonv2.Unmarshal(b, &fields); err != nil {
+		return nil, Refuse(CodeMalformed, "The action is not a valid JSON object: %v.", jsonProblem(err))
 	}
-	if err := json.Unmarshal(b, &head); err != nil {
-		return nil, Refuse(CodeMalformed, "The action is not a valid JSON object: %v.", err)
-	}
-	if head.Type == nil {
+	raw, ok := fields["type"]
+	if !ok {
 		return nil, Refuse(CodeMalformed, "The action has no \"type\" field.")
 	}
-	v, ok := newValue(*head.Type)
-	if !ok {
-		return nil, Refuse(CodeMalformed, "There is no action of type %q in this game.", *head.Type)
+	var kind string
+	if raw.Kind() != '"' || jsonv2.Unmarshal(raw, &kind) != nil {
+		return nil, Refuse(CodeMalformed, "The action's \"type\" is not a string.")
 	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(b, &fields); err != nil {
-		return nil, Refuse(CodeMalformed, "The action is not a valid JSON object: %v.", err)
+	v, ok := newValue(kind)
+	if !ok {
+		return nil, Refuse(CodeMalformed, "There is no action of type %q in this game.", kind)
 	}
 	delete(fields, "type")
-	rest, _ := json.Marshal(fields)
-	dec := json.NewDecoder(bytes.NewReader(rest))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return nil, Refuse(CodeMalformed, "The %s action is malformed: %v.", *head.Type, err)
+	rest, err := jsonv2.Marshal(fields)
+	if err == nil {
+		err = jsonv2.Unmarshal(rest, v, jsonv2.RejectUnknownMembers(true))
+	}
+	if err != nil {
+		return nil, Refuse(CodeMalformed, "The %s action is malformed: %v.", kind, jsonProblem(err))
 	}
 	return v, nil
+}
+
+// jsonProblem says what was wrong with some JSON, without the decoder's
+// package name.
+func jsonProblem(err error) string {
+	msg := err.Error()
+	for _, p := range []string{"json: ", "jsontext: "} {
+		msg = strings.TrimPrefix(msg, p)
+	}
+	return msg
 }

@@ -23,6 +23,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
@@ -82,7 +83,10 @@ func newSite(t *testing.T, games ...engine.Game) *site {
 	if _, err := srv.Resume(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	hs := httptest.NewServer(srv.Handler())
+	hs := httptest.NewUnstartedServer(nil)
+	hs.Config = srv.HTTPServer() // as sortie serve runs it: headers, timeouts, caps
+	hs.Listener = srv.Guard(hs.Listener)
+	hs.Start()
 	s := &site{t: t, srv: srv, hs: hs, url: hs.URL, chrome: chrome, db: dbPath}
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -172,6 +176,14 @@ func (p *page) listen(ev any) {
 		p.mu.Lock()
 		p.errors = append(p.errors, fmt.Sprintf("%s:%d: %s", d.URL, d.LineNumber+1, msg))
 		p.mu.Unlock()
+	case *log.EventEntryAdded:
+		// What the browser itself reports: a content security policy
+		// violation is an error of the page (missing files are not).
+		if e := ev.Entry; e.Source == log.EntrySourceSecurity || e.Source == log.EntrySourceViolation || strings.Contains(e.Text, "Content Security Policy") {
+			p.mu.Lock()
+			p.errors = append(p.errors, fmt.Sprintf("%s %s: %s (%s)", e.Source, e.Level, e.Text, e.URL))
+			p.mu.Unlock()
+		}
 	case *runtime.EventConsoleAPICalled:
 		if ev.Type == runtime.ConsoleAPICalledTypeError {
 			var parts []string

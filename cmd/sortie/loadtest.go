@@ -45,7 +45,10 @@ code, and the server's resident memory as its /metrics reports it.
 With --idle, the clients connect and never act: the figure is the server's
 memory per idle match.
 
-It only talks to loopback addresses unless --allow-remote is given.`,
+It only talks to loopback addresses unless --allow-remote is given. Every
+client comes from one address: start the server with its per-client limits
+off (serve --create-rate 0 --matches-per-client 0 --sockets-per-client 0
+--conns-per-client 0), else setups are refused with rate_limited and the like.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
 	"net/url"
 	"os"
 	"os/signal"
@@ -30,6 +31,8 @@ func init() {
 		rate                    float64
 		profile                 bool
 		grace                   time.Duration
+		proxies                 []string
+		lim                     server.Config
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -43,11 +46,22 @@ finishes the writes under way, saves the clocks of real-time matches and stops.
 server creates and migrates its tables); --bus nats://host:4222 names the NATS
 server that several nodes will share. Both may come from the environment:
 SORTIE_STORE and SORTIE_BUS. This version runs one node: --bus is checked but
-not used yet.`,
+not used yet.
+
+Limits for a server open to anyone (docs/api.md, "Limits"): each client (an
+address, or an IPv6 /64) may create --create-rate matches a minute in bursts of
+--create-burst, hold --matches-per-client unfinished matches (all-bot ones too),
+--sockets-per-client match sockets and --conns-per-client connections; the
+server holds at most --max-matches matches and --max-conns connections. A
+client over a limit gets 429 with Retry-After; 0 turns a per-client limit off.
+Behind a reverse proxy, name it with --trusted-proxies so that each client
+counts for the address the proxy forwards (--client-ip-header); without it the
+forwarded header is ignored and the proxy counts as one client.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var lv slog.Level
-			if err := lv.UnmarshalText([]byte(level)); err != nil {
+			var err error
+			if err = lv.UnmarshalText([]byte(level)); err != nil {
 				return fmt.Errorf("--log-level: %v", err)
 			}
 			logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: lv}))
@@ -69,16 +83,30 @@ not used yet.`,
 				if data == "" {
 					data = defaultDataPath()
 				}
-				var err error
 				if data, err = dataFile(data); err != nil {
 					return err
 				}
 			}
-			srv, err := server.New(server.Config{
-				Games: all.Games(), DataPath: data, StoreURL: storeURL, Sync: sync, Logger: logger,
-				ClockSpeed: speed, MessageRate: rate, Pprof: profile,
-				Static: web.Files(),
-			})
+			cfg := lim
+			cfg.Games, cfg.DataPath, cfg.StoreURL, cfg.Sync, cfg.Logger = all.Games(), data, storeURL, sync, logger
+			cfg.ClockSpeed, cfg.MessageRate, cfg.Pprof, cfg.Static = speed, rate, profile, web.Files()
+			if cfg.TrustedProxies, err = server.ParseTrustedProxies(proxies); err != nil {
+				return fmt.Errorf("--trusted-proxies: %v", err)
+			}
+			if h := http.CanonicalHeaderKey(cfg.ClientIPHeader); h != "X-Forwarded-For" && h != "Forwarded" {
+				return fmt.Errorf("--client-ip-header is X-Forwarded-For or Forwarded, not %q", cfg.ClientIPHeader)
+			}
+			// On the command line 0 turns a limit off; in server.Config it
+			// takes the default.
+			for _, v := range []*int{&cfg.OpenPerClient, &cfg.SocketsPerClient, &cfg.ConnsPerClient, &cfg.MaxConns} {
+				if *v == 0 {
+					*v = -1
+				}
+			}
+			if cfg.CreateRate == 0 {
+				cfg.CreateRate = -1
+			}
+			srv, err := server.New(cfg)
 			if err != nil {
 				return err
 			}
@@ -114,6 +142,19 @@ not used yet.`,
 	f.Float64Var(&speed, "clock-speed", 1, "match time per wall time (tests only)")
 	f.Float64Var(&rate, "message-rate", 20, "messages a second each socket may send")
 	f.BoolVar(&profile, "pprof", false, "serve Go profiles under /debug/pprof/ (measuring only)")
+	f.StringSliceVar(&proxies, "trusted-proxies", nil, "reverse proxies (addresses or CIDR prefixes, comma-separated) whose forwarded header names the client")
+	f.StringVar(&lim.ClientIPHeader, "client-ip-header", "X-Forwarded-For", "the header the trusted proxies set: X-Forwarded-For or Forwarded")
+	f.Float64Var(&lim.CreateRate, "create-rate", 10, "matches a client may create a minute (0: no limit)")
+	f.IntVar(&lim.CreateBurst, "create-burst", 20, "matches a client may create at once")
+	f.IntVar(&lim.OpenPerClient, "matches-per-client", 50, "unfinished matches a client may have created, all-bot ones included (0: no limit)")
+	f.IntVar(&lim.SocketsPerClient, "sockets-per-client", 64, "match sockets a client may hold open (0: no limit)")
+	f.IntVar(&lim.ConnsPerClient, "conns-per-client", 256, "connections an address may hold open, trusted proxies excepted (0: no limit)")
+	f.IntVar(&lim.MaxLive, "max-matches", 100_000, "matches in memory at once")
+	f.IntVar(&lim.MaxConns, "max-conns", 10_000, "connections open at once, at most 90% of the files the process may open (0: only that bound)")
+	f.DurationVar(&lim.ReadHeaderTimeout, "read-header-timeout", 10*time.Second, "how long a request's header may take to arrive")
+	f.DurationVar(&lim.ReadTimeout, "read-timeout", 30*time.Second, "how long a whole request, body included, may take to arrive")
+	f.DurationVar(&lim.HTTPWriteTimeout, "write-timeout", time.Minute, "how long an answer may take to be taken (match sockets have their own)")
+	f.DurationVar(&lim.IdleTimeout, "idle-timeout", time.Minute, "how long a keep-alive connection may wait for its next request")
 	_ = f.MarkHidden("clock-speed")
 	_ = f.MarkHidden("pprof")
 	root.AddCommand(cmd)

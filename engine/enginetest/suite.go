@@ -650,7 +650,22 @@ func malformed(b []byte) [][]byte {
 	}
 	if len(b) > 2 {
 		extra := append([]byte(`{"unknown_field_zz":1,`), b[1:]...)
-		out = append(out, extra)
+		twice := append([]byte(`{"type":"no_such_action_in_any_game",`), b[1:]...)
+		out = append(out, extra, twice)
+	}
+	// Names match exactly: "TILE" is not "tile".
+	var m map[string]json.RawMessage
+	if json.Unmarshal(b, &m) == nil {
+		upper := make(map[string]json.RawMessage, len(m))
+		for k, v := range m {
+			if k != "type" {
+				k = strings.ToUpper(k)
+			}
+			upper[k] = v
+		}
+		if u, _ := json.Marshal(upper); len(m) > 1 && !bytes.Equal(u, b) {
+			out = append(out, u)
+		}
 	}
 	return out
 }

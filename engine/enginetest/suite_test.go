@@ -53,3 +53,24 @@ func TestSuiteCatchesFlaws(t *testing.T) {
 		})
 	}
 }
+
+// The fuzz oracle passes a sound game on its seeds, and catches a refusal
+// that changes the state when a seat out of turn sends a legal action.
+func TestFuzzOracleCatchesDirtyRefusal(t *testing.T) {
+	seeds := enginetest.SeedInputs(tg.Draw{}, enginetest.AllSetups(tg.Draw{}.Info()))
+	if len(seeds) == 0 {
+		t.Fatal("no seed inputs")
+	}
+	for _, in := range seeds {
+		if err := enginetest.CheckInput(tg.Draw{}, in); err != nil {
+			t.Fatalf("a sound game failed the oracle on %s: %v", in.Raw, err)
+		}
+	}
+	in := seeds[0]
+	in.Seat = (in.Seat + 1) % engine.Seat(in.Setup.Players)
+	err := enginetest.CheckInput(tg.Draw{Flaw: tg.DirtyRefusal}, in)
+	if err == nil || !strings.Contains(err.Error(), "changed the state") {
+		t.Fatalf("the oracle missed a refusal that changes the state: %v", err)
+	}
+	t.Logf("caught: %v", err)
+}

@@ -49,6 +49,10 @@ type Hooks struct {
 	Handled func(code string, d time.Duration)
 	// Live is called with the number of matches in memory when it changes.
 	Live func(n int)
+	// Ended is called once when a match created with an Owner stops being
+	// under way on this server: it finished, or left memory unfinished. The
+	// server counts each client's unfinished matches with it.
+	Ended func(id, owner string)
 }
 
 // Manager holds the live matches of this server: it creates them, loads them
@@ -66,10 +70,11 @@ type Manager struct {
 	buffer int
 	hooks  Hooks
 
-	mu      sync.Mutex
-	live    map[string]*Match
-	loading map[string]*loadCall
-	closing bool
+	mu       sync.Mutex
+	live     map[string]*Match
+	creating int // creations past the check of max, not yet in live
+	loading  map[string]*loadCall
+	closing  bool
 }
 
 type loadCall struct {
@@ -140,7 +145,9 @@ func (m *Manager) Live() int {
 	return len(m.live)
 }
 
-// Create makes a new match, stores it and runs it.
+// Create makes a new match, stores it and runs it. An error after the
+// match was made (its start failed) comes with the Created: the match
+// exists, and Hooks.Ended will be told of it.
 func (m *Manager) Create(ctx context.Context, req CreateRequest) (*Created, error) {
 	g, err := m.Game(req.Game)
 	if err != nil {
@@ -150,16 +157,27 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (*Created, erro
 	if err != nil {
 		return nil, err
 	}
+	// The place is taken before the match is stored, so that concurrent
+	// creations cannot all pass the check and overfill the server.
 	m.mu.Lock()
-	full := len(m.live) >= m.max
-	closing := m.closing
-	m.mu.Unlock()
-	if closing {
+	switch {
+	case m.closing:
+		m.mu.Unlock()
 		return nil, refuse(CodeUnavailable, "The server is stopping.")
-	}
-	if full {
+	case len(m.live)+m.creating >= m.max:
+		m.mu.Unlock()
 		return nil, refuse(CodeServerFull, "This server runs as many matches as it can; try again later.")
 	}
+	m.creating++
+	m.mu.Unlock()
+	placed := false
+	defer func() {
+		if !placed {
+			m.mu.Lock()
+			m.creating--
+			m.mu.Unlock()
+		}
+	}()
 	if err := m.store.Create(ctx, rec); err != nil {
 		m.log.Error("cannot store a new match", "err", err)
 		return nil, refuse(CodeUnavailable, "The server could not save the match; try again.")
@@ -168,7 +186,10 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (*Created, erro
 	if err != nil {
 		return nil, err
 	}
+	x.owner = req.Owner
 	m.mu.Lock()
+	m.creating--
+	placed = true
 	m.live[x.id] = x
 	n := len(m.live)
 	m.mu.Unlock()
@@ -177,7 +198,7 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (*Created, erro
 	m.log.Info("match created", "match", x.id, "game", rec.Game, "players", rec.Setup.Players)
 	if req.AutoStart && x.allJoinedNow() {
 		if _, err := x.Start(ctx); err != nil {
-			return nil, err
+			return c, err
 		}
 	}
 	c.Match, err = x.Summary(ctx)
@@ -365,6 +386,20 @@ func (m *Manager) forget(x *Match) {
 	n := len(m.live)
 	m.mu.Unlock()
 	m.liveChanged(n)
+	m.ended(x)
+}
+
+// ended tells Hooks.Ended, once, that x no longer counts for its owner. It
+// runs on x's goroutine.
+func (m *Manager) ended(x *Match) {
+	if x.owner == "" {
+		return
+	}
+	owner := x.owner
+	x.owner = ""
+	if h := m.hooks.Ended; h != nil {
+		h(x.id, owner)
+	}
 }
 
 // Resume loads every open and running match of the store, so that their

@@ -76,7 +76,8 @@ type Match struct {
 	chatN      int       // lines of table talk so far
 	idleSince  time.Time // finished with nobody watching since
 	realTime   bool
-	broken     bool // the state could not be rebuilt after a store failure
+	broken     bool   // the state could not be rebuilt after a store failure
+	owner      string // CreateRequest.Owner until Hooks.Ended is told
 }
 
 // seat is what the match knows of one seat beyond the store.
@@ -437,6 +438,7 @@ func (x *Match) finishIfOver(now time.Time) {
 		st.pending = nil
 	}
 	x.log.Info("match finished", "records", x.seq, "summary", out.Summary)
+	x.mgr.ended(x)
 }
 
 // trackActors notes when each seat's turn began.

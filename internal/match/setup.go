@@ -62,6 +62,9 @@ type CreateRequest struct {
 	// AutoStart starts the match as soon as every human seat has joined
 	// (at once if there is none).
 	AutoStart bool `json:"auto_start,omitempty"`
+	// Owner is who asked for the match, as the server tells clients apart
+	// (their address); it is handed back by Hooks.Ended and never stored.
+	Owner string `json:"-"`
 }
 
 // settings are the parts of a match's setup that only this package reads,
@@ -237,8 +240,24 @@ func CheckName(name string) (string, error) {
 		return "", refuse(CodeBadName, "The name is longer than %d characters.", maxNameLen)
 	case strings.IndexFunc(name, unicode.IsControl) >= 0:
 		return "", refuse(CodeBadName, "The name has control characters.")
+	case strings.IndexFunc(name, isBidiControl) >= 0:
+		// An override or isolate would turn the text after the name around
+		// wherever it is shown ("Ana won" read backwards).
+		return "", refuse(CodeBadName, "The name has characters that change the direction of text.")
+	case name != "" && strings.IndexFunc(name, isVisible) < 0:
+		return "", refuse(CodeBadName, "The name has no visible character.")
 	}
 	return name, nil
+}
+
+func isBidiControl(r rune) bool { return unicode.Is(unicode.Bidi_Control, r) }
+
+// isVisible reports whether r shows as something: not a space, a format
+// character (zero-width space, joiner…), a lone combining mark, a variation
+// selector or a character that renders blank (Hangul fillers, braille blank).
+func isVisible(r rune) bool {
+	return !unicode.IsSpace(r) && r != '\u2800' && !unicode.In(r, unicode.Cf, unicode.Mn, unicode.Me,
+		unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point)
 }
 
 // defaultBot is the policy that plays a seat when the request names none.

@@ -2,15 +2,18 @@ package server
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"mime"
 	"net/http"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
+	"time"
+
+	jsonv2 "github.com/go-json-experiment/json"
 
 	"sortie/bot"
 	"sortie/engine"
@@ -58,6 +61,11 @@ var statusOf = map[string]int{
 	match.CodeStaleSeq:      http.StatusConflict,
 	match.CodeFutureSeq:     http.StatusConflict,
 	CodeMediaType:           http.StatusUnsupportedMediaType,
+	CodeTooManyMatches:      http.StatusTooManyRequests,
+	CodeTooManySockets:      http.StatusTooManyRequests,
+	CodeTooManyConns:        http.StatusTooManyRequests,
+	CodeServerBusy:          http.StatusServiceUnavailable,
+	CodeTimeout:             http.StatusRequestTimeout,
 }
 
 // ErrorBody is the JSON of every refused request: {"error":{"code","message"}}.
@@ -71,6 +79,13 @@ func writeError(w http.ResponseWriter, err error) {
 	if !ok {
 		status = http.StatusConflict
 	}
+	var le *limitError
+	switch {
+	case errors.As(err, &le):
+		retryAfter(w, le.retry)
+	case e.Code == match.CodeServerFull:
+		retryAfter(w, time.Minute)
+	}
 	writeJSON(w, status, ErrorBody{Error: e})
 }
 
@@ -82,6 +97,9 @@ func (s *Server) decodeBody(w http.ResponseWriter, r *http.Request, v any, empty
 		var mb *http.MaxBytesError
 		if errors.As(err, &mb) {
 			return &match.Error{Code: CodeTooLarge, Message: fmt.Sprintf("The request body is over %d bytes.", s.cfg.MaxBody)}
+		}
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return &match.Error{Code: CodeTimeout, Message: fmt.Sprintf("The request body did not arrive within %v.", s.cfg.ReadTimeout)}
 		}
 		return &match.Error{Code: CodeMalformed, Message: "The request body could not be read."}
 	}
@@ -99,19 +117,14 @@ func (s *Server) decodeBody(w http.ResponseWriter, r *http.Request, v any, empty
 	return decodeStrict(body, v)
 }
 
-// decodeStrict decodes one JSON value with no unknown field and nothing
-// after it.
+// decodeStrict decodes one JSON value into v, as docs/api.md promises:
+// unknown fields, names in another case ("GAME" for "game"), a name given
+// twice, invalid UTF-8, wrong types and anything after the value are refused.
+// (encoding/json would match "GAME" to "game"; its successor, which this
+// uses, matches names exactly.)
 func decodeStrict(b []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	if err := jsonv2.Unmarshal(b, v, jsonv2.RejectUnknownMembers(true)); err != nil {
 		return &match.Error{Code: CodeMalformed, Message: "The JSON is not what was expected: " + jsonProblem(err) + "."}
-	}
-	if dec.More() {
-		return &match.Error{Code: CodeMalformed, Message: "The JSON has something after its end."}
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return &match.Error{Code: CodeMalformed, Message: "The JSON has something after its end."}
 	}
 	return nil
 }
@@ -119,7 +132,9 @@ func decodeStrict(b []byte, v any) error {
 // jsonProblem says what was wrong with some JSON without quoting it at length.
 func jsonProblem(err error) string {
 	msg := err.Error()
-	msg = strings.TrimPrefix(msg, "json: ")
+	for _, p := range []string{"json: ", "jsontext: "} {
+		msg = strings.TrimPrefix(msg, p)
+	}
 	if len(msg) > 200 {
 		msg = msg[:200] + "…"
 	}
@@ -207,13 +222,23 @@ type CreatedMatch struct {
 }
 
 func (s *Server) createMatch(w http.ResponseWriter, r *http.Request) {
-	var req match.CreateRequest
-	if err := s.decodeBody(w, r, &req, false); err != nil {
+	// The client's limits come first: a throttled client costs no reading.
+	who := s.clientOf(r)
+	if err := s.reserveMatch(who, time.Now()); err != nil {
 		writeError(w, err)
 		return
 	}
-	c, err := s.mgr.Create(r.Context(), req)
+	req := match.CreateRequest{}
+	err := s.decodeBody(w, r, &req, false)
+	var c *match.Created
+	if err == nil {
+		req.Owner = string(who)
+		c, err = s.mgr.Create(r.Context(), req)
+	}
 	if err != nil {
+		if c == nil { // not made: its place is free again
+			s.matchEnded("", string(who))
+		}
 		writeError(w, err)
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -37,7 +38,9 @@ func (e *env) stored(t *testing.T, id string) string {
 // Every bad request to the lobby API gets its own stable code, the right
 // HTTP status, and changes nothing.
 func TestBadRequests(t *testing.T) {
-	e := newEnv(t, matchtest.Games(), nil)
+	// Refused creations count towards the client's allowance too: this
+	// client may make many.
+	e := newEnv(t, matchtest.Games(), func(c *server.Config) { c.CreateBurst = 100 })
 	ctx := context.Background()
 	cm := e.newMatch(match.CreateRequest{Game: "testcards", Players: 2}, false)
 	other := e.newMatch(match.CreateRequest{Game: "testcards", Players: 2}, false)
@@ -56,6 +59,11 @@ func TestBadRequests(t *testing.T) {
 		{"unknown field", "POST", "/api/matches", "", []byte(`{"game":"testcards","colour":"red"}`), server.CodeMalformed, 400},
 		{"trailing data", "POST", "/api/matches", "", []byte(`{"game":"testcards"} {}`), server.CodeMalformed, 400},
 		{"wrong type", "POST", "/api/matches", "", []byte(`{"game":7}`), server.CodeMalformed, 400},
+		{"a name in another case", "POST", "/api/matches", "", []byte(`{"GAME":"testcards"}`), server.CodeMalformed, 400},
+		{"a seat's name in another case", "POST", "/api/matches", "", []byte(`{"game":"testcards","seats":[{"Kind":"bot"},{}]}`), server.CodeMalformed, 400},
+		{"a name given twice", "POST", "/api/matches", "", []byte(`{"game":"chess","game":"testcards"}`), server.CodeMalformed, 400},
+		{"invalid UTF-8", "POST", "/api/matches", "", []byte("{\"game\":\"testcards\",\"seats\":[{\"name\":\"\xff\"},{}]}"), server.CodeMalformed, 400},
+		{"join with a name in another case", "POST", "/api/matches/" + id + "/join", cm.Seats[0].Token, []byte(`{"Name":"Ana"}`), server.CodeMalformed, 400},
 		{"empty body", "POST", "/api/matches", "", []byte(``), server.CodeMalformed, 400},
 		{"unknown game", "POST", "/api/matches", "", match.CreateRequest{Game: "chess"}, match.CodeUnknownGame, 404},
 		{"too many players", "POST", "/api/matches", "", match.CreateRequest{Game: "testcards", Players: 9}, match.CodeBadSetup, 400},
@@ -67,6 +75,10 @@ func TestBadRequests(t *testing.T) {
 		{"negative timer", "POST", "/api/matches", "", match.CreateRequest{Game: "testcards", TakeoverAfterMs: new(int64(-1))}, match.CodeBadParameters, 400},
 		{"bot delay too long", "POST", "/api/matches", "", match.CreateRequest{Game: "testcards", BotDelayMs: 3_600_000}, match.CodeBadParameters, 400},
 		{"name with control characters", "POST", "/api/matches", "", match.CreateRequest{Game: "testcards", Seats: []match.SeatRequest{{Name: "a\x07b"}, {}}}, match.CodeBadName, 400},
+		{"name with a right-to-left override", "POST", "/api/matches", "", match.CreateRequest{Game: "testcards", Seats: []match.SeatRequest{{Name: "Ana\u202Egnorw"}, {}}}, match.CodeBadName, 400},
+		{"name with an isolate", "POST", "/api/matches/" + id + "/join", cm.Seats[0].Token, map[string]string{"name": "\u2067Ana\u2069"}, match.CodeBadName, 400},
+		{"name of zero-width characters", "POST", "/api/matches", "", match.CreateRequest{Game: "testcards", Seats: []match.SeatRequest{{Name: "\u200b\u200d\ufeff"}, {}}}, match.CodeBadName, 400},
+		{"name of blank fillers", "POST", "/api/matches/" + id + "/join", cm.Seats[0].Token, map[string]string{"name": "\u3164 \u2800"}, match.CodeBadName, 400},
 		{"name too long", "POST", "/api/matches/" + id + "/join", cm.Seats[0].Token, map[string]string{"name": strings.Repeat("n", 41)}, match.CodeBadName, 400},
 		{"unknown game info", "GET", "/api/games/chess", "", nil, match.CodeUnknownGame, 404},
 		{"unknown match", "GET", "/api/matches/nosuchmatch", "", nil, match.CodeUnknownMatch, 404},
@@ -105,6 +117,12 @@ func TestBadRequests(t *testing.T) {
 				t.Fatalf("the message should be one clear sentence: %q", ae.Message)
 			}
 		})
+	}
+	// Names that need joiners or marks inside visible text are fine.
+	for _, name := range []string{"👩‍👩‍👧", "می‌خواهم", "Zoë", "Ñandú"} {
+		if _, err := e.c.Join(ctx, other.Match.ID, other.Seats[1].Token, name); err != nil {
+			t.Fatalf("the name %q was refused: %v", name, err)
+		}
 	}
 	// A plain form post (what another site's page may send) is refused.
 	resp, err := http.Post(e.hs.URL+"/api/matches", "text/plain", strings.NewReader(`{"game":"testcards"}`))
@@ -190,6 +208,11 @@ func TestBadMessages(t *testing.T) {
 	badMsg(t, e, p0, id, raw(p0, `not json at all`), server.CodeMalformed)
 	badMsg(t, e, p0, id, raw(p0, `{"seq":0,"action":{"type":"pass"},"extra":1}`), server.CodeMalformed)
 	badMsg(t, e, p0, id, raw(p0, `{"seq":0}`), server.CodeMalformed)
+	badMsg(t, e, p0, id, raw(p0, `{"SEQ":0,"action":{"type":"pass"}}`), server.CodeMalformed)
+	badMsg(t, e, p0, id, raw(p0, `{"seq":0,"Action":{"type":"pass"}}`), server.CodeMalformed)
+	badMsg(t, e, p0, id, raw(p0, `{"seq":5,"seq":0,"action":{"type":"pass"}}`), server.CodeMalformed)
+	badMsg(t, e, p0, id, raw(p0, fmt.Sprintf(`{"seq":0,"action":{"type":"play","CARD":%d}}`, view.Hand[0])), engine.CodeMalformed)
+	badMsg(t, e, p0, id, raw(p0, fmt.Sprintf(`{"seq":0,"action":{"type":"play","card":%d,"type":"pass"}}`, view.Hand[0])), engine.CodeMalformed)
 	badMsg(t, e, p0, id, raw(p0, `{"seq":-1,"action":{"type":"pass"}}`), server.CodeMalformed)
 	badMsg(t, e, p0, id, raw(p0, `{"seq":0,"action":{"type":"resign"}}`), engine.CodeMalformed)
 	badMsg(t, e, p0, id, raw(p0, `{"seq":0,"action":{"type":"play","card":"seven"}}`), engine.CodeMalformed)

@@ -70,7 +70,12 @@ func (e *env) start() {
 		e.t.Fatal(err)
 	}
 	e.srv = srv
-	e.hs = httptest.NewServer(srv.Handler())
+	// As Run serves: with the server's timeouts, behind its caps on
+	// connections.
+	e.hs = httptest.NewUnstartedServer(nil)
+	e.hs.Config = srv.HTTPServer()
+	e.hs.Listener = srv.Guard(e.hs.Listener)
+	e.hs.Start()
 	e.c = client.New(e.hs.URL)
 }
 

@@ -22,6 +22,7 @@ type metrics struct {
 	commit     prometheus.Histogram
 	batch      prometheus.Histogram
 	refusedMsg *prometheus.CounterVec
+	limited    *prometheus.CounterVec
 }
 
 func newMetrics() *metrics {
@@ -58,8 +59,11 @@ func newMetrics() *metrics {
 		refusedMsg: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "sortie_refused_messages_total", Help: "Socket messages refused before reaching a match, by code.",
 		}, []string{"code"}),
+		limited: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "sortie_limited_total", Help: "Requests and connections refused by a limit on a client or on everyone, by code.",
+		}, []string{"code"}),
 	}
-	reg.MustRegister(m.created, m.sockets, m.records, m.actions, m.latency, m.commit, m.batch, m.refusedMsg,
+	reg.MustRegister(m.created, m.sockets, m.records, m.actions, m.latency, m.commit, m.batch, m.refusedMsg, m.limited,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -75,9 +79,11 @@ func (m *metrics) handler() http.Handler {
 	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
 }
 
-// hooks connects the match manager to the metrics.
-func (m *metrics) hooks() match.Hooks {
+// hooks connects the match manager to the metrics, and tells ended of the
+// matches that stop counting for their clients.
+func (m *metrics) hooks(ended func(id, owner string)) match.Hooks {
 	return match.Hooks{
+		Ended:    ended,
 		Recorded: func(source string) { m.records.WithLabelValues(source).Inc() },
 		Handled: func(code string, d time.Duration) {
 			if code == "" {

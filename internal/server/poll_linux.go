@@ -54,9 +54,13 @@ func newPoller() (*poller, error) {
 	return p, nil
 }
 
-// rawConn returns the descriptor handle of a plain TCP connection; other
-// connections (TLS, pipes in tests) cannot be watched.
+// rawConn returns the descriptor handle of a plain TCP connection (counted
+// by Guard or not); other connections (TLS, pipes in tests) cannot be
+// watched.
 func rawConn(c net.Conn) (syscall.RawConn, bool) {
+	if g, ok := c.(*guardedConn); ok {
+		c = g.Conn
+	}
 	tc, ok := c.(*net.TCPConn)
 	if !ok {
 		return nil, false

@@ -14,10 +14,13 @@ import (
 	"errors"
 	"io/fs"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"net/netip"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"sortie/engine"
@@ -75,6 +78,50 @@ type Config struct {
 	// OriginPatterns lists the other origins (host patterns) whose pages may
 	// open sockets; the server's own origin always may.
 	OriginPatterns []string
+
+	// Limits on what one client may hold (a client is an address, or an
+	// IPv6 /64; see clientOf), and on everyone. For the counts below, zero
+	// takes the default and a negative value turns the limit off.
+
+	// TrustedProxies are reverse proxies whose forwarded header names the
+	// client; the limits then count for the address it names. Nil trusts
+	// none: the header is ignored.
+	TrustedProxies []netip.Prefix
+	// ClientIPHeader is the header the trusted proxies set:
+	// "X-Forwarded-For" (default) or "Forwarded" (RFC 7239).
+	ClientIPHeader string
+	// CreateRate is how many matches a client may create a minute: 10 by
+	// default, in bursts of CreateBurst (20 by default).
+	CreateRate float64
+	// CreateBurst is how many matches a client may create at once.
+	CreateBurst int
+	// OpenPerClient bounds the matches a client created that are not
+	// finished (all-bot ones included): 50 by default.
+	OpenPerClient int
+	// SocketsPerClient bounds a client's open match sockets: 64 by default.
+	SocketsPerClient int
+	// ConnsPerClient bounds the connections open from one address (trusted
+	// proxies excepted): 256 by default.
+	ConnsPerClient int
+	// MaxConns bounds the connections open in all: 10,000 by default, and
+	// never more than 90% of the files the process may open (the rest are
+	// the store's and the logs'), which is the only bound when negative.
+	MaxConns int
+	// MaxOversized closes a socket at its MaxOversized-th message over
+	// MaxMessage (1008): 3 by default.
+	MaxOversized int
+	// ReadHeaderTimeout (10 s), ReadTimeout (30 s: the whole request, its
+	// body included), WriteTimeout (60 s) and IdleTimeout (60 s: a
+	// keep-alive connection between requests) are the HTTP server's
+	// (see [Server.HTTPServer]); match sockets are not bound by them.
+	ReadHeaderTimeout time.Duration
+	// ReadTimeout bounds reading a whole request.
+	ReadTimeout time.Duration
+	// HTTPWriteTimeout bounds writing an answer (WriteTimeout is the
+	// sockets').
+	HTTPWriteTimeout time.Duration
+	// IdleTimeout closes an idle keep-alive connection.
+	IdleTimeout time.Duration
 }
 
 // Server serves the API. Make it with [New], serve [Server.Handler], and stop
@@ -86,7 +133,9 @@ type Server struct {
 	ownStore bool
 	mgr      *match.Manager
 	metrics  *metrics
-	mux      *http.ServeMux
+	handler  http.Handler
+	clients  *clients
+	refusing atomic.Int32 // refused connections being answered
 
 	sockets   sync.WaitGroup
 	pollOnce  sync.Once
@@ -99,6 +148,37 @@ type Server struct {
 // New opens the store (unless one is given) and prepares the server. Call
 // [Server.Resume] to bring back the matches under way.
 func New(cfg Config) (*Server, error) {
+	cfg = withDefaults(cfg)
+	s := &Server{cfg: cfg, log: cfg.Logger, metrics: newMetrics(), clients: newClients(cfg)}
+	s.store = cfg.Store
+	if s.store == nil && cfg.StoreURL != "" {
+		st, err := store.OpenPostgres(context.Background(), cfg.StoreURL, store.PostgresOptions{OnCommit: s.metrics.onCommit})
+		if err != nil {
+			return nil, err
+		}
+		s.store, s.ownStore = st, true
+	}
+	if s.store == nil {
+		if cfg.DataPath == "" {
+			return nil, errors.New("server: no store and no data path")
+		}
+		st, err := store.OpenSQLite(cfg.DataPath, store.SQLiteOptions{Sync: cfg.Sync, OnCommit: s.metrics.onCommit})
+		if err != nil {
+			return nil, err
+		}
+		s.store, s.ownStore = st, true
+	}
+	s.mgr = match.NewManager(match.Config{
+		Store: s.store, Bus: bus.NewLocal(), Games: cfg.Games, Logger: cfg.Logger, ClockSpeed: cfg.ClockSpeed,
+		MaxLive: cfg.MaxLive, Linger: cfg.Linger, Buffer: cfg.SocketBuffer, Hooks: s.metrics.hooks(s.matchEnded),
+	})
+	s.metrics.watch(s.mgr)
+	s.routes()
+	return s, nil
+}
+
+// withDefaults fills in what cfg leaves to the defaults (see Config).
+func withDefaults(cfg Config) Config {
 	if cfg.MaxBody <= 0 {
 		cfg.MaxBody = 64 << 10
 	}
@@ -120,32 +200,51 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, metrics: newMetrics()}
-	s.store = cfg.Store
-	if s.store == nil && cfg.StoreURL != "" {
-		st, err := store.OpenPostgres(context.Background(), cfg.StoreURL, store.PostgresOptions{OnCommit: s.metrics.onCommit})
-		if err != nil {
-			return nil, err
-		}
-		s.store, s.ownStore = st, true
+	if cfg.ClientIPHeader == "" {
+		cfg.ClientIPHeader = "X-Forwarded-For"
 	}
-	if s.store == nil {
-		if cfg.DataPath == "" {
-			return nil, errors.New("server: no store and no data path")
-		}
-		st, err := store.OpenSQLite(cfg.DataPath, store.SQLiteOptions{Sync: cfg.Sync, OnCommit: s.metrics.onCommit})
-		if err != nil {
-			return nil, err
-		}
-		s.store, s.ownStore = st, true
+	defaults := []struct {
+		v   *int
+		def int
+	}{
+		{&cfg.CreateBurst, 20}, {&cfg.OpenPerClient, 50}, {&cfg.SocketsPerClient, 64},
+		{&cfg.ConnsPerClient, 256}, {&cfg.MaxOversized, 3},
 	}
-	s.mgr = match.NewManager(match.Config{
-		Store: s.store, Bus: bus.NewLocal(), Games: cfg.Games, Logger: cfg.Logger, ClockSpeed: cfg.ClockSpeed,
-		MaxLive: cfg.MaxLive, Linger: cfg.Linger, Buffer: cfg.SocketBuffer, Hooks: s.metrics.hooks(),
-	})
-	s.metrics.watch(s.mgr)
-	s.routes()
-	return s, nil
+	for _, d := range defaults {
+		if *d.v == 0 {
+			*d.v = d.def
+		}
+	}
+	if cfg.CreateRate == 0 {
+		cfg.CreateRate = 10
+	}
+	switch asked := cfg.MaxConns; {
+	case asked < 0:
+		cfg.MaxConns = math.MaxInt
+	case asked == 0:
+		cfg.MaxConns = 10_000
+	}
+	// The files the process may open beyond these are the store's and the
+	// logs'.
+	if fds := fdLimit(); fds > 0 && cfg.MaxConns > fds*9/10 {
+		if cfg.MaxConns != 10_000 && cfg.MaxConns != math.MaxInt {
+			cfg.Logger.Warn("fewer connections than asked: the process may open few files",
+				"max_conns", fds*9/10, "asked", cfg.MaxConns, "open_files", fds)
+		}
+		cfg.MaxConns = fds * 9 / 10
+	}
+	for _, d := range []struct {
+		v   *time.Duration
+		def time.Duration
+	}{
+		{&cfg.ReadHeaderTimeout, 10 * time.Second}, {&cfg.ReadTimeout, 30 * time.Second},
+		{&cfg.HTTPWriteTimeout, time.Minute}, {&cfg.IdleTimeout, time.Minute},
+	} {
+		if *d.v <= 0 {
+			*d.v = d.def
+		}
+	}
+	return cfg
 }
 
 // Manager returns the server's match manager.
@@ -155,8 +254,10 @@ func (s *Server) Manager() *match.Manager { return s.mgr }
 // last stopped, and returns how many.
 func (s *Server) Resume(ctx context.Context) (int, error) { return s.mgr.Resume(ctx) }
 
-// Handler returns the server's HTTP handler.
-func (s *Server) Handler() http.Handler { return s.mux }
+// Handler returns the server's HTTP handler. Serve it with
+// [Server.HTTPServer] on [Server.Guard] of a listener, as [Server.Run] does,
+// for the timeouts and the caps on connections.
+func (s *Server) Handler() http.Handler { return s.handler }
 
 func (s *Server) routes() {
 	mux := http.NewServeMux()
@@ -186,19 +287,35 @@ func (s *Server) routes() {
 	} else {
 		mux.HandleFunc("GET /{$}", placeholder)
 	}
-	s.mux = mux
+	s.handler = secureHeaders(mux)
+}
+
+// contentPolicy lets pages run only the server's own scripts and styles (the
+// client has no inline script), talk only to the server (its API and
+// sockets), and never be framed by another site.
+const contentPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; " +
+	"img-src 'self' data: blob:; media-src 'self' data: blob:; connect-src 'self'; " +
+	"object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+
+// secureHeaders adds the headers a public site's answers carry: the content
+// policy, no guessing of content types, no framing, no referrer (the page's
+// address names its match).
+func secureHeaders(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hd := w.Header()
+		hd.Set("Content-Security-Policy", contentPolicy)
+		hd.Set("X-Content-Type-Options", "nosniff")
+		hd.Set("X-Frame-Options", "DENY")
+		hd.Set("Referrer-Policy", "no-referrer")
+		h.ServeHTTP(w, r)
+	})
 }
 
 // Run serves on ln until ctx ends, then shuts down gracefully within grace.
 func (s *Server) Run(ctx context.Context, ln net.Listener, grace time.Duration) error {
-	hs := &http.Server{
-		Handler:           s.Handler(),
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
-	}
+	hs := s.HTTPServer()
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	go func() { errc <- hs.Serve(s.Guard(ln)) }()
 	select {
 	case err := <-errc:
 		s.Shutdown(context.Background())

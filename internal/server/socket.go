@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -29,6 +30,9 @@ const (
 	// CloseSlow: the client fell too far behind; it should reconnect, and
 	// gets a fresh snapshot.
 	CloseSlow websocket.StatusCode = 4002
+	// CloseOversized (the standard "policy violation"): the client kept
+	// sending messages over the limit.
+	CloseOversized = websocket.StatusPolicyViolation
 )
 
 // hardMessageLimit closes a socket whose message is absurdly large; smaller
@@ -63,13 +67,18 @@ func (s *Server) socket(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &match.Error{Code: match.CodeUnavailable, Message: "The server is stopping."})
 		return
 	}
-	x, err := s.mgr.Get(r.Context(), r.PathValue("id"))
+	who := s.clientOf(r)
+	err := s.reserveSocket(who)
 	if err == nil {
-		var seat engine.Seat
-		if seat, err = audience(r, x); err == nil {
-			s.openSocket(w, r, x, seat)
-			return
+		var x *match.Match
+		if x, err = s.mgr.Get(r.Context(), r.PathValue("id")); err == nil {
+			var seat engine.Seat
+			if seat, err = audience(r, x); err == nil {
+				s.openSocket(w, r, x, seat, who)
+				return
+			}
 		}
+		s.clients.release(who, socketCount)
 	}
 	s.sockets.Done()
 	writeError(w, err)
@@ -78,10 +87,11 @@ func (s *Server) socket(w http.ResponseWriter, r *http.Request) {
 // openSocket upgrades the connection, connects it to the match and sends the
 // snapshot. From then on the socket lives on by itself until
 // [sockConn.end].
-func (s *Server) openSocket(w http.ResponseWriter, r *http.Request, x *match.Match, seat engine.Seat) {
+func (s *Server) openSocket(w http.ResponseWriter, r *http.Request, x *match.Match, seat engine.Seat, who client) {
 	hw := &hijackWriter{ResponseWriter: w}
 	conn, err := websocket.Accept(hw, r, &websocket.AcceptOptions{OriginPatterns: s.cfg.OriginPatterns})
 	if err != nil {
+		s.clients.release(who, socketCount)
 		s.sockets.Done()
 		return // Accept has answered
 	}
@@ -90,7 +100,7 @@ func (s *Server) openSocket(w http.ResponseWriter, r *http.Request, x *match.Mat
 	if seat == engine.Spectator {
 		aud = "spectator"
 	}
-	c := &sockConn{s: s, x: x, conn: conn, gauge: s.metrics.sockets.WithLabelValues(aud),
+	c := &sockConn{s: s, x: x, who: who, conn: conn, gauge: s.metrics.sockets.WithLabelValues(aud),
 		lim: newLimiter(s.cfg.MessageRate, s.cfg.MessageBurst), fw: hw.fw}
 	if c.fw != nil {
 		c.fw.timeout = s.cfg.WriteTimeout
@@ -237,6 +247,7 @@ func (s *Server) enter() bool {
 type sockConn struct {
 	s      *Server
 	x      *match.Match
+	who    client // whose socket it is, for the per-client cap
 	conn   *websocket.Conn
 	w      *match.Watch
 	ctx    context.Context
@@ -245,9 +256,11 @@ type sockConn struct {
 
 	// Reading: one goroutine at a time (readiness re-arms only after a read
 	// is over).
-	br  *bufio.Reader // the reader under conn when the socket waits for readiness
-	rc  syscall.RawConn
-	lim *limiter
+	br          *bufio.Reader // the reader under conn when the socket waits for readiness
+	rc          syscall.RawConn
+	lim         *limiter
+	oversized   int  // messages over MaxMessage so far
+	stopReading bool // the client is done with: the writer ends the socket
 	// The readiness registration, which the reading side and end share.
 	regMu  sync.Mutex
 	pollID uint64 // 0: no readiness (a reader goroutine), or not yet
@@ -294,7 +307,9 @@ func (c *sockConn) startReading(hw *hijackWriter) {
 func (c *sockConn) read() {
 	for {
 		if !c.readOne() {
-			c.end()
+			if !c.stopReading {
+				c.end()
+			}
 			return
 		}
 		c.regMu.Lock()
@@ -334,6 +349,7 @@ func (c *sockConn) end() {
 			c.x.Unwatch(c.w)
 		}
 		c.gauge.Dec()
+		c.s.clients.release(c.who, socketCount)
 		c.s.sockets.Done()
 	})
 }
@@ -372,6 +388,8 @@ func (c *sockConn) drain() {
 				c.conn.Close(CloseReplaced, "this seat connected again elsewhere")
 			case errors.Is(err, bus.ErrSlow):
 				c.conn.Close(CloseSlow, "too far behind: reconnect for a fresh state")
+			case errors.Is(err, errOversized):
+				c.conn.Close(CloseOversized, errOversized.Error())
 			default:
 				c.conn.Close(websocket.StatusGoingAway, "the server is stopping or the match left memory")
 			}
@@ -433,37 +451,74 @@ func (c *sockConn) readOne() bool {
 			readBufs.Put(bp)
 		}
 	}()
+	// Every message counts towards the rate, whatever it holds: a refused
+	// one costs reading it too.
+	allowed := c.lim.allow(time.Now())
 	buf, err := readAtMost((*bp)[:0], rd, s.cfg.MaxMessage)
 	*bp = buf[:0]
-	if errors.Is(err, errTooLarge) {
+	tooLarge := errors.Is(err, errTooLarge)
+	if tooLarge {
 		// Drop the rest of the message (the hard limit closes the socket
-		// if it is absurd) and say so.
+		// if it is absurd); a client that keeps sending such messages is
+		// not one that plays.
 		if _, err := io.Copy(io.Discard, rd); err != nil {
 			return false
 		}
-		s.refuseMsg(w, nil, &match.Error{Code: CodeTooLarge,
-			Message: fmt.Sprintf("A message may hold at most %d bytes.", s.cfg.MaxMessage)})
-		return true
-	}
-	if err != nil {
+		c.oversized++
+		if s.cfg.MaxOversized > 0 && c.oversized >= s.cfg.MaxOversized {
+			// Answer it, then let the writer close the socket after the
+			// answers queued before: nothing more is read.
+			s.refuseMsg(w, nil, &match.Error{Code: CodeTooLarge, Message: fmt.Sprintf(
+				"A message may hold at most %d bytes; this socket sent %d larger ones and is closed.", s.cfg.MaxMessage, c.oversized)})
+			w.Sub.Close(errOversized)
+			c.stopReading = true
+			return false
+		}
+	} else if err != nil {
 		return false
 	}
-	if !c.lim.allow(time.Now()) {
+	if !allowed {
 		s.refuseMsg(w, nil, &match.Error{Code: CodeRateLimited,
 			Message: fmt.Sprintf("Too many messages: at most %g a second. This one was not played.", s.cfg.MessageRate)})
+		return true
+	}
+	if tooLarge {
+		msg := fmt.Sprintf("A message may hold at most %d bytes.", s.cfg.MaxMessage)
+		if s.cfg.MaxOversized > 0 {
+			msg += fmt.Sprintf(" The socket is closed at the %s such message.", ordinal(s.cfg.MaxOversized))
+		}
+		s.refuseMsg(w, nil, &match.Error{Code: CodeTooLarge, Message: msg})
 		return true
 	}
 	if typ != websocket.MessageText {
 		s.refuseMsg(w, nil, &match.Error{Code: CodeUnsupported, Message: "Messages are JSON text, not binary."})
 		return true
 	}
-	var msg match.ClientMessage
-	if err := decodeStrict(buf, &msg); err != nil {
-		s.refuseMsg(w, nil, match.AsError(err))
+	msg, readable, err := decodeMessage(buf)
+	if err != nil {
+		var re *uint64
+		if readable {
+			re = &msg.Seq
+		}
+		s.refuseMsg(w, re, match.AsError(err))
 		return true
 	}
 	c.handle(&msg)
 	return true
+}
+
+// decodeMessage reads a client's message: strict JSON (see decodeStrict)
+// holding an action, which the game decodes, or a message of another type
+// (table talk, leaving a seat, taking it back). readable says whether
+// msg.Seq could be read, for the refusal to name it.
+func decodeMessage(b []byte) (msg match.ClientMessage, readable bool, err error) {
+	if err := decodeStrict(b, &msg); err != nil {
+		return msg, false, err
+	}
+	if msg.Type == "" && (len(msg.Action) == 0 || string(msg.Action) == "null") {
+		return msg, true, &match.Error{Code: CodeMalformed, Message: `The message has no "action".`}
+	}
+	return msg, true, nil
 }
 
 // handle answers one client message: an action, a line of table talk, or
@@ -475,9 +530,7 @@ func (c *sockConn) handle(msg *match.ClientMessage) {
 	var err error
 	switch msg.Type {
 	case "":
-		if len(msg.Action) == 0 || string(msg.Action) == "null" {
-			err = &match.Error{Code: CodeMalformed, Message: `The message has no "action".`}
-		} else if w.Seat == engine.Spectator {
+		if w.Seat == engine.Spectator {
 			err = &match.Error{Code: CodeSpectator, Message: "Spectators cannot act."}
 		} else {
 			err = c.x.Act(c.ctx, w.Seat, msg.Seq, msg.Action)
@@ -529,7 +582,26 @@ func errorMessage(re *uint64, e *match.Error) ([]byte, error) {
 	}{match.TypeError, re, e})
 }
 
-var errTooLarge = errors.New("message too large")
+var (
+	errTooLarge  = errors.New("message too large")
+	errOversized = errors.New("too many messages over the size limit")
+)
+
+// ordinal writes 3 as "3rd".
+func ordinal(n int) string {
+	suffix := "th"
+	if n%100 < 11 || n%100 > 13 {
+		switch n % 10 {
+		case 1:
+			suffix = "st"
+		case 2:
+			suffix = "nd"
+		case 3:
+			suffix = "rd"
+		}
+	}
+	return strconv.Itoa(n) + suffix
+}
 
 // readAtMost appends r to buf up to limit bytes; more is errTooLarge.
 func readAtMost(buf []byte, r io.Reader, limit int64) ([]byte, error) {
@@ -561,17 +633,37 @@ type limiter struct {
 }
 
 func newLimiter(rate float64, burst int) *limiter {
-	return &limiter{rate: rate, burst: float64(burst), tokens: float64(burst)}
+	return &limiter{rate: rate, burst: float64(max(burst, 1)), tokens: float64(max(burst, 1))}
 }
 
 func (l *limiter) allow(now time.Time) bool {
-	if !l.last.IsZero() {
-		l.tokens = min(l.burst, l.tokens+now.Sub(l.last).Seconds()*l.rate)
-	}
-	l.last = now
+	ok, _ := l.take(now)
+	return ok
+}
+
+// take takes a token if there is one; if not, it says how long until there
+// is.
+func (l *limiter) take(now time.Time) (bool, time.Duration) {
+	l.refill(now)
 	if l.tokens < 1 {
-		return false
+		return false, time.Duration((1 - l.tokens) / l.rate * float64(time.Second))
 	}
 	l.tokens--
-	return true
+	return true, 0
+}
+
+// full reports whether the bucket is full again.
+func (l *limiter) full(now time.Time) bool {
+	l.refill(now)
+	return l.tokens >= l.burst
+}
+
+func (l *limiter) refill(now time.Time) {
+	switch {
+	case l.last.IsZero():
+		l.last = now
+	case now.After(l.last):
+		l.tokens = min(l.burst, l.tokens+now.Sub(l.last).Seconds()*l.rate)
+		l.last = now
+	}
 }

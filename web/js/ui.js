@@ -21,6 +21,8 @@ function build(el, attrs, children) {
     if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
     else if (k === 'dataset') Object.assign(el.dataset, v);
     else if (k === 'text') el.textContent = v;
+    // Through the style object: the content policy refuses style attributes.
+    else if (k === 'style') el.style.cssText = String(v);
     else el.setAttribute(k, v === true ? '' : String(v));
   }
   append(el, children);
