@@ -8,9 +8,25 @@ import "fmt"
 type RuleError struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
+	// Params are the values the message mentions that a client needs to
+	// say the refusal in its own words and language: times in
+	// milliseconds under keys ending in "_ms" (a wait, "wait_ms", counts
+	// from the action's time), seats under "seat" or "target", counts and
+	// ids as they are. Nil when the code says it all.
+	Params map[string]any `json:"params,omitempty"`
 }
 
 func (e *RuleError) Error() string { return e.Message }
+
+// With adds a parameter to e and returns e, for chaining after Refuse:
+// Refuse(code, "…at %d ms", at).With("wait_ms", at-now).
+func (e *RuleError) With(key string, v any) *RuleError {
+	if e.Params == nil {
+		e.Params = make(map[string]any, 2)
+	}
+	e.Params[key] = v
+	return e
+}
 
 // Refuse returns a *RuleError with the given code and a message formatted as
 // by fmt.Sprintf.

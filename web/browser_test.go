@@ -373,7 +373,9 @@ func (p *page) createMatch(game string, seats []string, options map[string]strin
 		set("#opt-"+k, v)
 	}
 	p.click("details.advanced summary")
-	set("#bot-delay", "20")
+	if js[bool](p, `!!document.querySelector('#bot-delay')`) { // (real-time games keep their bots' own pace)
+		set("#bot-delay", "0")
+	}
 	if name != "" {
 		p.do("type name", chromedp.SendKeys(chromedp.CSS("#seat-name-0"), name))
 	}

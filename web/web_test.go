@@ -1,7 +1,6 @@
 package web_test
 
 import (
-	"encoding/json"
 	"io"
 	"io/fs"
 	"net/http"
@@ -55,22 +54,13 @@ func TestFiles(t *testing.T) {
 // no text is empty, and every key the client names literally exists (t()
 // with the key, tn() with key.one and key.other).
 func TestTexts(t *testing.T) {
-	dicts := map[string]map[string]string{}
-	for _, lang := range []string{"en", "fr"} {
-		b, err := fs.ReadFile(web.Files(), "i18n/"+lang+".json")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var d map[string]string
-		if err := json.Unmarshal(b, &d); err != nil {
-			t.Fatalf("%s.json: %v", lang, err)
-		}
+	dicts := readTexts(t)
+	for lang, d := range dicts {
 		for k, v := range d {
 			if strings.TrimSpace(v) == "" {
 				t.Errorf("%s.json: %s is empty", lang, k)
 			}
 		}
-		dicts[lang] = d
 	}
 	for k := range dicts["en"] {
 		if _, ok := dicts["fr"][k]; !ok {

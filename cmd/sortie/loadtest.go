@@ -518,7 +518,8 @@ func setupMatch(ctx context.Context, c *client.Client, game string, players int,
 	if o.idle {
 		limit = 0
 	}
-	cm, err := c.Create(ctx, match.CreateRequest{Game: game, Seats: seats, MoveLimitMs: limit.Milliseconds()})
+	cm, err := c.Create(ctx, match.CreateRequest{Game: game, Seats: seats, MoveLimitMs: new(limit.Milliseconds()),
+		TakeoverAfterMs: new(int64(0))}) // clients that never connect keep their seats
 	if err != nil {
 		return nil, err
 	}

@@ -379,7 +379,7 @@ func checkCards(h *hand, cs []Card, want int, what string) *engine.RuleError {
 		if what == "discard" {
 			code = codeDiscardCount
 		}
-		return engine.Refuse(code, "You must %s exactly %d card(s), not %d.", what, want, len(cs))
+		return engine.Refuse(code, "You must %s exactly %d card(s), not %d.", what, want, len(cs)).With("want", want).With("given", len(cs))
 	}
 	if !h.contains(cs) {
 		return engine.Refuse(codeNotInHand, "You cannot %s cards you do not hold.", what)

@@ -81,7 +81,7 @@ func (b *seatBot) Decide(ev engine.View, legal []engine.Action, now engine.Milli
 				return bot.Decision{Action: Submit{Cards: slices.Clone(b.planCards)}, Delay: max(0, b.planAt-now)}
 			}
 			if slices.ContainsFunc(legal, func(a engine.Action) bool { return a.Kind() == "vote_stop" }) {
-				return bot.Decision{Action: VoteStop{}, Delay: botThinkMS}
+				return bot.Decision{Action: VoteStop{}, Delay: max(botThinkMS, v.RevealAt+votePatience(v.Round)-now)}
 			}
 		case "place_choice":
 			return bot.Decision{Action: ChoosePlace{Leftmost: b.goLeft(v)}, Delay: botThinkMS}
@@ -97,6 +97,19 @@ func (b *seatBot) Decide(ev engine.View, legal []engine.Action, now engine.Milli
 }
 
 // ---- The run ----
+
+// votePatience is how long after the reveal a bot waits before it votes to
+// stop a run: long enough for a person to read the card and lay their
+// arrows, and longer in the first round, when the cards are new to everyone.
+// A bot that voted at the first instant the rules allow (§8.4) stopped the
+// first run before a person had read the card. Bot-only games never wait
+// for it: a run ends when everyone has finished.
+func votePatience(round int) engine.Millis {
+	if round <= 1 {
+		return 60_000
+	}
+	return 30_000
+}
 
 // botAnswer is the list a bot aims for (§8.4): [express] when an Express
 // shortcut applies; otherwise the canonical answer, skipping the first item

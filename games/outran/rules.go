@@ -194,7 +194,7 @@ func (s *state) submit(p engine.Seat, a Submit, at engine.Millis, evs []engine.E
 	cards, ok := st.offered(a.Cards)
 	if !ok { // not one of the seat's own lists, which are well-formed
 		if len(a.Cards) > maxSubmission {
-			return nil, engine.Refuse(CodeTooManyTokens, "You laid %d cards; nobody holds more than %d.", len(a.Cards), maxSubmission)
+			return nil, engine.Refuse(CodeTooManyTokens, "You laid %d cards; nobody holds more than %d.", len(a.Cards), maxSubmission).With("count", len(a.Cards)).With("max", maxSubmission)
 		}
 		var seen uint16
 		for _, t := range a.Cards {
@@ -280,7 +280,7 @@ func (s *state) voteStop(p engine.Seat, at engine.Millis, evs []engine.Event) ([
 	case st.Voted:
 		return nil, engine.Refuse(CodeAlreadyVoted, "You have already voted to stop this run.")
 	case !st.VoteOpen:
-		return nil, engine.Refuse(CodeVoteTooEarly, "You may vote %g s after your own Finish, once half the players have finished.", float64(s.cfg.VoteGrace)/1000)
+		return nil, engine.Refuse(CodeVoteTooEarly, "You may vote %g s after your own Finish, once half the players have finished.", float64(s.cfg.VoteGrace)/1000).With("grace_ms", s.cfg.VoteGrace)
 	}
 	st.Voted = true
 	evs = append(evs, engine.Tell(&votedBodies[p]))
@@ -1103,20 +1103,20 @@ func (s *state) checkPlay(p engine.Seat, c Card, target engine.Seat) *engine.Rul
 	case mustBeOther:
 		return engine.Refuse(CodeTargetOther, "A %s card must be played on another player.", spec.EN)
 	case shielded:
-		return engine.Refuse(CodeTargetShielded, "%s has a Shield: no card can be played against them this round.", target)
+		return engine.Refuse(CodeTargetShielded, "%s has a Shield: no card can be played against them this round.", target).With("target", target)
 	case nothingToSwap:
-		return engine.Refuse(CodeNothingToSwap, "Neither you nor %s has a card in front to swap.", target)
+		return engine.Refuse(CodeNothingToSwap, "Neither you nor %s has a card in front to swap.", target).With("target", target)
 	case nothingToGive:
 		return engine.Refuse(CodeNothingToGive, "You have no card in front of you to give away.")
 	case nothingToRelease:
 		return engine.Refuse(CodeNothingToRelease, "There is no card in front of you to release.")
 	case emptyHand:
-		return engine.Refuse(CodeEmptyHand, "%s holds no card to steal.", target)
+		return engine.Refuse(CodeEmptyHand, "%s holds no card to steal.", target).With("target", target)
 	}
 	if target == p {
 		return engine.Refuse(CodeAlreadyHasKind, "You already have a %s in front of you.", spec.EN)
 	}
-	return engine.Refuse(CodeAlreadyHasKind, "%s already has a %s in front of them.", target, spec.EN)
+	return engine.Refuse(CodeAlreadyHasKind, "%s already has a %s in front of them.", target, spec.EN).With("target", target)
 }
 
 // resolvePlay plays a card already checked by checkPlay.

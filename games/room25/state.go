@@ -85,6 +85,8 @@ type State struct {
 	custom  [numRooms]int8 // the rooms of a custom set, by room (zero otherwise)
 	beacons bool
 	seats   int
+	// teamTalk: the match offers each team a channel of its own (O17).
+	teamTalk bool
 
 	chars [maxChars + 1]character // indexed by Character; 0 unused
 	line  []Character             // marker line, head first
@@ -338,6 +340,16 @@ func nilIfEmpty[T any](xs []T) []T {
 
 // Clone returns an independent deep copy.
 func (s *State) Clone() engine.State { return s.clone() }
+
+// TalkTeam gives the team channel of seat p in Team mode with team chat on
+// (O17, D41): teams are public and fixed at the setup. It is -1 otherwise,
+// and the match's table talk is then heard by everyone.
+func (s *State) TalkTeam(p engine.Seat) int {
+	if !s.teamTalk || p < 0 || int(p) >= s.seats {
+		return -1
+	}
+	return int(s.team[p])
+}
 
 func (s *State) clone() *State {
 	c := new(State)
@@ -646,6 +658,7 @@ func (g Game) New(setup engine.Setup) (engine.State, error) {
 		list = setRooms(set)
 	}
 	s := newStateWith(mode, set, list, opts.String(optBeacons) == "on", n, setup.Seed)
+	s.teamTalk = mode == Team && opts.String(optTeamChat) == "on"
 	return s, nil
 }
 

@@ -340,7 +340,7 @@ func (s *State) pay(p int, dice []int, tre []string, need [numFaces]int, allowTr
 	for f := range need {
 		if supply[f] < need[f] {
 			if short == CodeNotEnoughKeys {
-				return pm, refuse(short, "You need %d keys to escape and offer %d.", need[Key], supply[Key])
+				return pm, refuse(short, "You need %d keys to escape and offer %d.", need[Key], supply[Key]).With("need", need[Key]).With("offer", supply[Key])
 			}
 			return pm, refuse(short, "These dice do not show the symbols needed (%s).", needText(need))
 		}
@@ -474,7 +474,7 @@ func (s *State) roll(p int, a Roll, at engine.Millis) ([]engine.Event, *engine.R
 	}
 	pl := &s.players[p]
 	if at < pl.nextRollAt {
-		return nil, refuse(CodeCooldown, "You rolled too recently: you may roll again at %d ms.", pl.nextRollAt)
+		return nil, refuse(CodeCooldown, "You rolled too recently: you may roll again at %d ms.", pl.nextRollAt).With("wait_ms", pl.nextRollAt-at)
 	}
 	ids := a.Dice
 	if !slices.IsSorted(ids) {
@@ -526,7 +526,7 @@ func (s *State) unlock(p int, a Unlock) ([]engine.Event, *engine.RuleError) {
 		limit = 1
 	}
 	if len(a.Targets) > limit {
-		return nil, refuse(CodeTooManyTargets, "This gold mask frees at most %d dice.", limit)
+		return nil, refuse(CodeTooManyTargets, "This gold mask frees at most %d dice.", limit).With("max", limit)
 	}
 	if err := s.checkDiceList(a.Targets); err != nil {
 		return nil, err
@@ -1151,7 +1151,7 @@ func (s *State) signal(p int, a Signal, at engine.Millis) ([]engine.Event, *engi
 	}
 	pl := &s.players[p]
 	if pl.signalled && at < pl.lastSignal+signalCooldown {
-		return nil, refuse(CodeCooldown, "You signalled too recently.")
+		return nil, refuse(CodeCooldown, "You signalled too recently.").With("wait_ms", pl.lastSignal+signalCooldown-at)
 	}
 	pl.signalled, pl.lastSignal = true, at
 	return []engine.Event{engine.Tell(SignalSent{Seat: p, Call: a.Call})}, nil

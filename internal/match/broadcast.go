@@ -55,6 +55,7 @@ func (x *Match) newFrame(typ string, clock engine.Millis, evs []engine.Event) *f
 	f := &frame{typ: typ, seq: x.seq, status: x.rec.Status, clock: clock, events: evs}
 	if x.rec.Status == store.Running {
 		f.actors = x.state.Actors()
+		f.limits = x.deadlines()
 	}
 	if len(evs) > 0 {
 		f.evJSON = make([][]byte, len(evs))
@@ -71,6 +72,21 @@ func (x *Match) newFrame(typ string, clock engine.Millis, evs []engine.Event) *f
 		f.outcome, _ = json.Marshal(x.rec.Outcome)
 	}
 	return f
+}
+
+// deadlines lists the seats a move limit binds now: human seats that must
+// act, whose human plays them, in a game that is not real-time.
+func (x *Match) deadlines() []Deadline {
+	if x.set.MoveLimit <= 0 || x.realTime {
+		return nil
+	}
+	var out []Deadline
+	for i, st := range x.seats {
+		if st.isActor && !st.byBot && x.rec.Seats[i].Kind == Human {
+			out = append(out, Deadline{Seat: engine.Seat(i), At: st.turnStart + x.set.MoveLimit})
+		}
+	}
+	return out
 }
 
 // encodeFor encodes f for audience s from s's view alone. With a memo of
@@ -101,12 +117,17 @@ func (x *Match) encodeFor(f *frame, s engine.Seat, ack int64, head []byte, memo 
 // snapshot is the full state message for audience s.
 func (x *Match) snapshot(s engine.Seat, now time.Time) []byte {
 	f := x.newFrame(TypeState, x.clock(now), nil)
+	var team *int // the audience's team channel, if it has one
+	if t := x.teamOf(s); t >= 0 {
+		team = &t
+	}
 	head, _ := json.Marshal(struct {
 		Match string        `json:"match"`
 		Game  string        `json:"game"`
 		Seat  engine.Seat   `json:"seat"`
+		Team  *int          `json:"team,omitempty"`
 		Seats []SeatSummary `json:"seats"`
-	}{x.id, x.info.ID, s, x.seatSummaries()})
+	}{x.id, x.info.ID, s, team, x.seatSummaries()})
 	// Splice the head's fields in front of the frame's own.
 	head = append(head[1:len(head)-1], ',')
 	return x.encodeFor(f, s, -1, head, nil)
@@ -121,7 +142,7 @@ func (x *Match) seatSummaries() []SeatSummary {
 			by = Bot
 		}
 		out[i] = SeatSummary{
-			Seat: engine.Seat(i), Kind: r.Kind, Bot: r.Bot, Name: r.Name, Joined: r.Joined,
+			Seat: engine.Seat(i), Kind: r.Kind, Bot: r.Bot, Name: seatName(r), Joined: r.Joined, Left: r.Left,
 			Connected: st.sub != nil, PlayedBy: by,
 		}
 	}

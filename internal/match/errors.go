@@ -12,6 +12,9 @@ import (
 type Error struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
+	// Params are what the message mentions, for clients that say it in
+	// their own words (see engine.RuleError.Params).
+	Params map[string]any `json:"params,omitempty"`
 }
 
 // Error returns the message.
@@ -37,11 +40,30 @@ const (
 	CodeUnavailable   = "unavailable"    // the match cannot be served now (store failure, shutting down)
 	CodeServerFull    = "server_full"    // too many matches are live
 	CodeBadName       = "bad_name"       // a player name is empty, too long or has control characters
-	CodeBadParameters = "bad_parameters" // a timer or pace is out of range
+	CodeBadParameters = "bad_parameters" // a timer or pace is out of range, a bad seat or step of a view
+	CodeSeatLeft      = "seat_left"      // the seat's human handed it to its bot: they take it back first
+
+	// Table talk.
+	CodeChatSpectator = "chat_spectator" // spectators read the table talk; only seats write in it
+	CodeChatEmpty     = "chat_empty"     // a line with nothing but spaces
+	CodeChatTooLong   = "chat_too_long"  // a line over the length limit (params: max)
+	CodeChatBadText   = "chat_bad_text"  // a line with control characters (line breaks, tabs…)
+	CodeChatTooFast   = "chat_too_fast"  // lines faster than the rate limit (params: wait_ms)
+	CodeChatFull      = "chat_full"      // the match holds as many lines as it keeps
+	CodeNoTeamChat    = "no_team_chat"   // a team line from a seat that has no team channel
 )
 
 func refuse(code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// with adds a parameter to e and returns e.
+func (e *Error) with(key string, v any) *Error {
+	if e.Params == nil {
+		e.Params = make(map[string]any, 2)
+	}
+	e.Params[key] = v
+	return e
 }
 
 // AsError returns err as an *Error: match refusals as they are, rule errors of
@@ -53,7 +75,7 @@ func AsError(err error) *Error {
 	}
 	var re *engine.RuleError
 	if errors.As(err, &re) {
-		return &Error{Code: re.Code, Message: re.Message}
+		return &Error{Code: re.Code, Message: re.Message, Params: re.Params}
 	}
 	return &Error{Code: CodeUnavailable, Message: "The server cannot do this now; try again in a moment."}
 }

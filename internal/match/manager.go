@@ -318,11 +318,19 @@ func (m *Manager) load(ctx context.Context, id string) (*Match, error) {
 		return nil, refuse(CodeUnavailable, "The game of this match (%s) is not on this server.", rec.Game)
 	}
 	log, err := m.store.Log(ctx, id)
+	var talk [][]byte
+	if err == nil {
+		talk, err = m.store.Chat(ctx, id)
+	}
 	if err != nil {
 		m.log.Error("cannot read a match's log", "match", id, "err", err)
 		return nil, refuse(CodeUnavailable, "The server could not read the match; try again.")
 	}
-	return m.newMatch(g, rec, log)
+	x, err := m.newMatch(g, rec, log)
+	if err == nil {
+		x.chatN = len(talk)
+	}
+	return x, err
 }
 
 // newMatch builds a match from what is stored, replaying its log.
@@ -341,7 +349,7 @@ func (m *Manager) newMatch(g engine.Game, rec *store.Match, log [][]byte) (*Matc
 		id: rec.ID, game: g, info: info, mgr: m,
 		log:   m.log.With("match", rec.ID, "game", info.ID),
 		inbox: make(chan func(), 16), stop: make(chan struct{}), quit: make(chan struct{}),
-		hostHash: rec.HostHash, tokenHashes: make([][]byte, len(rec.Seats)),
+		hostHash: rec.HostHash, tokenHashes: make([][]byte, len(rec.Seats)), setup: rec.Setup,
 		rec: rec, opts: opts, state: state, seq: uint64(len(log)), lastAt: lastAt,
 		clockBase: max(rec.Clock, lastAt), clockWall: time.Now(),
 		seats: make([]*seat, len(rec.Seats)), spectators: make(map[*bus.Subscription]bool),
@@ -356,7 +364,8 @@ func (m *Manager) newMatch(g engine.Game, rec *store.Match, log [][]byte) (*Matc
 	}
 	for i, s := range rec.Seats {
 		x.tokenHashes[i] = s.TokenHash
-		x.seats[i] = &seat{away: x.clockBase}
+		// A seat its human left stays with its bot until they take it back.
+		x.seats[i] = &seat{away: x.clockBase, byBot: s.Kind == Human && s.Left}
 	}
 	x.rec.Records = len(log)
 	if rec.Status == store.Running {
@@ -444,8 +453,9 @@ type Reveal struct {
 	Seats     []json.RawMessage `json:"seats"`
 }
 
-// Replay returns a finished match's log and final views.
-func (m *Manager) Replay(ctx context.Context, id string) (*Replay, error) {
+// stored reads match id from the store (not its log), with the refusals a
+// client understands.
+func (m *Manager) stored(ctx context.Context, id string) (*store.Match, error) {
 	if !validID(id) {
 		return nil, refuse(CodeUnknownMatch, "There is no match %q.", id)
 	}
@@ -455,6 +465,15 @@ func (m *Manager) Replay(ctx context.Context, id string) (*Replay, error) {
 	}
 	if err != nil {
 		return nil, refuse(CodeUnavailable, "The server could not read the match; try again.")
+	}
+	return rec, nil
+}
+
+// Replay returns a finished match's log and final views.
+func (m *Manager) Replay(ctx context.Context, id string) (*Replay, error) {
+	rec, err := m.stored(ctx, id)
+	if err != nil {
+		return nil, err
 	}
 	if rec.Status != store.Finished {
 		return nil, refuse(CodeNotFinished, "The log and the full reveal are given once the match is over.")

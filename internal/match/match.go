@@ -19,6 +19,11 @@
 // so that replaying the log from the seed rebuilds the match exactly, which is
 // how a match comes back after a restart.
 //
+// Around the game, a match keeps its table: lines of talk (stored, like
+// actions, before anyone is told them), seats handed to their bots and
+// taken back, the history each audience was told (rebuilt from the store
+// for a socket that connects), and views at any step of the log.
+//
 // This package must never know a concrete game, and must never let anything
 // of a state but its views, and the clones its thinking bots own, leave the
 // goroutine that owns it.
@@ -52,6 +57,7 @@ type Match struct {
 	// Fixed when the match is loaded; read from any goroutine.
 	hostHash    []byte
 	tokenHashes [][]byte
+	setup       engine.Setup // a copy of rec.Setup, which the history reads
 
 	// Owned by the match's goroutine.
 	rec        *store.Match
@@ -67,6 +73,7 @@ type Match struct {
 	seats      []*seat
 	spectators map[*bus.Subscription]bool
 	specMemo   *viewMemo // what spectators were last sent of their view
+	chatN      int       // lines of table talk so far
 	idleSince  time.Time // finished with nobody watching since
 	realTime   bool
 	broken     bool   // the state could not be rebuilt after a store failure
@@ -86,6 +93,7 @@ type seat struct {
 	isActor   bool
 	turnStart engine.Millis // match clock when the seat's turn began
 	refusals  int           // bot moves refused in a row
+	talk      bucket        // the pace of the seat's table talk
 }
 
 // seen is a view and the events that came with it, kept for a bot that was

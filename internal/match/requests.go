@@ -28,18 +28,30 @@ func (x *Match) Act(ctx context.Context, s engine.Seat, seq uint64, raw []byte) 
 	return err
 }
 
-func (x *Match) act(s engine.Seat, seq uint64, raw []byte) error {
+// humanSeat refuses a seat the match does not have, or one a bot plays.
+func (x *Match) humanSeat(s engine.Seat) error {
 	switch {
 	case s < 0 || int(s) >= len(x.seats):
 		return refuse(CodeUnknownSeat, "This match has no seat %d.", s)
 	case x.rec.Seats[s].Kind != Human:
 		return refuse(CodeNotHuman, "Seat %d is played by a bot.", s)
+	}
+	return nil
+}
+
+func (x *Match) act(s engine.Seat, seq uint64, raw []byte) error {
+	if err := x.humanSeat(s); err != nil {
+		return err
+	}
+	switch {
 	case x.rec.Status == store.Open:
 		return refuse(CodeNotStarted, "The match has not started yet.")
 	case x.rec.Status == store.Finished:
 		return engine.GameOver()
 	case x.broken:
 		return refuse(CodeUnavailable, "The match cannot take actions now: its log could not be read back.")
+	case x.rec.Seats[s].Left:
+		return refuse(CodeSeatLeft, "You handed your seat to its bot: take it back to play again.")
 	}
 	a, err := x.game.DecodeAction(raw)
 	if err != nil {
@@ -86,6 +98,7 @@ type Watch struct {
 // [engine.Spectator]. Call Unwatch when the connection ends.
 func (x *Match) Watch(ctx context.Context, s engine.Seat) (*Watch, error) {
 	var w *Watch
+	var ref historyRef
 	err := x.do(ctx, func() error {
 		if s != engine.Spectator && (s < 0 || int(s) >= len(x.seats)) {
 			return refuse(CodeUnknownSeat, "This match has no seat %d.", s)
@@ -99,7 +112,7 @@ func (x *Match) Watch(ctx context.Context, s engine.Seat) (*Watch, error) {
 				st.sub.Close(bus.ErrReplaced)
 			}
 			st.sub = sub
-			if st.byBot && x.rec.Seats[s].Kind == Human {
+			if st.byBot && x.rec.Seats[s].Kind == Human && !x.rec.Seats[s].Left {
 				st.byBot, st.pending = false, nil
 				x.log.Info("a human reclaims their seat", "seat", int(s))
 			}
@@ -107,8 +120,12 @@ func (x *Match) Watch(ctx context.Context, s engine.Seat) (*Watch, error) {
 		}
 		now := time.Now()
 		w = &Watch{Seat: s, State: x.snapshot(s, now), Seq: x.seq, Sub: sub}
+		ref = x.historyRef(s)
 		return nil
 	})
+	if err == nil {
+		w.State = x.withHistory(ctx, w.State, s, ref)
+	}
 	return w, err
 }
 
@@ -131,17 +148,23 @@ func (x *Match) Unwatch(w *Watch) {
 	})
 }
 
-// Snapshot returns the state message of audience s, as sent on connecting.
+// Snapshot returns the state message of audience s, as sent on connecting
+// (with its history).
 func (x *Match) Snapshot(ctx context.Context, s engine.Seat) ([]byte, error) {
 	var b []byte
+	var ref historyRef
 	err := x.do(ctx, func() error {
 		if s != engine.Spectator && (s < 0 || int(s) >= len(x.seats)) {
 			return refuse(CodeUnknownSeat, "This match has no seat %d.", s)
 		}
 		b = x.snapshot(s, time.Now())
+		ref = x.historyRef(s)
 		return nil
 	})
-	return b, err
+	if err != nil {
+		return nil, err
+	}
+	return x.withHistory(ctx, b, s, ref), nil
 }
 
 // Join records that the human of seat s has joined under a name (empty keeps

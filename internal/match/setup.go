@@ -47,12 +47,14 @@ type CreateRequest struct {
 	// Seats are the seats in order; empty means every seat human.
 	Seats []SeatRequest `json:"seats,omitempty"`
 	// TakeoverAfterMs: a human seat with no connection for this long (match
-	// time) is played by its bot until the human comes back. 0: never.
-	TakeoverAfterMs int64 `json:"takeover_after_ms,omitempty"`
+	// time) is played by its bot until the human comes back. 0: never; nil:
+	// the default of the game's timing (see [DefaultTimers]).
+	TakeoverAfterMs *int64 `json:"takeover_after_ms,omitempty"`
 	// MoveLimitMs: a human who has not acted this long after their turn
 	// began has the move played by their seat's bot (turn-based and
-	// simultaneous games). 0: no limit.
-	MoveLimitMs int64 `json:"move_limit_ms,omitempty"`
+	// simultaneous games). 0: no limit; nil: the default of the game's
+	// timing.
+	MoveLimitMs *int64 `json:"move_limit_ms,omitempty"`
 	// BotDelayMs is how long bots wait before each move in games that are
 	// not real-time, so that people can follow. Real-time bots act at their
 	// own modelled pace.
@@ -130,6 +132,9 @@ type SeatSummary struct {
 	Bot    string      `json:"bot,omitempty"`
 	Name   string      `json:"name,omitempty"`
 	Joined bool        `json:"joined"`
+	// Left says the seat's human handed it to its bot for the rest of the
+	// match; they may take it back.
+	Left bool `json:"left,omitempty"`
 	// Connected says a socket of the seat's human is open.
 	Connected bool `json:"connected"`
 	// PlayedBy is "human" or "bot": who plays the seat now (a human seat is
@@ -162,14 +167,24 @@ func summarize(m *store.Match, opts engine.Options) Summary {
 	}
 	for i, st := range m.Seats {
 		by := Human
-		if st.Kind == Bot {
+		if st.Kind == Bot || st.Left {
 			by = Bot
 		}
 		s.Seats = append(s.Seats, SeatSummary{
-			Seat: engine.Seat(i), Kind: st.Kind, Bot: st.Bot, Name: st.Name, Joined: st.Joined, PlayedBy: by,
+			Seat: engine.Seat(i), Kind: st.Kind, Bot: st.Bot, Name: seatName(st), Joined: st.Joined, Left: st.Left, PlayedBy: by,
 		})
 	}
 	return s
+}
+
+// seatName is the name a seat shows. Bot seats were once named "<bot> bot"
+// by default, which read badly in French and alike for two bots; they show
+// no name now, and clients name them by their level and number.
+func seatName(st store.Seat) string {
+	if st.Kind == Bot && st.Name == st.Bot+" bot" {
+		return ""
+	}
+	return st.Name
 }
 
 // newToken returns 128 random bits in URL-safe base64 and their hash.
@@ -276,16 +291,24 @@ func prepare(g engine.Game, req CreateRequest, now time.Time) (*store.Match, *Cr
 	if _, err := g.New(setup); err != nil {
 		return nil, nil, refuse(CodeBadSetup, "The setup does not fit the game: %s.", strings.TrimSuffix(err.Error(), "."))
 	}
-	for _, v := range []int64{req.TakeoverAfterMs, req.MoveLimitMs} {
-		if v < 0 || engine.Millis(v) > maxTimer {
+	timers := DefaultTimers(info.Timing)
+	for _, v := range []struct {
+		req *int64
+		set *int64
+	}{{req.TakeoverAfterMs, &timers.TakeoverAfterMs}, {req.MoveLimitMs, &timers.MoveLimitMs}} {
+		if v.req == nil {
+			continue
+		}
+		if *v.req < 0 || engine.Millis(*v.req) > maxTimer {
 			return nil, nil, refuse(CodeBadParameters, "Timers are given in milliseconds, between 0 and 30 days.")
 		}
+		*v.set = *v.req
 	}
 	if req.BotDelayMs < 0 || engine.Millis(req.BotDelayMs) > maxBotWait {
 		return nil, nil, refuse(CodeBadParameters, "The bots' delay is given in milliseconds, between 0 and one minute.")
 	}
 	st := settings{
-		TakeoverAfter: engine.Millis(req.TakeoverAfterMs), MoveLimit: engine.Millis(req.MoveLimitMs),
+		TakeoverAfter: engine.Millis(timers.TakeoverAfterMs), MoveLimit: engine.Millis(timers.MoveLimitMs),
 		BotDelay: engine.Millis(req.BotDelayMs), AutoStart: req.AutoStart, BotSeed: randomSeed(),
 	}
 	raw, _ := json.Marshal(st)
@@ -322,10 +345,7 @@ func prepare(g engine.Game, req CreateRequest, now time.Time) (*store.Match, *Cr
 		if sr.Kind == Human {
 			c.Tokens[i], s.TokenHash = newToken()
 		} else {
-			s.Joined = true
-			if s.Name == "" {
-				s.Name = sr.Bot + " bot"
-			}
+			s.Joined = true // (a bot seat keeps the name it was given, or none: clients name it by its level)
 		}
 		m.Seats[i] = s
 	}

@@ -154,7 +154,7 @@ func TestBotsThinkAside(t *testing.T) {
 // is dropped (never a second move for the seat), and otherwise it is played
 // for the human.
 func TestForcedMovesThinkAside(t *testing.T) {
-	g, x, st, release := gatedMatch(t, match.CreateRequest{MoveLimitMs: 100, Seats: []match.SeatRequest{
+	g, x, st, release := gatedMatch(t, match.CreateRequest{MoveLimitMs: new(int64(100)), Seats: []match.SeatRequest{
 		{Kind: match.Human, Bot: "gate"}, {Kind: match.Human, Bot: "gate"},
 	}})
 	first := snapshot(t, x, 0)

@@ -9,11 +9,27 @@ import (
 )
 
 // ClientMessage is what a client sends on a match socket: an action chosen on
-// the state numbered Seq.
+// the state numbered Seq, or a message of another type.
 type ClientMessage struct {
+	// Type is empty for an action, else one of the Client* types.
+	Type   string          `json:"type,omitempty"`
 	Seq    uint64          `json:"seq"`
-	Action json.RawMessage `json:"action"`
+	Action json.RawMessage `json:"action,omitempty"`
+	// Text is a line of table talk (ClientChat); Team sends it to the
+	// seat's team alone.
+	Text string `json:"text,omitempty"`
+	Team bool   `json:"team,omitempty"`
 }
+
+// Types of the messages a client sends besides actions.
+const (
+	// ClientChat writes a line of table talk: {"type":"chat","text":"…"}.
+	ClientChat = "chat"
+	// ClientLeave hands the seat to its bot for the rest of the match.
+	ClientLeave = "leave"
+	// ClientReturn takes a seat back after ClientLeave.
+	ClientReturn = "return"
+)
 
 // Message types the server sends on a match socket.
 const (
@@ -52,6 +68,9 @@ type Message struct {
 	Status store.Status  `json:"status,omitempty"`
 	Clock  engine.Millis `json:"clock"`
 	Actors []engine.Seat `json:"actors,omitempty"`
+	// Deadlines say, while a move limit runs, when each seat it binds has
+	// its move played by its bot.
+	Deadlines []Deadline `json:"deadlines,omitempty"`
 	// View is the audience's whole view; an update may carry Patch instead:
 	// the members of the view that changed since the state before (whose
 	// view the socket holds), and Drop, the members that are gone.
@@ -65,6 +84,22 @@ type Message struct {
 	Outcome *engine.Outcome   `json:"outcome,omitempty"`
 	Seats   []SeatSummary     `json:"seats,omitempty"`
 	Error   *Error            `json:"error,omitempty"`
+	// History, on state messages sent on connecting, is what the audience
+	// was told so far, oldest first: TypeEvents entries and lines of table
+	// talk (at most HistoryLimit).
+	History []json.RawMessage `json:"history,omitempty"`
+	// A line of table talk (TypeChat, TypeLeft, TypeBack) fills these, with
+	// Seat and Seq above.
+	N    int    `json:"n,omitempty"`
+	Name string `json:"name,omitempty"`
+	Text string `json:"text,omitempty"`
+	Team *int   `json:"team,omitempty"`
+}
+
+// Deadline is when seat Seat's move limit runs out, in match time.
+type Deadline struct {
+	Seat engine.Seat   `json:"seat"`
+	At   engine.Millis `json:"at"`
 }
 
 // frame is what a change of the match looks like before it is encoded for
@@ -75,6 +110,7 @@ type frame struct {
 	status  store.Status
 	clock   engine.Millis
 	actors  []engine.Seat
+	limits  []Deadline
 	events  []engine.Event
 	evJSON  [][]byte // events encoded once, beside events
 	outcome []byte   // JSON of the outcome once over, else nil
@@ -109,6 +145,19 @@ func (f *frame) encode(s engine.Seat, view, patch, drop []byte, legal []engine.A
 			b = append(b, ',')
 		}
 		b = strconv.AppendInt(b, int64(a), 10)
+	}
+	if len(f.limits) > 0 {
+		b = append(b, `],"deadlines":[`...)
+		for i, d := range f.limits {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"seat":`...)
+			b = strconv.AppendInt(b, int64(d.Seat), 10)
+			b = append(b, `,"at":`...)
+			b = strconv.AppendInt(b, int64(d.At), 10)
+			b = append(b, '}')
+		}
 	}
 	if patch != nil {
 		b = append(b, `],"patch":`...)

@@ -27,7 +27,7 @@ const (
 	CodeMalformed   = "malformed"              // the body or message is not the JSON expected
 	CodeTooLarge    = "too_large"              // a body or message is over its limit
 	CodeRateLimited = "rate_limited"           // too many messages on this socket
-	CodeNoToken     = "no_token"               // the request needs a token
+	CodeNoToken     = match.CodeNoToken        // the request needs a token
 	CodeSpectator   = "spectator"              // spectators cannot act
 	CodeUnsupported = "unsupported_msg"        // a binary socket message
 	CodeMediaType   = "unsupported_media_type" // a request body that is not application/json
@@ -162,6 +162,8 @@ type GameInfo struct {
 	// Levels are the difficulty levels a seat may ask for instead of a
 	// policy, weakest first.
 	Levels []string `json:"levels"`
+	// DefaultTimers are the time controls of a match created without any.
+	DefaultTimers match.Timers `json:"default_timers"`
 }
 
 // levelNames are the difficulty levels the bot package may know; a level is
@@ -170,6 +172,7 @@ var levelNames = []string{"easy", "medium", "hard"}
 
 func gameInfo(g engine.Game) GameInfo {
 	gi := GameInfo{Info: g.Info(), Bots: []string{}, Levels: []string{}}
+	gi.DefaultTimers = match.DefaultTimers(gi.Timing)
 	for _, p := range bot.Policies(g) {
 		gi.Bots = append(gi.Bots, p.Name())
 	}
@@ -391,4 +394,30 @@ func (s *Server) matchReplay(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, rp)
+}
+
+// matchView serves GET /api/matches/{id}/view?seat=S&step=K: what seat S
+// (or "spectator") saw after record K (see match.Manager.View).
+func (s *Server) matchView(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	seat := engine.Spectator
+	if v := q.Get("seat"); v != "" && v != "spectator" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			writeError(w, &match.Error{Code: match.CodeBadParameters, Message: "seat is a seat number or spectator."})
+			return
+		}
+		seat = engine.Seat(n)
+	}
+	step, err := strconv.Atoi(q.Get("step"))
+	if err != nil || step < 0 {
+		writeError(w, &match.Error{Code: match.CodeBadParameters, Message: "step is the number of records replayed: 0 for the start, and up to the length of the log."})
+		return
+	}
+	v, err := s.mgr.View(r.Context(), r.PathValue("id"), seat, step, tokenOf(r))
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, v)
 }

@@ -72,7 +72,7 @@ func TestBadRequests(t *testing.T) {
 		{"option out of range", "POST", "/api/matches", "", match.CreateRequest{Game: "testcards", Options: map[string]string{"hand": "99"}}, match.CodeBadSetup, 400},
 		{"unknown seat kind", "POST", "/api/matches", "", match.CreateRequest{Game: "testcards", Seats: []match.SeatRequest{{Kind: "alien"}, {}}}, match.CodeBadSetup, 400},
 		{"unknown bot", "POST", "/api/matches", "", match.CreateRequest{Game: "testcards", Seats: []match.SeatRequest{{Kind: "bot", Bot: "deep-blue"}, {}}}, match.CodeUnknownBot, 400},
-		{"negative timer", "POST", "/api/matches", "", match.CreateRequest{Game: "testcards", TakeoverAfterMs: -1}, match.CodeBadParameters, 400},
+		{"negative timer", "POST", "/api/matches", "", match.CreateRequest{Game: "testcards", TakeoverAfterMs: new(int64(-1))}, match.CodeBadParameters, 400},
 		{"bot delay too long", "POST", "/api/matches", "", match.CreateRequest{Game: "testcards", BotDelayMs: 3_600_000}, match.CodeBadParameters, 400},
 		{"name with control characters", "POST", "/api/matches", "", match.CreateRequest{Game: "testcards", Seats: []match.SeatRequest{{Name: "a\x07b"}, {}}}, match.CodeBadName, 400},
 		{"name with a right-to-left override", "POST", "/api/matches", "", match.CreateRequest{Game: "testcards", Seats: []match.SeatRequest{{Name: "Ana\u202Egnorw"}, {}}}, match.CodeBadName, 400},

@@ -202,7 +202,7 @@ func TestCrashRecovery(t *testing.T) {
 			}
 			// A move limit lets the seat's bot play where the game offers a
 			// person nothing to click (see TestEveryRegisteredGame).
-			cm, err := c.Create(ctx, match.CreateRequest{Game: g.ID, Seats: seats, AutoStart: true, MoveLimitMs: 10_000})
+			cm, err := c.Create(ctx, match.CreateRequest{Game: g.ID, Seats: seats, AutoStart: true, MoveLimitMs: new(int64(10_000))})
 			if err != nil {
 				t.Fatalf("round %d: create %s: %v", round, g.ID, err)
 			}

@@ -386,12 +386,16 @@ func checkNoLeak(t *testing.T, g engine.Game, rp *match.Replay, seat engine.Seat
 		}
 		snap(i+1, evs, true)
 	}
+	line := []string{"type", "n", "seat", "name", "text", "team", "seq", "clock", "time"}
 	allowed := map[string][]string{
-		match.TypeState:  {"type", "match", "game", "seat", "seats", "seq", "status", "clock", "actors", "view", "events", "legal", "outcome"},
-		match.TypeUpdate: {"type", "seq", "ack", "status", "clock", "actors", "view", "patch", "drop", "events", "legal", "outcome"},
+		match.TypeState:  {"type", "match", "game", "seat", "team", "seats", "seq", "status", "clock", "actors", "deadlines", "view", "events", "legal", "outcome", "history"},
+		match.TypeUpdate: {"type", "seq", "ack", "status", "clock", "actors", "deadlines", "view", "patch", "drop", "events", "legal", "outcome"},
 		match.TypeSeats:  {"type", "seq", "seats"},
 		match.TypeError:  {"type", "re", "error"},
 		match.TypePing:   {"type"},
+		match.TypeChat:   line,
+		match.TypeLeft:   line,
+		match.TypeBack:   line,
 	}
 	nextSeq := uint64(0)
 	// The view the socket holds, as a client keeps it: whole from a state
@@ -417,6 +421,17 @@ func checkNoLeak(t *testing.T, g engine.Game, rp *match.Replay, seat engine.Seat
 		}
 		if typ != match.TypeState && typ != match.TypeUpdate {
 			continue
+		}
+		if typ == match.TypeState {
+			err := checkHistory(seat, fields["history"], func(k uint64) [][]byte {
+				if k > uint64(len(log)) {
+					return nil
+				}
+				return want[k].events
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
 		}
 		var m struct {
 			Seq    uint64            `json:"seq"`
@@ -488,6 +503,45 @@ func checkNoLeak(t *testing.T, g engine.Game, rp *match.Replay, seat engine.Seat
 		t.Fatalf("%s last saw state %d of %d", seat, nextSeq, len(log))
 	}
 	return patches
+}
+
+// checkHistory proves that the history of a state message holds, for each
+// record it names, exactly the events audience seat may see (events(k), from
+// an independent replay, nil for a record beyond the log), in order, and
+// lines of talk only as their own entries. It returns what is wrong.
+func checkHistory(seat engine.Seat, raw json.RawMessage, events func(k uint64) [][]byte) error {
+	if raw == nil {
+		return nil
+	}
+	var entries []struct {
+		Type   string            `json:"type"`
+		Seq    uint64            `json:"seq"`
+		Events []json.RawMessage `json:"events"`
+	}
+	if err := json.Unmarshal(raw, &entries); err != nil {
+		return fmt.Errorf("%s: the history is not a list of entries: %s", seat, raw)
+	}
+	last := uint64(0)
+	for _, e := range entries {
+		switch e.Type {
+		case match.TypeEvents:
+			want := events(e.Seq)
+			if len(want) == 0 || !equalRaw(e.Events, want) {
+				return fmt.Errorf("%s: the history's events of record %d: got %s, want %s", seat, e.Seq, e.Events, want)
+			}
+		case match.TypeChat, match.TypeLeft, match.TypeBack:
+			if e.Events != nil {
+				return fmt.Errorf("%s: a line of talk in the history holds events", seat)
+			}
+		default:
+			return fmt.Errorf("%s: a history entry of type %q", seat, e.Type)
+		}
+		if e.Seq < last {
+			return fmt.Errorf("%s: the history goes back from record %d to %d", seat, last, e.Seq)
+		}
+		last = e.Seq
+	}
+	return nil
 }
 
 // objectMembers decodes a JSON object into its members, as written.

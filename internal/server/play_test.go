@@ -144,7 +144,7 @@ func playEveryGame(t *testing.T, games []engine.Game) {
 			// A game may offer a person no choice to click and expect them
 			// to compose the action (a long list, a puzzle): a random client
 			// cannot, so its seat's bot plays once the move limit is past.
-			fullMatch(t, e, g, match.CreateRequest{Seats: seats, MoveLimitMs: moveLimit}, speed, uint64(i))
+			fullMatch(t, e, g, match.CreateRequest{Seats: seats, MoveLimitMs: new(int64(moveLimit))}, speed, uint64(i))
 			if testing.Short() {
 				return
 			}

@@ -272,6 +272,7 @@ func (s *Server) routes() {
 	mux.HandleFunc("POST /api/matches/{id}/start", s.startMatch)
 	mux.HandleFunc("GET /api/matches/{id}/state", s.matchState)
 	mux.HandleFunc("GET /api/matches/{id}/replay", s.matchReplay)
+	mux.HandleFunc("GET /api/matches/{id}/view", s.matchView)
 	mux.HandleFunc("GET /api/matches/{id}/ws", s.socket)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &match.Error{Code: CodeNotFound, Message: "There is no such API endpoint (see docs/api.md)."})

@@ -78,7 +78,7 @@ func TestBotTakeoverAndReclaim(t *testing.T) {
 	e := newEnv(t, matchtest.Games(), nil)
 	ctx := context.Background()
 	start := time.Now() // before the match starts
-	cm := e.newMatch(match.CreateRequest{Game: "testcards", Players: 2, TakeoverAfterMs: 300, BotDelayMs: 20}, true)
+	cm := e.newMatch(match.CreateRequest{Game: "testcards", Players: 2, TakeoverAfterMs: new(int64(300)), BotDelayMs: 20}, true)
 	id := cm.Match.ID
 	p0 := e.dial(id, cm.Seats[0].Token, 0)
 	// Seat 1 never connects. Seat 0 plays; after 300 ms seat 1's bot takes
@@ -140,7 +140,7 @@ func finishWith(t *testing.T, ctx context.Context, p *player) {
 // the seat.
 func TestMoveLimit(t *testing.T) {
 	e := newEnv(t, matchtest.Games(), nil)
-	cm := e.newMatch(match.CreateRequest{Game: "testcards", Players: 2, MoveLimitMs: 200}, false)
+	cm := e.newMatch(match.CreateRequest{Game: "testcards", Players: 2, MoveLimitMs: new(int64(200))}, false)
 	p0 := e.dial(cm.Match.ID, cm.Seats[0].Token, 0)
 	p0.expect(t, "the state", isState)
 	start := time.Now() // before the match starts

@@ -503,27 +503,62 @@ func (c *sockConn) readOne() bool {
 		s.refuseMsg(w, re, match.AsError(err))
 		return true
 	}
-	if w.Seat == engine.Spectator {
-		s.refuseMsg(w, &msg.Seq, &match.Error{Code: CodeSpectator, Message: "Spectators cannot act."})
-		return true
-	}
-	if err := c.x.Act(c.ctx, w.Seat, msg.Seq, msg.Action); err != nil {
-		s.refuseMsg(w, &msg.Seq, match.AsError(err))
-	}
+	c.handle(&msg)
 	return true
 }
 
 // decodeMessage reads a client's message: strict JSON (see decodeStrict)
-// holding an action, which the game decodes. readable says whether msg.Seq
-// could be read, for the refusal to name it.
+// holding an action, which the game decodes, or a message of another type
+// (table talk, leaving a seat, taking it back). readable says whether
+// msg.Seq could be read, for the refusal to name it.
 func decodeMessage(b []byte) (msg match.ClientMessage, readable bool, err error) {
 	if err := decodeStrict(b, &msg); err != nil {
 		return msg, false, err
 	}
-	if len(msg.Action) == 0 || string(msg.Action) == "null" {
+	if msg.Type == "" && (len(msg.Action) == 0 || string(msg.Action) == "null") {
 		return msg, true, &match.Error{Code: CodeMalformed, Message: `The message has no "action".`}
 	}
 	return msg, true, nil
+}
+
+// handle answers one client message: an action, a line of table talk, or
+// a seat handed to its bot or taken back. A refusal joins the socket's
+// queue; what is accepted comes back as what every socket of the match
+// gets (the update with "ack", the line, the seats).
+func (c *sockConn) handle(msg *match.ClientMessage) {
+	s, w := c.s, c.w
+	var err error
+	switch msg.Type {
+	case "":
+		if w.Seat == engine.Spectator {
+			err = &match.Error{Code: CodeSpectator, Message: "Spectators cannot act."}
+		} else {
+			err = c.x.Act(c.ctx, w.Seat, msg.Seq, msg.Action)
+		}
+		if err != nil {
+			s.refuseMsg(w, &msg.Seq, match.AsError(err))
+		}
+		return
+	case match.ClientChat:
+		if w.Seat == engine.Spectator {
+			err = &match.Error{Code: match.CodeChatSpectator, Message: "Spectators read the table talk; only the players write in it."}
+		} else {
+			err = c.x.Chat(c.ctx, w.Seat, msg.Text, msg.Team)
+		}
+	case match.ClientLeave, match.ClientReturn:
+		if w.Seat == engine.Spectator {
+			err = &match.Error{Code: CodeSpectator, Message: "Spectators hold no seat to leave or take back."}
+		} else if msg.Type == match.ClientLeave {
+			err = c.x.Leave(c.ctx, w.Seat)
+		} else {
+			err = c.x.Return(c.ctx, w.Seat)
+		}
+	default:
+		err = &match.Error{Code: CodeMalformed, Message: fmt.Sprintf("There is no message of type %q: send an action, or chat, leave or return.", msg.Type)}
+	}
+	if err != nil {
+		s.refuseMsg(w, nil, match.AsError(err))
+	}
 }
 
 // refuseMsg answers a refused socket message. The answer joins the socket's

@@ -93,6 +93,13 @@ var postgresMigrations = []string{
 		checked timestamptz NOT NULL
 	);
 	INSERT INTO sortie_health VALUES (1, now());`,
+
+	`CREATE TABLE chat (
+		match_id text NOT NULL,
+		n        integer NOT NULL,
+		line     bytea NOT NULL,
+		PRIMARY KEY (match_id, n)
+	);`,
 }
 
 // OpenPostgres connects to the database at url (postgres://...), creates or
@@ -327,6 +334,35 @@ func (s *Postgres) Append(ctx context.Context, id string, e Epoch, n int, rec []
 			return repeated(id, n, rec, last, err, pgx.ErrNoRows)
 		}),
 	})
+}
+
+// AppendChat writes the next line of a match's table talk. Reading the
+// match's row FOR SHARE holds off a change of lease until this commit.
+func (s *Postgres) AppendChat(ctx context.Context, id string, e Epoch, n int, line []byte) error {
+	return s.write(ctx, id, &pgOp{
+		sql: `INSERT INTO chat (match_id, n, line)
+			SELECT id, $3, $4 FROM matches WHERE id = $1 AND ` + fence + `
+			AND (SELECT coalesce(max(n), 0) FROM chat WHERE match_id = $1) = $3 - 1 FOR SHARE`,
+		args: []any{id, int64(e), n, line},
+		refusal: refuse(id, e, "", func(ctx context.Context, tx pgx.Tx) error {
+			var last []byte
+			err := tx.QueryRow(ctx, `SELECT line FROM chat WHERE match_id = $1 AND n = $2
+				AND n = (SELECT max(n) FROM chat WHERE match_id = $1)`, id, n).Scan(&last)
+			return repeated(id, n, line, last, err, pgx.ErrNoRows)
+		}),
+	})
+}
+
+// Chat returns a match's table talk.
+func (s *Postgres) Chat(ctx context.Context, id string) ([][]byte, error) {
+	ctx, cancel := s.read(ctx)
+	defer cancel()
+	rows, err := s.pool.Query(ctx, `SELECT n, line FROM chat WHERE match_id = $1 ORDER BY n`, id)
+	if err != nil {
+		return nil, s.fault(err)
+	}
+	defer rows.Close()
+	return readLog(id, rows, s.fault)
 }
 
 // SetSeat replaces one seat of a match.

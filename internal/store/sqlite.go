@@ -94,6 +94,13 @@ var sqliteMigrations = []string{
 		checked INTEGER NOT NULL
 	);
 	INSERT INTO sortie_health VALUES (1, 0);`,
+
+	`CREATE TABLE chat (
+		match_id TEXT NOT NULL,
+		n        INTEGER NOT NULL,
+		line     BLOB NOT NULL,
+		PRIMARY KEY (match_id, n)
+	) WITHOUT ROWID;`,
 }
 
 // OpenSQLite opens the store in the file at path, creating the file (and its
@@ -463,6 +470,34 @@ func (s *SQLite) Append(ctx context.Context, id string, e Epoch, n int, rec []by
 			id, n, id).Scan(&last)
 		return repeated(id, n, rec, last, err, sql.ErrNoRows)
 	})
+}
+
+// AppendChat writes the next line of a match's table talk.
+func (s *SQLite) AppendChat(ctx context.Context, id string, e Epoch, n int, line []byte) error {
+	return s.fenced(ctx, id, e, "", func(tx *sql.Tx) error {
+		res, err := tx.Exec(`INSERT INTO chat(match_id, n, line) SELECT ?1, ?2, ?3
+			WHERE (SELECT coalesce(max(n), 0) FROM chat WHERE match_id = ?1) = ?2 - 1`, id, n, line)
+		if err != nil {
+			return err
+		}
+		if k, _ := res.RowsAffected(); k == 1 {
+			return nil
+		}
+		var last []byte
+		err = tx.QueryRow(`SELECT line FROM chat WHERE match_id = ?1 AND n = ?2 AND n = (SELECT max(n) FROM chat WHERE match_id = ?1)`,
+			id, n).Scan(&last)
+		return repeated(id, n, line, last, err, sql.ErrNoRows)
+	})
+}
+
+// Chat returns a match's table talk.
+func (s *SQLite) Chat(ctx context.Context, id string) ([][]byte, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT n, line FROM chat WHERE match_id = ? ORDER BY n`, id)
+	if err != nil {
+		return nil, s.fault(err)
+	}
+	defer rows.Close()
+	return readLog(id, rows, s.fault)
 }
 
 // SetSeat replaces one seat of a match.

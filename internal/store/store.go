@@ -53,6 +53,9 @@ type Seat struct {
 	Name string `json:"name,omitempty"`
 	// Joined is set once the seat's human has joined with the invite token.
 	Joined bool `json:"joined"`
+	// Left is set while the seat's human has handed the seat to its bot for
+	// the rest of the match (they may take it back).
+	Left bool `json:"left,omitempty"`
 	// TokenHash is the SHA-256 of the seat's token; nil for bot seats.
 	TokenHash []byte `json:"-"`
 }
@@ -160,8 +163,8 @@ type Store interface {
 	// Create stores a new match with an empty log, at epoch 0 and leased to
 	// nobody. A match id that exists is an [ErrConflict].
 	Create(ctx context.Context, m *Match) error
-	// SetSeat replaces seat i of match id (a human joined). A seat index out
-	// of range is an [ErrConflict].
+	// SetSeat replaces seat i of match id (a human joined, left or came
+	// back). A seat index out of range is an [ErrConflict].
 	SetSeat(ctx context.Context, id string, e Epoch, i int, s Seat) error
 	// Start marks open match id running; a match that is not open is an
 	// [ErrConflict].
@@ -172,6 +175,14 @@ type Store interface {
 	// repeat of the last record, byte for byte, which returns nil: a caller
 	// that was told [ErrUnavailable] may repeat its append safely.
 	Append(ctx context.Context, id string, e Epoch, n int, rec []byte, at engine.Millis) error
+	// AppendChat writes line number n (counting from 1) of match id's table
+	// talk, which must be the next one: anything else is an [ErrConflict]
+	// and writes nothing, except the repeat of the last line, byte for
+	// byte, which returns nil. A line is the match package's JSON, opaque
+	// here; a match of any status may talk.
+	AppendChat(ctx context.Context, id string, e Epoch, n int, line []byte) error
+	// Chat returns match id's lines of table talk, in order.
+	Chat(ctx context.Context, id string) ([][]byte, error)
 	// SaveClock saves the match clock of a running match; it never moves
 	// back, and a match that is not running is left as it is.
 	SaveClock(ctx context.Context, id string, e Epoch, clock engine.Millis) error

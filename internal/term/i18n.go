@@ -170,10 +170,12 @@ func (x *texts) list(items []string) string {
 // for its rule code, the client's for the server's codes, else the server's
 // sentence.
 func (x *texts) errorText(code, message, game string) string {
-	if code != "" && game != "" && x.has(game+".error."+code) {
+	// A text that needs the refusal's params (a wait, a count) is left for
+	// the server's sentence, which holds them.
+	if code != "" && game != "" && x.has(game+".error."+code) && !placeholder.MatchString(x.t(game+".error."+code)) {
 		return x.t(game + ".error." + code)
 	}
-	if code != "" && x.has("error."+code) {
+	if code != "" && x.has("error."+code) && !placeholder.MatchString(x.t("error."+code)) {
 		return x.t("error." + code)
 	}
 	if message != "" {

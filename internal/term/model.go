@@ -328,21 +328,42 @@ func (m *model) liveClock() int64 {
 	return m.clock + time.Since(m.clockAt).Milliseconds()
 }
 
+// name is a seat's name as the web page says it (web/js/names.js): the
+// player's name, else a bot named by its level ("Medium bot") and a human
+// by seat number, with numbers where two seats would read alike.
 func (m *model) name(s int) string {
 	if s < 0 || s >= len(m.seats) {
 		return m.tx.t("seat.n", p{"n": s + 1})
 	}
-	st := m.seats[s]
-	if st.Name != "" {
-		return st.Name
-	}
-	if st.Kind == match.Bot {
-		if m.tx.has("bot." + st.Bot) {
-			return m.tx.t("bot." + st.Bot)
+	base := make([]string, len(m.seats))
+	count := map[string]int{}
+	for i, st := range m.seats {
+		switch {
+		case st.Name != "" && !(st.Kind == match.Bot && st.Name == st.Bot+" bot"): // (bot seats once had that name)
+			base[i] = st.Name
+		case st.Kind == match.Bot && m.tx.has("name.bot."+st.Bot):
+			base[i] = m.tx.t("name.bot." + st.Bot)
+		case st.Kind == match.Bot:
+			level := st.Bot
+			if m.tx.has("bot." + st.Bot) {
+				level = m.tx.t("bot." + st.Bot)
+			}
+			base[i] = m.tx.t("name.bot", p{"level": level})
+		default:
+			base[i] = m.tx.t("seat.n", p{"n": i + 1})
 		}
-		return st.Bot
+		count[base[i]]++
 	}
-	return m.tx.t("seat.n", p{"n": s + 1})
+	if count[base[s]] < 2 {
+		return base[s]
+	}
+	k := 0
+	for i := range s + 1 {
+		if base[i] == base[s] {
+			k++
+		}
+	}
+	return m.tx.t("name.numbered", p{"name": base[s], "n": k})
 }
 
 func (m *model) ctx() *ctx {

@@ -82,12 +82,54 @@ export function list(items) {
   return items.slice(0, -1).join(', ') + ' ' + t('word.and') + ' ' + items[items.length - 1];
 }
 
+// num writes a number as the language does ("2.5" in English, "2,5" in
+// French), with at most digits decimals.
+export function num(n, digits = 1) {
+  return new Intl.NumberFormat(lang, {maximumFractionDigits: digits}).format(n);
+}
+
+// fmtDuration says a duration as a person does: "2.5 s", "45 s", "1 min 30 s",
+// "2 h 5 min", "3 days". Seconds are rounded up: a wait is never said
+// shorter than it is.
+export function fmtDuration(ms) {
+  ms = Math.max(0, Number(ms) || 0);
+  if (ms < 10000) return t('time.s', {n: num(Math.ceil(ms / 100) / 10)});
+  const secs = Math.ceil(ms / 1000);
+  if (secs < 60) return t('time.s', {n: secs});
+  if (secs < 3600) {
+    const m = Math.floor(secs / 60), sec = secs % 60;
+    return sec ? t('time.minS', {m, s: sec}) : t('time.min', {n: m});
+  }
+  if (secs < 86400 || secs % 86400) {
+    const h = Math.floor(secs / 3600), m = Math.round((secs % 3600) / 60);
+    return m ? t('time.hMin', {h, m}) : t('time.h', {n: h});
+  }
+  return tn('time.day', secs / 86400);
+}
+
 // errorText says a refusal of the server in the player's language: the
 // game's own text for its rule code, the client's text for the server's
-// codes, else the server's sentence (in English).
-export function errorText(err, game) {
+// codes, else the server's sentence (in English). The refusal's params fill
+// the text: durations ("…_ms") said as a person says them, seats by name
+// (name(seat), when given), numbers as the language writes them.
+export function errorText(err, game, name) {
   const code = err && err.code;
-  if (code && game && has(game + '.error.' + code)) return t(game + '.error.' + code);
-  if (code && has('error.' + code)) return t('error.' + code);
+  const params = errorParams(err && err.params, name);
+  for (const key of [game && code ? game + '.error.' + code : null, code ? 'error.' + code : null]) {
+    if (!key || !has(key)) continue;
+    const text = t(key, params);
+    if (!/\{\w+\}/.test(text)) return text;
+  }
   return (err && err.message) || t('error.unknown');
+}
+
+function errorParams(p, name) {
+  const out = {};
+  for (const [k, v] of Object.entries(p || {})) {
+    if (/_ms$/.test(k) && typeof v === 'number') out[k] = out[k.slice(0, -3)] = fmtDuration(v);
+    else if ((k === 'seat' || k === 'target') && typeof v === 'number' && name) out[k] = name(v);
+    else if (typeof v === 'number') out[k] = num(v, 2);
+    else out[k] = v;
+  }
+  return out;
 }

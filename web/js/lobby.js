@@ -3,10 +3,13 @@
 // come back to.
 
 import {api, held, heldAll, remember, playerName, setPlayerName} from './api.js';
-import {t, tn, tx, onLang, errorText, has} from './i18n.js';
+import {t, tn, tx, onLang, errorText, has, fmtDuration} from './i18n.js';
 import {h, fill, toast, copyText} from './ui.js';
 import {keyOf, canFocus} from './focus.js';
 import {emblem} from './pictures.js';
+import {botName, seatNames} from './names.js';
+
+export {botName};
 
 const STATUSES = ['open', 'running', 'finished'];
 // The difficulty levels every game offers (bot.Levels on the server).
@@ -60,7 +63,8 @@ export class Lobby {
     const opts = {};
     for (const o of g.options || []) opts[o.key] = o.default;
     const players = g.min_players;
-    this.form = {players, options: opts, seats: [], botDelay: 700, moveLimit: 0, takeover: 0};
+    const timers = g.default_timers || {};
+    this.form = {players, options: opts, seats: [], botDelay: BOT_PACE, moveLimit: timers.move_limit_ms || 0, takeover: timers.takeover_after_ms || 0};
     this.fitSeats();
   }
 
@@ -100,19 +104,7 @@ export class Lobby {
         h('div', {id: 'match-list', role: 'tabpanel', 'aria-labelledby': 'tab-' + this.tab})),
       h('section', {class: 'panel', 'aria-labelledby': 'inv-h'},
         h('h2', {id: 'inv-h'}, t('lobby.haveInvite')),
-        h('form', {class: 'row', onsubmit: (e) => {
-          e.preventDefault();
-          const v = e.target.elements.invite.value.trim();
-          if (!v) return;
-          try {
-            const u = new URL(v, location.href);
-            if (!u.pathname.startsWith('/play/')) throw new Error('no');
-            location.href = u.pathname + u.search + u.hash;
-          } catch { toast(t('lobby.badInvite'), 'error'); }
-        }},
-        h('label', {for: 'invite'}, t('lobby.inviteLink')),
-        h('input', {id: 'invite', name: 'invite', type: 'url', placeholder: location.origin + '/play/…'}),
-        h('button', {type: 'submit'}, t('lobby.open')))),
+        this.drawInviteBox()),
     );
     this.drawMatches();
   }
@@ -148,12 +140,48 @@ export class Lobby {
       h('fieldset', {class: 'seats'},
         h('legend', {}, t('lobby.seats')),
         f.seats.map((st, i) => this.drawSeat(st, i))),
-      h('details', {class: 'advanced'},
-        h('summary', {}, t('lobby.advanced')),
-        numberField('bot-delay', t('lobby.botDelay'), f.botDelay, 0, 60000, (v) => { f.botDelay = v; }),
-        numberField('move-limit', t('lobby.moveLimit'), f.moveLimit, 0, 86400, (v) => { f.moveLimit = v; }),
-        numberField('takeover', t('lobby.takeover'), f.takeover, 0, 86400, (v) => { f.takeover = v; })),
+      this.drawTimers(),
       h('button', {type: 'submit', class: 'primary', id: 'create-btn'}, t('lobby.create')));
+  }
+
+  // drawTimers offers the time controls, in minutes and seconds, set to the
+  // game's usual ones. A real-time game runs on its own clock: it has no
+  // move limit and its bots keep their own pace.
+  drawTimers() {
+    const g = this.game, f = this.form, usual = g.default_timers || {};
+    const realTime = g.timing === 'real_time';
+    return h('details', {class: 'advanced'},
+      h('summary', {}, t('lobby.advanced')),
+      realTime ? h('p', {class: 'help'}, t('lobby.realTimeNote')) : [
+        timerField('move-limit', t('lobby.moveLimit'), f.moveLimit, MOVE_LIMITS, usual.move_limit_ms || 0, t('lobby.noLimit'), (v) => { f.moveLimit = v; }),
+        timerField('bot-delay', t('lobby.botDelay'), f.botDelay, PACES, BOT_PACE, t('lobby.noPause'), (v) => { f.botDelay = v; }),
+      ],
+      timerField('takeover', t('lobby.takeover'), f.takeover, TAKEOVERS, usual.takeover_after_ms || 0, t('lobby.never'), (v) => { f.takeover = v; }));
+  }
+
+  // drawInviteBox opens an invite link pasted by a friend: a whole link, a
+  // path /play/…, or a match id. Anything else is said wrong next to the
+  // field, which keeps what was typed.
+  drawInviteBox() {
+    const example = location.origin + '/play/Ab3dEf6hIj9k?seat=1#token=…';
+    const err = h('p', {id: 'invite-error', class: 'error', role: 'alert', hidden: !this.inviteError}, this.inviteError ? t('lobby.badInvite', {example}) : '');
+    const input = h('input', {id: 'invite', name: 'invite', type: 'text', inputmode: 'url', autocomplete: 'off', spellcheck: 'false',
+      placeholder: location.origin + '/play/…', value: this.inviteText || '', 'aria-invalid': this.inviteError ? 'true' : null,
+      'aria-describedby': 'invite-error', oninput: (e) => { this.inviteText = e.target.value; }});
+    return h('form', {class: 'invite-form', novalidate: true, onsubmit: (e) => {
+      e.preventDefault();
+      const to = inviteTarget(input.value);
+      this.inviteError = !to;
+      if (to) { location.href = to; return; }
+      err.textContent = t('lobby.badInvite', {example});
+      err.hidden = false;
+      input.setAttribute('aria-invalid', 'true');
+      input.focus();
+    }},
+    h('div', {class: 'row'},
+      h('label', {for: 'invite'}, t('lobby.inviteLink')), input,
+      h('button', {type: 'submit', id: 'invite-open'}, t('lobby.open'))),
+    err);
   }
 
   drawOption(o) {
@@ -192,7 +220,7 @@ export class Lobby {
       h('optgroup', {label: t('lobby.levels')}, LEVELS.map((b) => h('option', {value: b, selected: b === st.bot}, botName(b)))),
       others.length ? h('optgroup', {label: t('lobby.namedBots')}, others.map((b) => h('option', {value: b, selected: b === st.bot}, botName(b)))) : null);
     const name = h('input', {id: 'seat-name-' + i, type: 'text', maxlength: 40, value: st.name,
-      'aria-label': t('lobby.seatName', {n: i + 1}), placeholder: st.kind === 'bot' ? botName(st.bot) : t('lobby.namePlaceholder'),
+      'aria-label': t('lobby.seatName', {n: i + 1}), placeholder: st.kind === 'bot' ? seatNames([{seat: i, kind: 'bot', bot: st.bot}])[0] : t('lobby.namePlaceholder'),
       oninput: (e) => { st.name = e.target.value; if (i === 0 && st.kind === 'human') setPlayerName(st.name); }});
     return h('div', {class: 'seat-row', 'data-seat': i},
       h('span', {class: 'seat-no'}, t('seat.n', {n: i + 1})), kind,
@@ -203,8 +231,7 @@ export class Lobby {
     const g = this.game, f = this.form;
     const req = {
       game: g.id, players: f.players, options: f.options, auto_start: true,
-      bot_delay_ms: Math.round(f.botDelay), move_limit_ms: Math.round(f.moveLimit * 1000),
-      takeover_after_ms: Math.round(f.takeover * 1000),
+      bot_delay_ms: f.botDelay, move_limit_ms: f.moveLimit, takeover_after_ms: f.takeover,
       seats: f.seats.map((st) => ({kind: st.kind, bot: st.bot, name: st.name.trim()})),
     };
     const btn = document.getElementById('create-btn');
@@ -277,14 +304,15 @@ export class Lobby {
     }
     fill(box, h('ul', {class: 'matches'}, this.matches.map((m) => {
       const mine = held(m.id);
-      const seatTexts = (m.seats || []).map((st) => (st.name || t('seat.n', {n: st.seat + 1})) +
+      const names = seatNames(m.seats || []);
+      const seatTexts = (m.seats || []).map((st, i) => names[i] +
         (st.kind === 'bot' ? ' (' + t('seat.bot') + ')' : st.joined ? '' : ' (' + t('seat.free') + ')'));
       const mySeat = mine && Object.keys(mine.seats || {}).length ? (mine.last != null ? mine.last : Object.keys(mine.seats)[0]) : null;
       return h('li', {class: 'match', 'data-match': m.id},
         h('span', {class: 'game-name'}, this.gameName(m.game)), ' ',
         h('span', {class: 'badge'}, t('status.' + m.status)), ' ',
         h('span', {class: 'seats-list'}, seatTexts.join(' · ')), ' ',
-        m.outcome && m.outcome.winners ? h('span', {class: 'winners'}, t('lobby.won', {names: m.outcome.winners.map((w) => (m.seats[w] && m.seats[w].name) || t('seat.n', {n: w + 1})).join(', ')})) : null,
+        m.outcome && m.outcome.winners ? h('span', {class: 'winners'}, t('lobby.won', {names: m.outcome.winners.map((w) => names[w] || t('seat.n', {n: w + 1})).join(', ')})) : null,
         h('span', {class: 'actions'},
           mySeat != null && m.status !== 'finished' ? h('a', {class: 'button primary', 'data-key': 'resume-' + m.id, href: '/play/' + m.id + '?seat=' + mySeat}, t('lobby.resume'), matchContext(this.gameName(m.game), seatTexts)) : null,
           h('a', {class: 'button', 'data-key': 'open-' + m.id, href: '/play/' + m.id}, m.status === 'finished' ? t('lobby.replay') : t('lobby.spectate'), matchContext(this.gameName(m.game), seatTexts))));
@@ -325,13 +353,24 @@ function playerRange(g) {
   return g.min_players === g.max_players ? tn('lobby.playersExact', g.min_players) : t('lobby.playersRange', {min: g.min_players, max: g.max_players});
 }
 
-function numberField(id, label, value, min, max, set) {
-  return h('div', {class: 'field'}, h('label', {for: id}, label),
-    h('input', {id, type: 'number', min, max, value, onchange: (e) => set(+e.target.value || 0)}));
-}
+// The bots' pause before each move that the lobby proposes (turn-based and
+// simultaneous games), and the choices of each timer, in milliseconds.
+const BOT_PACE = 800;
+const PACES = [0, 300, 500, 800, 1200, 2000, 3000, 5000];
+const MOVE_LIMITS = [0, 30e3, 60e3, 90e3, 120e3, 180e3, 300e3, 600e3, 1800e3, 3600e3, 86400e3];
+const TAKEOVERS = [0, 15e3, 30e3, 60e3, 120e3, 180e3, 300e3, 600e3, 1800e3, 3600e3];
 
-export function botName(b) {
-  return has('bot.' + b) ? t('bot.' + b) : b;
+// timerField is a choice among durations said as a person says them; the
+// game's usual value is marked, and kept even when it is not a preset.
+function timerField(id, label, value, choices, usual, zero, set) {
+  const all = [...new Set([...choices, usual, value])].sort((a, b) => a - b);
+  return h('div', {class: 'field'}, h('label', {for: id}, label),
+    h('select', {id, onchange: (e) => set(+e.target.value)},
+      all.map((ms) => {
+        let text = ms === 0 ? zero : fmtDuration(ms);
+        if (ms === usual) text = t('lobby.default', {time: text});
+        return h('option', {value: ms, selected: ms === value}, text);
+      })));
 }
 
 function choiceText(game, key, c) {
@@ -340,4 +379,15 @@ function choiceText(game, key, c) {
   if (has('opt.choice.' + c)) return t('opt.choice.' + c);
   if (/_ms$/.test(key) && /^\d+$/.test(c)) return t('opt.seconds', {s: +c / 1000});
   return c;
+}
+
+// inviteTarget returns where an invite link leads on this site (a whole
+// link, a /play/ path, or a bare match id), or null when it is none.
+export function inviteTarget(v) {
+  v = (v || '').trim();
+  if (/^[A-Za-z0-9_-]{12}$/.test(v)) return '/play/' + v; // a match id
+  let u;
+  try { u = new URL(v, location.href); } catch { return null; }
+  if (!/^https?:$/.test(u.protocol) || !/^\/play\/[A-Za-z0-9_-]+\/?$/.test(u.pathname)) return null;
+  return u.origin === location.origin ? u.pathname + u.search + u.hash : u.href;
 }

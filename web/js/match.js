@@ -4,10 +4,11 @@
 // full reveal and a replay of the match's log.
 
 import {api, held, remember, playerName, setPlayerName} from './api.js';
-import {t, tn, tx, onLang, errorText, getLang, list} from './i18n.js';
+import {t, tn, tx, has, onLang, errorText, getLang, list} from './i18n.js';
 import {h, fill, toast, copyText, fmtClock, sameAction} from './ui.js';
 import {loadBoard, describeEvent, labelAction} from './boards.js';
-import {botName} from './lobby.js';
+import {botName, seatNames} from './names.js';
+import {TurnAlert, AlertSettings} from './alerts.js';
 import {FocusKeeper} from './focus.js';
 import {installTips} from './tips.js';
 import {prefsPanel, shortcutsOn, singleKey} from './prefs.js';
@@ -17,9 +18,10 @@ import {seatMark, icon} from '/pieces/common.js';
 const RETRY = [500, 1000, 2000, 4000, 8000, 10000];
 // Past this many legal actions the list gets a filter box.
 const FILTER_AT = 12;
-// The views kept for the replay when the server serves no step views (a
-// real-time match sends several a second).
-const HISTORY = 2000;
+// The log keeps this many entries (the server's history holds 300).
+const LOG_MAX = 500;
+// The longest line of table talk (match.MaxChatLen on the server).
+const CHAT_MAX = 300;
 
 // Seat marks: a shape and a letter for each seat, so that seats never
 // differ by colour alone.
@@ -36,14 +38,13 @@ export class MatchPage {
     this.mod = null;
     this.msg = null; // the newest state: seq, status, clock, actors, view, legal, outcome
     this.seats = [];
-    this.log = [];
-    this.history = new Map(); // seq → {view, events}, for the replay when the server has no step views
+    this.log = []; // entries as data, said again in the language chosen (see entryText)
+    this.alertSettings = new AlertSettings(() => this.drawChrome());
     this.ui = {}; // the board module's own state (selections), kept across redraws
     this.ws = null;
     this.retry = 0;
     this.sending = false;
     this.clockAt = 0; // performance.now() when msg.clock was received
-    this.turnSince = new Map(); // seat → match clock when its turn began
     this.replay = null;
     this.step = null;
     window.sortie = {page: this}; // for the browser tests and curious players
@@ -83,6 +84,7 @@ export class MatchPage {
       this.drawJoin();
       return;
     }
+    this.alert = new TurnAlert(this.id, () => tx(this.info.name));
     this.connect();
     this.tick = setInterval(() => this.drawClock(), 250);
     addEventListener('online', () => { if (!this.ws) this.connect(); });
@@ -91,11 +93,10 @@ export class MatchPage {
 
   get game() { return this.summary.game; }
 
-  // name returns a seat's display name.
+  // name returns a seat's display name: the one every sentence uses.
   name(s) {
-    const st = this.seats[s];
-    if (!st) return t('seat.n', {n: s + 1});
-    return st.name || (st.kind === 'bot' ? botName(st.bot) : t('seat.n', {n: s + 1}));
+    const names = seatNames(this.seats);
+    return names[s] != null ? names[s] : t('seat.n', {n: s + 1});
   }
 
   // ---- layout ----
@@ -148,7 +149,7 @@ export class MatchPage {
     const name = tx(this.info.name);
     document.title = t('match.pageTitle', {game: name});
     fill(this.el.helpLink, icon('info'), ' ', t('help.link', {game: name}));
-    fill(this.el.prefs, h('h2', {}, t('prefs.title')), prefsPanel());
+    fill(this.el.prefs, h('h2', {}, t('prefs.title')), prefsPanel(), this.seat >= 0 ? this.alertSettings.render() : null);
   }
 
   drawAll() {
@@ -176,6 +177,7 @@ export class MatchPage {
         this.seats = r.match.seats;
         this.joining = false;
         fill(this.el.board);
+        this.alert = new TurnAlert(this.id, () => tx(this.info.name));
         this.connect();
         this.tick = setInterval(() => this.drawClock(), 250);
         addEventListener('keydown', (ev) => this.onKey(ev));
@@ -241,22 +243,34 @@ export class MatchPage {
       case 'state': {
         const reconnected = this.msg != null;
         this.seats = m.seats || this.seats;
-        if (this.msg && m.seq > this.msg.seq) this.logLine(t('match.missed'), 'sys');
+        this.team = m.team;
+        if (m.history) this.setHistory(m.history, m.view);
+        else if (this.msg && m.seq > this.msg.seq) this.logSys('match.missed');
         this.setState(m, []);
         this.el.banner.hidden = true;
         if (reconnected) toast(t('match.reconnected'));
         break;
       }
+      case 'chat': case 'left': case 'back':
+        this.onLine(m);
+        break;
       case 'update':
         if (this.msg && m.seq <= this.msg.seq) return; // already shown
         this.setState(m, m.events || []);
         break;
-      case 'seats':
+      case 'seats': {
+        const before = seatNames(this.seats).join('\n');
+        this.noteAway(m.seats || []);
         this.seats = m.seats || this.seats;
-        this.drawSeats();
-        this.drawTurn();
+        this.draw(); // (a seat left or taken back changes what this page may do)
+        // A renamed seat is said again everywhere in the log.
+        if (seatNames(this.seats).join('\n') !== before) this.drawLog(true);
+        else this.drawLog();
+        this.alertTurn();
         break;
+      }
       case 'error':
+        if (this.isTalkError(m.error)) { this.showTalkError(m.error); break; }
         this.sending = false;
         this.showError(m.error || {});
         this.draw();
@@ -277,25 +291,21 @@ export class MatchPage {
     m.view = view;
     this.msg = {
       seq: m.seq, status: m.status, clock: m.clock || 0, actors: m.actors || [], view,
-      legal: m.legal || [], outcome: m.outcome || null,
+      legal: m.legal || [], outcome: m.outcome || null, deadlines: m.deadlines || [],
     };
     this.clockAt = performance.now();
     this.sending = false;
-    this.history.set(m.seq, {view: m.view, events});
-    if (this.history.size > HISTORY) this.history.delete(this.history.keys().next().value);
-    for (const a of this.msg.actors) if (!prev || !prev.actors.includes(a) || (m.ack != null && a === this.seat)) this.turnSince.set(a, this.msg.clock);
-    if (events.length) this.hideError();
-    const ctx = this.ctx(events, prev ? prev.view : null);
-    for (const ev of events) {
-      const s = describeEvent(this.mod, ev, ctx);
-      if (s) this.logLine(s, 'ev', m.seq);
-    }
+    // A refusal stays until its reader dismisses it or acts again: other
+    // seats' moves (bots play every second) must not wipe it unread.
+    if (m.ack != null) this.hideError();
+    for (const ev of events) this.logEntry({kind: 'ev', ev, seq: m.seq, view, prev: prev ? prev.view : null});
     this.drawLog();
     this.draw(events, prev ? prev.view : null);
     if (m.status === 'finished' && was !== 'finished') {
       this.summary.status = 'finished';
       this.drawEnd();
     }
+    this.alertTurn();
   }
 
   // play sends an action chosen on the state shown.
@@ -306,6 +316,7 @@ export class MatchPage {
     }
     if (this.sending) return;
     this.sending = true;
+    this.hideError();
     this.ws.send(JSON.stringify({seq: this.msg.seq, action}));
     this.root.querySelector('.match-page').dataset.busy = 'true';
     clearTimeout(this.sendTimer);
@@ -313,7 +324,7 @@ export class MatchPage {
   }
 
   showError(e) {
-    const text = errorText(e, this.game);
+    const text = errorText(e, this.game, (s) => this.name(s));
     fill(this.el.error, h('strong', {}, t('match.refused')), ' ', h('span', {class: 'error-text'}, text),
       h('button', {type: 'button', class: 'close', onclick: () => this.hideError()}, icon('cross', {label: t('match.dismiss')})));
     this.el.error.hidden = false;
@@ -326,8 +337,11 @@ export class MatchPage {
 
   // ---- drawing ----
 
+  // isMyTurn: this page's person must act now (not while their seat is
+  // left to its bot).
   isMyTurn() {
-    return !!this.msg && this.msg.status === 'running' && this.seat >= 0 && this.msg.actors.includes(this.seat);
+    const me = this.seats[this.seat];
+    return !!this.msg && this.msg.status === 'running' && this.seat >= 0 && this.msg.actors.includes(this.seat) && !(me && me.left);
   }
 
   ctx(events = [], prevView = null, over = {}) {
@@ -425,6 +439,7 @@ export class MatchPage {
   drawSeats() {
     const actors = this.msg ? this.msg.actors : [];
     fill(this.el.seatsBox, h('h2', {id: 'seats-h'}, t('match.players')),
+      this.seatControls(),
       h('ul', {class: 'seat-list'}, this.seats.map((st) => h('li', {
         class: 'seat' + (actors.includes(st.seat) && this.msg.status === 'running' ? ' acting' : '') + (st.seat === this.seat ? ' me' : ''),
         'data-seat': st.seat,
@@ -432,8 +447,38 @@ export class MatchPage {
       seatMark(st.seat),
       h('span', {class: 'seat-name'}, this.name(st.seat)),
       st.seat === this.seat ? h('span', {class: 'tag'}, t('match.you')) : null,
-      h('span', {class: 'tag'}, st.kind === 'bot' ? t('seat.botLevel', {level: botName(st.bot)}) : st.played_by === 'bot' ? t('seat.byBot') : st.connected ? t('seat.online') : st.joined ? t('seat.offline') : t('seat.notJoined')),
+      h('span', {class: 'tag'}, st.kind === 'bot' ? t('seat.botLevel', {level: botName(st.bot)}) : st.left ? t('table.seatLeft') : st.played_by === 'bot' ? t('seat.byBot') : st.connected ? t('seat.online') : st.joined ? t('seat.offline') : t('seat.notJoined')),
       actors.includes(st.seat) && this.msg.status === 'running' ? h('span', {class: 'tag acting-tag'}, t('match.toAct')) : null))));
+  }
+
+  // seatControls lets a player hand their seat to its bot for the rest of
+  // the match (a second press confirms), or take it back.
+  seatControls() {
+    const me = this.seats[this.seat];
+    if (!me || me.kind !== 'human' || !this.msg || this.msg.status !== 'running') return null;
+    const send = (type) => {
+      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) { this.showError({code: 'offline'}); return; }
+      this.ws.send(JSON.stringify({type}));
+    };
+    if (me.left) {
+      return h('div', {class: 'seat-controls'}, h('p', {class: 'muted'}, t('table.youLeft')),
+        h('button', {type: 'button', id: 'take-back', class: 'primary', onclick: () => send('return')}, t('table.takeBack')));
+    }
+    const armed = this.leaveArmed;
+    return h('div', {class: 'seat-controls'}, h('button', {type: 'button', id: 'leave-seat', class: armed ? 'danger' : null,
+      'data-key': 'leave-seat', onclick: () => {
+        if (!this.leaveArmed) {
+          this.leaveArmed = true;
+          this.drawSeats();
+          document.getElementById('leave-seat')?.focus();
+          clearTimeout(this.leaveTimer);
+          this.leaveTimer = setTimeout(() => { this.leaveArmed = false; this.drawSeats(); }, 8000); // not confirmed: never mind
+          return;
+        }
+        clearTimeout(this.leaveTimer);
+        this.leaveArmed = false;
+        send('leave');
+      }}, armed ? t('table.leaveConfirm') : t('table.leave')));
   }
 
   drawActions() {
@@ -513,13 +558,11 @@ export class MatchPage {
     const parts = [];
     const realTime = this.info.timing === 'real_time';
     if (realTime || this.msg.status === 'running') parts.push(t('match.clock', {time: fmtClock(this.currentClock())}));
-    const limit = this.summary.settings ? this.summary.settings.move_limit_ms : 0;
-    if (limit > 0 && this.msg.status === 'running' && !realTime) {
-      for (const a of this.msg.actors) {
-        const since = this.turnSince.get(a);
-        if (since == null) continue;
-        const left = limit - (this.currentClock() - since);
-        parts.push(a === this.seat ? t('match.yourTime', {time: fmtClock(left)}) : t('match.theirTime', {name: this.name(a), time: fmtClock(left)}));
+    // The server says when each seat's move limit runs out.
+    if (this.msg.status === 'running') {
+      for (const d of this.msg.deadlines || []) {
+        const left = d.at - this.currentClock();
+        parts.push(d.seat === this.seat ? t('match.yourTime', {time: fmtClock(left)}) : t('match.theirTime', {name: this.name(d.seat), time: fmtClock(left)}));
       }
     }
     this.el.clock.textContent = parts.join(' · ');
@@ -529,10 +572,63 @@ export class MatchPage {
   }
 
   // ---- the log ----
+  // The log is kept as data — {kind: 'ev', ev, seq, view, prev} for an
+  // event, {kind: 'line', line} for table talk and a seat left or taken
+  // back, {kind: 'sys', key, params} for the page's own notes — and said
+  // in words when drawn, so that switching language says it all again.
 
-  logLine(text, cls, seq) {
-    this.log.push({text, cls, seq});
-    if (this.log.length > 500) this.log.splice(0, this.log.length - 500);
+  logEntry(e) {
+    this.log.push(e);
+    this.logTotal = (this.logTotal || 0) + 1;
+    if (this.log.length > LOG_MAX) this.log.splice(0, this.log.length - LOG_MAX);
+  }
+
+  logSys(key, params) {
+    this.logEntry({kind: 'sys', key, params});
+  }
+
+  // setHistory rebuilds the log from the history of a state message: what
+  // this audience was told so far, the same as a page that stayed open.
+  setHistory(history, view) {
+    this.log = [];
+    this.logTotal = 0;
+    for (const e of history) {
+      if (e.type === 'events') for (const ev of e.events || []) this.logEntry({kind: 'ev', ev, seq: e.seq, view});
+      else this.logEntry({kind: 'line', line: e});
+    }
+    this.drawLog(true);
+  }
+
+  // entryText says a log entry in the current language, or null.
+  entryText(e) {
+    switch (e.kind) {
+      case 'ev': {
+        const view = e.view || (this.msg ? this.msg.view : null);
+        return describeEvent(this.mod, e.ev, this.ctx([e.ev], e.prev || null, {view}));
+      }
+      case 'line': {
+        const l = e.line, name = this.name(l.seat);
+        if (l.type === 'left') return t('table.left', {name});
+        if (l.type === 'back') return t('table.back', {name});
+        return null; // drawn by lineItem
+      }
+      case 'sys': return t(e.key, e.params);
+    }
+    return null;
+  }
+
+  // logItem draws one entry; talk is shown as text, never as HTML.
+  logItem(e) {
+    if (e.kind === 'line' && e.line.type === 'chat') {
+      const l = e.line;
+      return h('li', {class: 'chat' + (l.seat === this.seat ? ' mine' : '') + (l.team != null ? ' team' : ''), 'data-n': l.n},
+        l.team != null ? h('span', {class: 'tag'}, t('table.teamTag')) : null,
+        h('span', {class: 'who seat-' + l.seat}, t('table.who', {name: this.name(l.seat)})), ' ',
+        h('span', {class: 'said'}, l.text));
+    }
+    const text = this.entryText(e);
+    if (!text) return null;
+    return h('li', {class: e.kind === 'ev' ? 'ev' : 'sys', 'data-seq': e.seq}, text);
   }
 
   drawLog(full) {
@@ -541,14 +637,99 @@ export class MatchPage {
       fill(this.el.logBox, h('h2', {id: 'log-h'}, t('match.log')));
       ol = h('ol', {class: 'log', id: 'log', 'aria-live': 'polite', 'aria-relevant': 'additions', tabindex: '0', 'aria-label': t('match.log')});
       this.el.logBox.append(ol);
-      this.shown = 0;
+      this.drawTalk();
+      this.shownTotal = (this.logTotal || 0) - this.log.length;
     }
-    for (const line of this.log.slice(this.shown || 0)) {
-      ol.append(h('li', {class: line.cls, 'data-seq': line.seq}, line.text));
+    // The entries added since the last drawing (a full log drops its
+    // oldest ones, so count from the end).
+    const fresh = Math.min(this.log.length, (this.logTotal || 0) - (this.shownTotal || 0));
+    for (const e of this.log.slice(this.log.length - fresh)) {
+      const li = this.logItem(e);
+      if (li) ol.append(li);
     }
-    this.shown = this.log.length;
+    this.shownTotal = this.logTotal || 0;
     while (ol.children.length > 300) ol.firstChild.remove();
     ol.scrollTop = ol.scrollHeight;
+  }
+
+  // ---- table talk ----
+
+  // drawTalk keeps the talk form under the log: the input survives redraws
+  // (and language switches) with what is being typed.
+  drawTalk() {
+    if (!this.el || !this.el.logBox) return;
+    const box = this.el.talkBox || (this.el.talkBox = h('div', {class: 'talk', id: 'talk'}));
+    if (this.seat < 0) {
+      fill(box, h('p', {class: 'muted'}, t('table.readOnly')));
+    } else {
+      if (!this.el.talkInput) {
+        this.el.talkInput = h('input', {id: 'chat-input', type: 'text', maxlength: CHAT_MAX, autocomplete: 'off'});
+        this.el.talkTeam = h('input', {id: 'chat-team', type: 'checkbox'});
+        this.el.talkError = h('p', {id: 'chat-error', class: 'error', role: 'alert', hidden: true});
+      }
+      this.el.talkInput.setAttribute('placeholder', t('table.say'));
+      const etiquette = 'table.etiquette.' + this.game;
+      fill(box,
+        h('form', {id: 'chat-form', class: 'chat-form', onsubmit: (e) => { e.preventDefault(); this.say(); }},
+          h('label', {for: 'chat-input', class: 'visually-hidden'}, t('table.say')),
+          this.el.talkInput,
+          h('button', {type: 'submit', id: 'chat-send'}, t('table.send')),
+          this.team != null ? h('label', {class: 'check'}, this.el.talkTeam, ' ', t('table.teamOnly')) : null),
+        has(etiquette) ? h('p', {class: 'help'}, t(etiquette)) : null,
+        this.el.talkError);
+    }
+    if (box.parentNode !== this.el.logBox) this.el.logBox.append(box);
+  }
+
+  // say sends the line typed; it is cleared when the server tells it back.
+  say() {
+    const input = this.el.talkInput;
+    const text = input.value;
+    if (!text.trim()) return;
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) { this.showTalkError({code: 'offline'}); return; }
+    this.talkSent = text;
+    this.el.talkError.hidden = true;
+    this.ws.send(JSON.stringify({type: 'chat', text, team: this.team != null && this.el.talkTeam.checked}));
+  }
+
+  onLine(l) {
+    if (l.type === 'chat' && l.seat === this.seat && this.el.talkInput && this.el.talkInput.value === this.talkSent) {
+      this.el.talkInput.value = '';
+      this.talkSent = null;
+    }
+    this.logEntry({kind: 'line', line: l});
+    this.drawLog();
+  }
+
+  isTalkError(e) {
+    return !!e && /^(chat_|no_team_chat$)/.test(e.code || '');
+  }
+
+  showTalkError(e) {
+    if (!this.el.talkError) return;
+    this.el.talkError.textContent = errorText(e, this.game, (s) => this.name(s));
+    this.el.talkError.dataset.code = e.code || '';
+    this.el.talkError.hidden = false;
+  }
+
+  // noteAway logs the seats whose bot stood in or stood down since the last
+  // seats message (a seat left or taken back has its own line).
+  noteAway(next) {
+    for (const st of next) {
+      const was = this.seats[st.seat];
+      if (!was || st.kind !== 'human' || was.left !== st.left || was.played_by === st.played_by) continue;
+      this.logSys(st.played_by === 'bot' ? 'table.away' : 'table.returned', {name: this.name(st.seat)});
+    }
+  }
+
+  // ---- turn alerts ----
+
+  // alertTurn tells the turn alert whether this page's seat must act now,
+  // played by its person (not while its bot plays it, never for spectators).
+  alertTurn() {
+    if (!this.alert) return;
+    const me = this.seats[this.seat];
+    this.alert.update(this.isMyTurn() && !!me && me.played_by !== 'bot');
   }
 
   // ---- keyboard ----
@@ -592,7 +773,8 @@ export class MatchPage {
         h('thead', {}, h('tr', {}, h('th', {scope: 'col'}, t('end.rank')), h('th', {scope: 'col'}, t('end.player')), h('th', {scope: 'col'}, t('end.score')))),
         h('tbody', {}, rows.map((r) => h('tr', {class: winners.includes(r.seat) ? 'winner' : ''},
           h('td', {}, r.rank ?? '—', winners.includes(r.seat) ? [' ', icon('trophy', {label: t('end.winner')})] : ''), h('td', {}, seatMark(r.seat), ' ', this.name(r.seat)), h('td', {}, r.score ?? '—'))))),
-      out && out.summary ? h('p', {class: 'muted', lang: 'en'}, out.summary) : null,
+      // (The outcome's summary is the game's English sentence about seat
+      // numbers: the headline and the table say it in words and names.)
       h('div', {id: 'review'}, h('p', {}, t('end.loading'))));
     if (!this.replay) {
       try {
@@ -617,28 +799,32 @@ export class MatchPage {
     const range = h('input', {type: 'range', id: 'scrubber', min: 0, max: n, value: this.step, 'aria-label': t('end.step'),
       'aria-valuetext': t('end.stepOf', {k: this.step, n}), oninput: (e) => { this.step = +e.target.value; this.drawStep(); }});
     const go = (d) => () => { this.step = Math.max(0, Math.min(n, this.step + d)); range.value = this.step; this.drawStep(); };
+    // Arrows step, Home and End jump, from the controls and from the board
+    // (the range input steps by itself).
+    const keys = (e) => {
+      if (e.target === range || e.altKey || e.ctrlKey || e.metaKey) return;
+      const d = {ArrowLeft: -1, ArrowRight: 1, Home: -n, End: n}[e.key];
+      if (d) { go(d)(); e.preventDefault(); }
+    };
     fill(box,
       h('h3', {}, t('end.review')),
       h('div', {class: 'row'}, h('label', {for: 'perspective'}, t('end.perspective')), persp),
-      h('div', {class: 'scrub row', onkeydown: (e) => {
-        if (e.key === 'ArrowLeft' && e.target !== range) { go(-1)(); e.preventDefault(); }
-        if (e.key === 'ArrowRight' && e.target !== range) { go(1)(); e.preventDefault(); }
-      }},
+      h('div', {class: 'scrub row', onkeydown: keys},
       h('button', {type: 'button', id: 'step-first', onclick: go(-n)}, icon('first', {label: t('end.first')})),
       h('button', {type: 'button', id: 'step-prev', onclick: go(-1)}, icon('prev', {label: t('end.prev')})),
       range,
       h('button', {type: 'button', id: 'step-next', onclick: go(1)}, icon('next', {label: t('end.next')})),
       h('button', {type: 'button', id: 'step-last', onclick: go(n)}, icon('last', {label: t('end.last')}))),
       h('p', {id: 'step-text', class: 'step-text', 'aria-live': 'polite'}),
-      h('div', {id: 'review-board', class: 'board review game-' + this.game}));
+      h('div', {id: 'review-board', class: 'board review game-' + this.game, role: 'region', tabindex: '0', onkeydown: keys}));
     this.drawStep();
   }
 
-  // drawStep shows the match after `step` records of its log: the final
-  // views come with the replay; earlier ones from the server's step views
-  // when it serves them, else from the views this page received.
+  // drawStep shows the match after `step` records of its log, as the seat
+  // chosen in "Seen by" saw it: the final views come with the replay,
+  // earlier ones from the server's views at a step.
   async drawStep() {
-    const n = this.replay.log.length, k = this.step;
+    const n = this.replay.log.length, k = this.step, seat = this.perspective;
     const text = this.el.end.querySelector('#step-text');
     const boardBox = this.el.end.querySelector('#review-board');
     const range = this.el.end.querySelector('#scrubber');
@@ -650,36 +836,37 @@ export class MatchPage {
       view = this.perspective >= 0 ? this.replay.reveal.seats[this.perspective] : this.replay.reveal.spectator;
     } else {
       const got = await this.stepView(k);
-      if (this.step !== k) return; // the scrubber moved on
+      if (this.step !== k || this.perspective !== seat) return; // the scrubber or the seat moved on
       if (got) { view = got.view; events = got.events || []; }
     }
     if (!view) {
       fill(boardBox, h('p', {class: 'muted'}, t('end.noView')));
       return;
     }
-    const ctx = this.ctx(events, null, {view, seat: this.perspective, legal: [], actors: [], myTurn: false, readonly: true, ui: {}, play: () => {}});
+    const ctx = this.ctx(events, null, {view, seat, legal: [], actors: [], myTurn: false, readonly: true, ui: {}, play: () => {}});
     const inner = h('div', {class: 'board-inner'});
     try { this.mod.render(inner, ctx); } catch (e) { console.error(e); inner.textContent = t('match.boardFailed'); }
     fill(boardBox, inner);
+    boardBox.setAttribute('aria-label', t('end.view', {name: seat >= 0 ? this.name(seat) : t('end.spectator'), k}));
+    boardBox.dataset.step = String(k);
+    boardBox.dataset.seat = String(seat);
+    this.reviewShown = {step: k, seat, view}; // what the replay draws (the browser tests compare it with the server's)
   }
 
+  // stepView fetches what the chosen seat (or the spectators) saw after
+  // record k, from the server's views at a step.
   async stepView(k) {
     this.stepCache = this.stepCache || new Map();
     const key = k + '/' + this.perspective;
     if (this.stepCache.has(key)) return this.stepCache.get(key);
     let got = null;
-    if (this.stepEndpoint !== false) {
-      try {
-        const r = await api('GET', '/api/matches/' + this.id + '/replay/' + k);
-        this.stepEndpoint = true;
-        const view = this.perspective >= 0 ? (r.seats || [])[this.perspective] : r.spectator;
-        got = view ? {view, events: r.events || []} : null;
-      } catch (e) {
-        if (e.status === 404 && (e.code === 'not_found' || e.code === 'http_404')) this.stepEndpoint = false;
-      }
+    try {
+      const who = this.perspective >= 0 ? String(this.perspective) : 'spectator';
+      got = await api('GET', '/api/matches/' + this.id + '/view?seat=' + who + '&step=' + k);
+      this.stepCache.set(key, got);
+    } catch (e) {
+      console.warn('no view of step ' + k, e);
     }
-    if (!got && this.perspective === this.seat && this.history.has(k)) got = this.history.get(k);
-    this.stepCache.set(key, got);
     return got;
   }
 

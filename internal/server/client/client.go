@@ -11,10 +11,12 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/coder/websocket"
 
+	"sortie/engine"
 	"sortie/internal/match"
 	"sortie/internal/server"
 )
@@ -142,6 +144,20 @@ func (c *Client) Replay(ctx context.Context, id string) (*match.Replay, error) {
 	return &out, nil
 }
 
+// View returns what seat (or engine.Spectator) saw after record step of
+// match id; token is needed for a seat's view while the match runs.
+func (c *Client) View(ctx context.Context, id string, seat engine.Seat, step int, token string) (*match.StepView, error) {
+	who := "spectator"
+	if seat != engine.Spectator {
+		who = strconv.Itoa(int(seat))
+	}
+	var out match.StepView
+	if err := c.Do(ctx, "GET", "/api/matches/"+id+"/view?seat="+who+"&step="+strconv.Itoa(step), token, nil, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
 // Conn is a match socket.
 type Conn struct {
 	ws *websocket.Conn
@@ -194,6 +210,29 @@ func (c *Conn) ReadRaw(ctx context.Context) ([]byte, error) {
 // Send sends an action chosen on state seq.
 func (c *Conn) Send(ctx context.Context, seq uint64, action json.RawMessage) error {
 	b, err := json.Marshal(match.ClientMessage{Seq: seq, Action: action})
+	if err != nil {
+		return err
+	}
+	return c.ws.Write(ctx, websocket.MessageText, b)
+}
+
+// Chat writes a line of table talk (to the seat's team alone if team).
+func (c *Conn) Chat(ctx context.Context, text string, team bool) error {
+	return c.sendMessage(ctx, match.ClientMessage{Type: match.ClientChat, Text: text, Team: team})
+}
+
+// Leave hands the seat to its bot for the rest of the match.
+func (c *Conn) Leave(ctx context.Context) error {
+	return c.sendMessage(ctx, match.ClientMessage{Type: match.ClientLeave})
+}
+
+// Return takes the seat back after Leave.
+func (c *Conn) Return(ctx context.Context) error {
+	return c.sendMessage(ctx, match.ClientMessage{Type: match.ClientReturn})
+}
+
+func (c *Conn) sendMessage(ctx context.Context, m match.ClientMessage) error {
+	b, err := json.Marshal(m)
 	if err != nil {
 		return err
 	}

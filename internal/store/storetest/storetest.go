@@ -70,6 +70,7 @@ type scenario struct {
 var scenarios = []scenario{
 	{"RoundTrip", roundTrip},
 	{"AppendOrder", appendOrder},
+	{"Chat", chat},
 	{"Conflicts", conflicts},
 	{"List", list},
 	{"Leases", leases},
@@ -262,6 +263,52 @@ func appendOrder(r *run) {
 	r.ok(s.Append(r.ctx, "bin", 0, 1, odd, 0), "append odd bytes")
 	if log := r.log(s, "bin"); len(log) != 1 || string(log[0]) != string(odd) {
 		r.fail("odd bytes came back as %q", log)
+	}
+}
+
+// Table talk is kept line by line with its match, in any status, and
+// survives closing the store: a line out of order, or of no match, writes
+// nothing; the repeat of the last line, byte for byte, is taken as done; a
+// passed epoch is fenced off. A seat left to its bot reads back so. The
+// talk is not the log.
+func chat(r *run) {
+	s := r.store()
+	r.ok(s.Create(r.ctx, newMatch("m1", t0)), "create")
+	if lines, err := s.Chat(r.ctx, "m1"); err != nil || len(lines) != 0 {
+		r.fail("a new match's talk: %q, %v", lines, err)
+	}
+	line := func(n int) []byte {
+		return fmt.Appendf(nil, `{"type":"chat","n":%d,"text":"<b>hi</b> \u00e9 %d"}`, n, n)
+	}
+	for n := 1; n <= 3; n++ { // an open match: players talk while they wait
+		r.ok(s.AppendChat(r.ctx, "m1", 0, n, line(n)), "line %d", n)
+	}
+	r.ok(s.AppendChat(r.ctx, "m1", 0, 3, line(3)), "repeat the last line byte for byte")
+	for _, c := range []struct {
+		n    int
+		line []byte
+	}{{3, line(9)}, {2, line(2)}, {5, line(5)}, {0, line(0)}} {
+		r.is(s.AppendChat(r.ctx, "m1", 0, c.n, c.line), store.ErrConflict, "line %d %s", c.n, c.line)
+	}
+	r.is(s.AppendChat(r.ctx, "nope", 0, 1, line(1)), store.ErrNotFound, "a line of an unknown match")
+	r.ok(s.SetSeat(r.ctx, "m1", 0, 0, store.Seat{Kind: "human", Bot: "random", Name: "Ana", Joined: true, Left: true, TokenHash: []byte{1}}), "leave seat 0")
+	r.ok(s.Start(r.ctx, "m1", 0, t0), "start")
+	l, err := s.Acquire(r.ctx, "m1", "a", time.Minute)
+	r.ok(err, "acquire")
+	r.is(s.AppendChat(r.ctx, "m1", 0, 4, line(4)), store.ErrFenced, "a line under a passed epoch")
+	r.ok(s.AppendChat(r.ctx, "m1", l.Epoch, 4, line(4)), "line 4 under the lease")
+	s.Close()
+	s = r.store()
+	lines, err := s.Chat(r.ctx, "m1")
+	r.ok(err, "talk after reopening")
+	if len(lines) != 4 || string(lines[0]) != string(line(1)) || string(lines[3]) != string(line(4)) {
+		r.fail("talk after reopening: %q", lines)
+	}
+	if m := r.get(s, "m1"); !m.Seats[0].Left || m.Seats[1].Left || m.Records != 0 {
+		r.fail("after reopening: seats %+v, %d records", m.Seats, m.Records)
+	}
+	if lines, err := s.Chat(r.ctx, "nope"); err != nil || len(lines) != 0 {
+		r.fail("an unknown match talks: %q, %v", lines, err)
 	}
 }
 

@@ -1,0 +1,112 @@
+// Views at a step: what one audience saw after record K of a match's log,
+// rebuilt by replaying the stored log from the setup, so that a replay can
+// draw the board at every step. Finished matches show any seat's; a match
+// under way shows the spectators' view to anyone and a seat's own to the
+// holder of its token alone, never another seat's.
+
+package match
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"sortie/engine"
+	"sortie/internal/store"
+)
+
+// CodeNoToken refuses a request that needs a seat's token and has none.
+const CodeNoToken = "no_token"
+
+// StepView is what an audience saw after record Seq of a match's log.
+type StepView struct {
+	Seq uint64 `json:"seq"`
+	// Clock is the match time of record Seq (0 at the start).
+	Clock engine.Millis   `json:"clock"`
+	View  json.RawMessage `json:"view"`
+	// Events are the events of record Seq the audience saw.
+	Events []json.RawMessage `json:"events"`
+}
+
+// View returns what audience seat (a seat or engine.Spectator) saw after
+// record step of match id's log. token is the caller's seat token, if any:
+// while the match is under way it must hold seat for a seat's view.
+func (m *Manager) View(ctx context.Context, id string, seat engine.Seat, step int, token string) (*StepView, error) {
+	rec, err := m.stored(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if seat != engine.Spectator && (seat < 0 || int(seat) >= len(rec.Seats)) {
+		return nil, refuse(CodeUnknownSeat, "This match has no seat %d.", seat)
+	}
+	if rec.Status != store.Finished && seat != engine.Spectator {
+		switch {
+		case token == "":
+			return nil, refuse(CodeNoToken, "While the match is under way, a seat's view is shown to its player alone: send the seat's token.")
+		case !tokenMatches(token, rec.Seats[seat].TokenHash):
+			return nil, refuse(CodeBadToken, "This token does not hold seat %d of this match.", seat)
+		}
+	}
+	if step < 0 || step > rec.Records {
+		return nil, refuse(CodeBadParameters, "There is no step %d: the log has %d records.", step, rec.Records).with("records", rec.Records)
+	}
+	g, err := m.Game(rec.Game)
+	if err != nil {
+		return nil, refuse(CodeUnavailable, "The game of this match (%s) is not on this server.", rec.Game)
+	}
+	out := &StepView{Seq: uint64(step), Events: []json.RawMessage{}}
+	var last []engine.Event
+	s, err := replayLog(ctx, m, g, id, rec.Setup, step, func(k int, at engine.Millis, evs []engine.Event, _ engine.State) {
+		if k == step {
+			out.Clock, last = at, evs
+		}
+	})
+	if err != nil {
+		m.log.Error("cannot rebuild a step of a match", "match", id, "step", step, "err", err)
+		return nil, refuse(CodeUnavailable, "Match %s cannot be rebuilt from its log.", id)
+	}
+	if out.View, err = json.Marshal(s.View(seat)); err != nil {
+		return nil, refuse(CodeUnavailable, "The view could not be encoded.")
+	}
+	for _, e := range engine.Visible(nil, last, seat) {
+		if b, err := e.MarshalJSON(); err == nil {
+			out.Events = append(out.Events, b)
+		}
+	}
+	return out, nil
+}
+
+// replayLog replays the first n records of match id's stored log from its
+// setup, calling fn (if not nil) after each with its number (from 1), its
+// time, its events and the state after it, which fn must not keep. It
+// returns the state after record n.
+func replayLog(ctx context.Context, m *Manager, g engine.Game, id string, setup engine.Setup, n int, fn func(k int, at engine.Millis, evs []engine.Event, s engine.State)) (engine.State, error) {
+	var log [][]byte
+	if n > 0 {
+		var err error
+		if log, err = m.store.Log(ctx, id); err != nil {
+			return nil, err
+		}
+		if n > len(log) {
+			return nil, fmt.Errorf("the log holds %d records, not %d", len(log), n)
+		}
+	}
+	s, err := g.New(setup)
+	if err != nil {
+		return nil, err
+	}
+	for i, raw := range log[:n] {
+		r, err := engine.DecodeRecord(g, raw)
+		if err != nil {
+			return nil, fmt.Errorf("record %d: %v", i+1, err)
+		}
+		evs, err := engine.Play(s, r)
+		if err != nil {
+			return nil, fmt.Errorf("record %d: %v", i+1, err)
+		}
+		if fn != nil {
+			fn(i+1, r.At, evs, s)
+		}
+	}
+	return s, nil
+}
