@@ -20,6 +20,7 @@
 package bus
 
 import (
+	"context"
 	"errors"
 	"hash/maphash"
 	"sync"
@@ -65,6 +66,11 @@ var (
 	ErrReplaced = errors.New("bus: replaced by a newer subscriber")
 	// ErrClosed: the subscription or the match was closed.
 	ErrClosed = errors.New("bus: closed")
+	// ErrResync: the subscriber may have missed messages that were not its
+	// fault (the connection between nodes dropped, or the match moved to
+	// another node): it should take a fresh snapshot, wherever the match
+	// runs now, and follow it again.
+	ErrResync = errors.New("bus: messages may have been missed; take a fresh snapshot")
 )
 
 // Subscription is one subscriber's queue of messages. It holds nothing while
@@ -80,6 +86,8 @@ type Subscription struct {
 	err     error
 	cancel  func()
 	readyCh chan struct{} // made by Ready, for consumers that wait on a channel
+	seen    uint64        // the highest Seq offered
+	seenCh  chan struct{} // made by WaitSeen, closed when seen grows
 }
 
 // NewSubscription returns a subscription that may hold up to limit messages
@@ -180,25 +188,71 @@ func (s *Subscription) Close(reason error) {
 // Offer queues m without waiting and reports whether it fit. A subscription
 // that has ended takes nothing (and loses nothing: nobody listens).
 func (s *Subscription) Offer(m Message) bool {
+	fit, _ := s.Push(m)
+	return fit
+}
+
+// Push is Offer for a message that must not be dropped unseen: it also says
+// whether the subscription had ended, in which case m was not queued and
+// ended is the reason (fit is then true, as for Offer).
+func (s *Subscription) Push(m Message) (fit bool, ended error) {
 	s.mu.Lock()
 	if s.err != nil {
+		err := s.err
 		s.mu.Unlock()
-		return true
+		return true, err
 	}
 	if len(s.queue) >= s.limit {
 		s.mu.Unlock()
-		return false
+		return false, nil
 	}
 	s.queue = append(s.queue, m)
 	var ready func()
 	if len(s.queue) == 1 {
 		ready = s.ready
 	}
+	if m.Seq > s.seen {
+		s.seen = m.Seq
+		if s.seenCh != nil {
+			close(s.seenCh)
+			s.seenCh = nil
+		}
+	}
 	s.mu.Unlock()
 	if ready != nil {
 		ready()
 	}
-	return true
+	return true, nil
+}
+
+// WaitSeen waits until a message numbered seq or later has been queued
+// (taken or not), the subscription has ended, or ctx has: it reports
+// whether seq was reached. A node that forwards a client's action waits so
+// for the action's own update before it answers the client's next message,
+// which keeps the answers in the order the client sent its messages.
+func (s *Subscription) WaitSeen(ctx context.Context, seq uint64) bool {
+	for {
+		s.mu.Lock()
+		if s.seen >= seq {
+			s.mu.Unlock()
+			return true
+		}
+		if s.err != nil {
+			s.mu.Unlock()
+			return false
+		}
+		if s.seenCh == nil {
+			s.seenCh = make(chan struct{})
+		}
+		ch := s.seenCh
+		s.mu.Unlock()
+		select {
+		case <-ch:
+		case <-s.done:
+		case <-ctx.Done():
+			return false
+		}
+	}
 }
 
 // Local is the in-process [Bus]. Its zero value is not usable; call

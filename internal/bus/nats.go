@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	neturl "net/url"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -34,6 +36,13 @@ type Exchange interface {
 	// must be able to repeat it safely (a client's action carries the seq
 	// it acted on, so a repeat is refused rather than played twice).
 	Request(ctx context.Context, node string, req []byte) ([]byte, error)
+	// Announce tells every other node a short message about this one (its
+	// load, say), at most once: nothing is kept for a node that is not
+	// listening now.
+	Announce(b []byte) error
+	// Hear calls fn with each announcement of another node, one at a time,
+	// until stop is called.
+	Hear(fn func(b []byte)) (stop func(), err error)
 }
 
 // Handler answers one request that came from another node. ctx ends when the
@@ -71,12 +80,13 @@ type NATSOptions struct {
 // (as with [Local]) and the other nodes' through NATS, once per node that has
 // subscribers. Messages of one topic arrive in the order of their publisher:
 // one node runs a match at a time. When the connection drops, and again when
-// it is back, every subscription of the node ends with [ErrSlow], since a
+// it is back, every subscription of the node ends with [ErrResync], since a
 // subscriber may have missed messages from other nodes: it takes a fresh
-// snapshot, as a slow one does. Nothing is queued while the connection is
-// down: a publish is lost for the other nodes (whose subscriptions end
-// anyway), and a request fails at once with [ErrUnavailable] rather than
-// reaching its node late. The connection comes back by itself.
+// snapshot. Nothing is queued while the connection is down: a publish is
+// lost for the other nodes (whose subscriptions end anyway), and a request
+// fails at once with [ErrUnavailable] rather than reaching its node late.
+// The connection comes back by itself, and a node whose NATS is not there
+// when it starts connects once it is.
 type NATS struct {
 	nc      *nats.Conn
 	local   *Local
@@ -90,6 +100,7 @@ type NATS struct {
 
 	bufs      sync.Pool
 	lostLarge atomic.Int64
+	late      atomic.Bool // NATS was not there when the node started
 }
 
 // remote is this node's NATS subscription to a topic that it has
@@ -123,6 +134,7 @@ func ConnectNATS(url string, o NATSOptions) (*NATS, error) {
 	nc, err := nats.Connect(url,
 		nats.Name("sortie "+o.Node),
 		nats.NoEcho(), // this node's own subscribers get its messages directly
+		nats.RetryOnFailedConnect(true),
 		nats.MaxReconnects(-1),
 		nats.ReconnectWait(250*time.Millisecond),
 		nats.ReconnectBufSize(-1), // nothing delivered late after an outage
@@ -130,11 +142,18 @@ func ConnectNATS(url string, o NATSOptions) (*NATS, error) {
 		nats.MaxPingsOutstanding(2),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
 			n.log.Warn("bus: lost the connection to NATS; other nodes are out of reach until it is back", "err", err)
-			n.local.end(nil, ErrSlow)
+			n.local.end(nil, ErrResync)
+		}),
+		nats.ConnectHandler(func(nc *nats.Conn) {
+			// Subscribers made meanwhile missed nothing: no node could
+			// reach this one.
+			if n.late.Load() {
+				n.log.Info("bus: connected to NATS", "server", nc.ConnectedUrlRedacted())
+			}
 		}),
 		nats.ReconnectHandler(func(nc *nats.Conn) {
 			n.log.Info("bus: connected to NATS again", "server", nc.ConnectedUrlRedacted())
-			n.local.end(nil, ErrSlow)
+			n.local.end(nil, ErrResync)
 		}),
 		nats.ErrorHandler(func(_ *nats.Conn, sub *nats.Subscription, err error) {
 			if !errors.Is(err, nats.ErrSlowConsumer) || sub == nil {
@@ -153,7 +172,22 @@ func ConnectNATS(url string, o NATSOptions) (*NATS, error) {
 		return nil, fmt.Errorf("bus: NATS at %s: %v", url, err)
 	}
 	n.nc = nc
+	if !nc.IsConnected() {
+		n.late.Store(true)
+		n.log.Warn("bus: NATS does not answer yet; this node runs its own matches and connects when it can", "url", redacted(url))
+	}
 	return n, nil
+}
+
+// redacted hides the passwords of NATS URLs, for logs.
+func redacted(urls string) string {
+	var out []string
+	for _, one := range strings.Split(urls, ",") {
+		if u, err := neturl.Parse(strings.TrimSpace(one)); err == nil {
+			out = append(out, u.Redacted())
+		}
+	}
+	return strings.Join(out, ",")
 }
 
 // token is what a subject token of ours may hold.
@@ -290,9 +324,13 @@ func (n *NATS) Serve(node string, h Handler) (stop func(), err error) {
 	if err != nil {
 		return nil, fmt.Errorf("bus: serve %s: %v", node, err)
 	}
-	if err := n.nc.FlushTimeout(5 * time.Second); err != nil {
-		sub.Unsubscribe()
-		return nil, fmt.Errorf("%w: serve %s: %v", ErrUnavailable, node, err)
+	// While NATS is away the subscription waits, and is made when it is
+	// back.
+	if n.nc.IsConnected() {
+		if err := n.nc.FlushTimeout(5 * time.Second); err != nil && n.nc.IsConnected() {
+			sub.Unsubscribe()
+			return nil, fmt.Errorf("%w: serve %s: %v", ErrUnavailable, node, err)
+		}
 	}
 	return func() {
 		sub.Unsubscribe()
@@ -320,4 +358,24 @@ func (n *NATS) Request(ctx context.Context, node string, req []byte) ([]byte, er
 	default:
 		return nil, fmt.Errorf("%w: request to node %s: %v", ErrUnavailable, node, err)
 	}
+}
+
+// Announce publishes b to the other nodes' Hear.
+func (n *NATS) Announce(b []byte) error {
+	if !n.nc.IsConnected() {
+		return fmt.Errorf("%w: NATS is %s", ErrUnavailable, n.nc.Status())
+	}
+	if err := n.nc.Publish(n.prefix+".nodes", b); err != nil {
+		return fmt.Errorf("%w: announce: %v", ErrUnavailable, err)
+	}
+	return nil
+}
+
+// Hear calls fn with the other nodes' announcements.
+func (n *NATS) Hear(fn func(b []byte)) (stop func(), err error) {
+	sub, err := n.nc.Subscribe(n.prefix+".nodes", func(msg *nats.Msg) { fn(msg.Data) })
+	if err != nil {
+		return nil, fmt.Errorf("bus: hear: %v", err)
+	}
+	return func() { sub.Unsubscribe() }, nil
 }

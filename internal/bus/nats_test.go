@@ -222,8 +222,8 @@ func TestNATSDownAndBack(t *testing.T) {
 	})
 	for _, sub := range []*Subscription{remoteSub, localSub} {
 		<-sub.Done()
-		if !errors.Is(sub.Err(), ErrSlow) {
-			t.Fatalf("a subscription ended with %v when NATS went down, want ErrSlow", sub.Err())
+		if !errors.Is(sub.Err(), ErrResync) {
+			t.Fatalf("a subscription ended with %v when NATS went down, want ErrResync", sub.Err())
 		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -246,7 +246,7 @@ func TestNATSDownAndBack(t *testing.T) {
 	}
 	waitUntil(t, "both nodes connected again", func() bool { return a.Check() == nil && b.Check() == nil })
 	<-during.Done() // it may have missed other nodes' messages meanwhile
-	if !errors.Is(during.Err(), ErrSlow) {
+	if !errors.Is(during.Err(), ErrResync) {
 		t.Fatalf("a subscription made during the outage ended with %v", during.Err())
 	}
 	again := b.Subscribe(tp, 100)
@@ -260,4 +260,95 @@ func TestNATSDownAndBack(t *testing.T) {
 		got, err := b.Request(rctx, "a", []byte("ping"))
 		return err == nil && string(got) == "ping"
 	})
+}
+
+// A node whose NATS is not there yet starts anyway: its own subscribers get
+// its messages, requests fail at once, and once NATS comes the node serves
+// and hears the others without a restart.
+func TestNATSComesAfterTheNode(t *testing.T) {
+	srv := natstest.Start(t)
+	url := srv.URL()
+	srv.Shutdown()
+	early := node(t, srv, "early")
+	if !errors.Is(early.Check(), ErrUnavailable) {
+		t.Fatal("a node without NATS says it is connected")
+	}
+	stop, err := early.Serve("early", func(_ context.Context, req []byte) []byte { return append([]byte("early: "), req...) })
+	if err != nil {
+		t.Fatalf("serving before NATS is there: %v", err)
+	}
+	defer stop()
+	var heard sync.Map
+	stopHear, err := early.Hear(func(b []byte) { heard.Store(string(b), true) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stopHear()
+	tp := Topic{Match: "m", Seat: 0}
+	own := early.Subscribe(tp, 10)
+	early.Publish(tp, Message{Seq: 1, Data: []byte("mine")})
+	if got := collect(t, own, 1); len(got) != 1 {
+		t.Fatalf("a node's own subscriber without NATS got %v", got)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := early.Request(ctx, "other", nil); !errors.Is(err, ErrUnavailable) {
+		t.Fatalf("a request without NATS: %v", err)
+	}
+
+	if err := srv.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	if srv.URL() != url {
+		t.Fatalf("the NATS server moved from %s to %s", url, srv.URL())
+	}
+	late := node(t, srv, "late")
+	waitUntil(t, "the early node connected", func() bool { return early.Check() == nil })
+	waitUntil(t, "a request to the early node", func() bool {
+		rctx, cancel := context.WithTimeout(ctx, time.Second)
+		defer cancel()
+		got, err := late.Request(rctx, "early", []byte("hi"))
+		return err == nil && string(got) == "early: hi"
+	})
+	waitUntil(t, "an announcement heard", func() bool {
+		late.Announce([]byte("late is here"))
+		_, ok := heard.Load("late is here")
+		return ok
+	})
+	if own.Err() != nil {
+		t.Fatalf("a subscriber of the node's own topic was ended when NATS came: %v", own.Err())
+	}
+}
+
+// A subscription tells how far its messages have gone, and Push says when
+// it has ended rather than dropping a message unseen.
+func TestSubscriptionSeenAndPush(t *testing.T) {
+	l := NewLocal()
+	tp := Topic{Match: "m", Seat: 0}
+	sub := l.Subscribe(tp, 10)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	reached := make(chan bool)
+	go func() { reached <- sub.WaitSeen(ctx, 3) }()
+	l.Publish(tp, Message{Seq: 2})
+	l.Publish(tp, Message{Data: []byte("not a change")})
+	select {
+	case <-reached:
+		t.Fatal("WaitSeen returned before message 3")
+	case <-time.After(20 * time.Millisecond):
+	}
+	l.Publish(tp, Message{Seq: 3})
+	if !<-reached {
+		t.Fatal("WaitSeen did not see message 3")
+	}
+	if fit, ended := sub.Push(Message{Data: []byte("x")}); !fit || ended != nil {
+		t.Fatalf("push to a live subscription: %v %v", fit, ended)
+	}
+	sub.Close(ErrResync)
+	if fit, ended := sub.Push(Message{Data: []byte("y")}); !fit || !errors.Is(ended, ErrResync) {
+		t.Fatalf("push to an ended subscription: %v %v", fit, ended)
+	}
+	if sub.WaitSeen(ctx, 9) {
+		t.Fatal("WaitSeen on an ended subscription reached a message that never came")
+	}
 }
