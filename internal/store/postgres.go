@@ -33,7 +33,10 @@ type PostgresOptions struct {
 // cluster. Like [SQLite], one goroutine of each node commits every write
 // queued meanwhile in one transaction, and sends the batch's statements in one
 // round trip; a write is acknowledged after the commit. Leases are told by
-// the database's clock. While the database is down, every call returns
+// the database's clock, and kept as a history: the leases table holds every
+// lease taken (match, epoch, node, when), and each record the epoch it was
+// appended under, so that an operator (or the cluster tests) can tell which
+// node wrote what. While the database is down, every call returns
 // [ErrUnavailable] within the timeout; the pool connects again by itself when
 // it is back.
 type Postgres struct {
@@ -100,6 +103,17 @@ var postgresMigrations = []string{
 		line     bytea NOT NULL,
 		PRIMARY KEY (match_id, n)
 	);`,
+
+	// Who ran a match when: every lease taken, and the lease each record
+	// was written under (0 before leases, or on a single node).
+	`CREATE TABLE leases (
+		match_id text NOT NULL,
+		epoch    bigint NOT NULL,
+		node     text NOT NULL,
+		acquired timestamptz NOT NULL,
+		PRIMARY KEY (match_id, epoch)
+	);
+	ALTER TABLE records ADD COLUMN epoch bigint NOT NULL DEFAULT 0;`,
 }
 
 // OpenPostgres connects to the database at url (postgres://...), creates or
@@ -325,7 +339,7 @@ func (s *Postgres) Append(ctx context.Context, id string, e Epoch, n int, rec []
 	// meanwhile waits for this commit, or this append sees the new epoch.
 	return s.write(ctx, id, &pgOp{
 		sql: `WITH m AS (UPDATE matches SET records = $3 WHERE id = $1 AND ` + fence + ` AND status = 'running' AND records = $3 - 1 RETURNING id)
-			INSERT INTO records (match_id, n, rec) SELECT id, $3, $4 FROM m`,
+			INSERT INTO records (match_id, n, rec, epoch) SELECT id, $3, $4, $2 FROM m`,
 		args: []any{id, int64(e), n, rec},
 		refusal: refuse(id, e, Running, func(ctx context.Context, tx pgx.Tx) error {
 			var last []byte
@@ -420,11 +434,13 @@ const heartbeatSQL = `INSERT INTO nodes (name, expires) VALUES ($1, clock_timest
 func (s *Postgres) Acquire(ctx context.Context, id, node string, ttl time.Duration) (Lease, error) {
 	l := Lease{Match: id, Node: node}
 	err := s.write(ctx, id, &pgOp{
-		sql: `WITH hb AS (` + heartbeatSQL + `)
-			UPDATE matches m SET epoch = m.epoch + 1, owner = $1 FROM hb
-			WHERE m.id = $3 AND (m.owner = '' OR m.owner = $1
-				OR NOT EXISTS (SELECT 1 FROM nodes o WHERE o.name = m.owner AND o.expires > clock_timestamp()))
-			RETURNING m.epoch, hb.expires`,
+		sql: `WITH hb AS (` + heartbeatSQL + `),
+			taken AS (UPDATE matches m SET epoch = m.epoch + 1, owner = $1 FROM hb
+				WHERE m.id = $3 AND (m.owner = '' OR m.owner = $1
+					OR NOT EXISTS (SELECT 1 FROM nodes o WHERE o.name = m.owner AND o.expires > clock_timestamp()))
+				RETURNING m.id, m.epoch, hb.expires),
+			kept AS (INSERT INTO leases (match_id, epoch, node, acquired) SELECT id, epoch, $1, clock_timestamp() FROM taken)
+			SELECT epoch, expires FROM taken`,
 		args: []any{node, ttl.Milliseconds(), id},
 		scan: func(r pgx.Row) error { return r.Scan(&l.Epoch, &l.Expires) },
 		refusal: func(ctx context.Context, tx pgx.Tx) error {

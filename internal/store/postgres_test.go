@@ -93,7 +93,7 @@ func TestPostgresSchema(t *testing.T) {
 	}
 	defer conn.Close(ctx)
 	var versions string
-	if err := conn.QueryRow(ctx, `SELECT string_agg(version::text, ' ' ORDER BY version) FROM sortie_schema`).Scan(&versions); err != nil || versions != "1 2" { // (2: the table talk)
+	if err := conn.QueryRow(ctx, `SELECT string_agg(version::text, ' ' ORDER BY version) FROM sortie_schema`).Scan(&versions); err != nil || versions != "1 2 3" { // (2: the table talk, 3: the leases' history)
 		t.Fatalf("schema versions: %q %v", versions, err)
 	}
 	if _, err := conn.Exec(ctx, `INSERT INTO sortie_schema (version) VALUES (99)`); err != nil {
@@ -305,4 +305,60 @@ func BenchmarkAppendPostgres(b *testing.B) {
 		}
 		return s
 	})
+}
+
+// Every lease taken is kept with its node, and every record with the epoch
+// it was appended under: who wrote what can be told afterwards.
+func TestPostgresKeepsWhoWroteWhat(t *testing.T) {
+	_, u := pgDatabase(t)
+	ctx := context.Background()
+	s := openPostgres(t, u, store.PostgresOptions{})
+	if err := s.Create(ctx, &store.Match{ID: "m", Game: "g", Seats: []store.Seat{}, Created: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Start(ctx, "m", 0, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Append(ctx, "m", 0, 1, []byte(`{"n":1}`), 0); err != nil {
+		t.Fatal(err)
+	}
+	a, err := s.Acquire(ctx, "m", "node-a", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Append(ctx, "m", a.Epoch, 2, []byte(`{"n":2}`), 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Release(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	b, err := s.Acquire(ctx, "m", "node-b", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Append(ctx, "m", a.Epoch, 3, []byte(`{"n":3}`), 0); !errors.Is(err, store.ErrFenced) {
+		t.Fatalf("an append under the passed lease: %v", err)
+	}
+	if err := s.Append(ctx, "m", b.Epoch, 3, []byte(`{"n":3}`), 0); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := pgx.Connect(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var writers, leases string
+	if err := conn.QueryRow(ctx, `SELECT string_agg(r.n || ':' || r.epoch || ':' || coalesce(l.node, '-'), ' ' ORDER BY r.n)
+		FROM records r LEFT JOIN leases l ON l.match_id = r.match_id AND l.epoch = r.epoch WHERE r.match_id = 'm'`).Scan(&writers); err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("1:0:- 2:%d:node-a 3:%d:node-b", a.Epoch, b.Epoch); writers != want {
+		t.Fatalf("records by writer: %q, want %q", writers, want)
+	}
+	if err := conn.QueryRow(ctx, `SELECT string_agg(epoch || ':' || node, ' ' ORDER BY epoch) FROM leases WHERE match_id = 'm'`).Scan(&leases); err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("%d:node-a %d:node-b", a.Epoch, b.Epoch); leases != want {
+		t.Fatalf("leases: %q, want %q", leases, want)
+	}
 }
