@@ -54,6 +54,11 @@ type Bus interface {
 	// Subscribe returns a subscription to t that may fall up to limit
 	// messages behind.
 	Subscribe(t Topic, limit int) *Subscription
+	// SubscribeLocal is Subscribe for a topic this node publishes itself
+	// (the match runs here): it gets this node's messages alone, costs
+	// nothing between nodes, and is not ended when the connection between
+	// nodes drops.
+	SubscribeLocal(t Topic, limit int) *Subscription
 }
 
 // Reasons a subscription ends.
@@ -282,6 +287,11 @@ func (l *Local) shard(t Topic) *shard {
 
 // Subscribe adds a subscriber to t.
 func (l *Local) Subscribe(t Topic, limit int) *Subscription {
+	return l.subscribe(t, limit, nil)
+}
+
+// SubscribeLocal is Subscribe: everything is local here.
+func (l *Local) SubscribeLocal(t Topic, limit int) *Subscription {
 	return l.subscribe(t, limit, nil)
 }
 

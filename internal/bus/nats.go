@@ -80,9 +80,10 @@ type NATSOptions struct {
 // (as with [Local]) and the other nodes' through NATS, once per node that has
 // subscribers. Messages of one topic arrive in the order of their publisher:
 // one node runs a match at a time. When the connection drops, and again when
-// it is back, every subscription of the node ends with [ErrResync], since a
-// subscriber may have missed messages from other nodes: it takes a fresh
-// snapshot. Nothing is queued while the connection is down: a publish is
+// it is back, the node's subscriptions to topics other nodes publish end
+// with [ErrResync], since a subscriber may have missed messages: it takes a
+// fresh snapshot. Subscriptions to the node's own topics (SubscribeLocal)
+// go on. Nothing is queued while the connection is down: a publish is
 // lost for the other nodes (whose subscriptions end anyway), and a request
 // fails at once with [ErrUnavailable] rather than reaching its node late.
 // The connection comes back by itself, and a node whose NATS is not there
@@ -142,7 +143,7 @@ func ConnectNATS(url string, o NATSOptions) (*NATS, error) {
 		nats.MaxPingsOutstanding(2),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
 			n.log.Warn("bus: lost the connection to NATS; other nodes are out of reach until it is back", "err", err)
-			n.local.end(nil, ErrResync)
+			n.endRemote(ErrResync)
 		}),
 		nats.ConnectHandler(func(nc *nats.Conn) {
 			// Subscribers made meanwhile missed nothing: no node could
@@ -153,7 +154,7 @@ func ConnectNATS(url string, o NATSOptions) (*NATS, error) {
 		}),
 		nats.ReconnectHandler(func(nc *nats.Conn) {
 			n.log.Info("bus: connected to NATS again", "server", nc.ConnectedUrlRedacted())
-			n.local.end(nil, ErrResync)
+			n.endRemote(ErrResync)
 		}),
 		nats.ErrorHandler(func(_ *nats.Conn, sub *nats.Subscription, err error) {
 			if !errors.Is(err, nats.ErrSlowConsumer) || sub == nil {
@@ -265,6 +266,24 @@ func (n *NATS) Subscribe(t Topic, limit int) *Subscription {
 		return s
 	}
 	return n.local.subscribe(t, limit, func() { n.release(t, r) })
+}
+
+// SubscribeLocal returns a subscription to t that gets this node's
+// messages alone.
+func (n *NATS) SubscribeLocal(t Topic, limit int) *Subscription {
+	return n.local.Subscribe(t, limit)
+}
+
+// endRemote ends the subscriptions of the topics this node follows through
+// NATS.
+func (n *NATS) endRemote(reason error) {
+	n.mu.Lock()
+	remote := make(map[Topic]bool, len(n.topics))
+	for t := range n.topics {
+		remote[t] = true
+	}
+	n.mu.Unlock()
+	n.local.end(func(t Topic) bool { return remote[t] }, reason)
 }
 
 // release drops one user of r, and the NATS subscription with the last.

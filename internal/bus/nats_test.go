@@ -212,6 +212,8 @@ func TestNATSDownAndBack(t *testing.T) {
 	defer stop()
 	tp := Topic{Match: "m", Seat: engine.Spectator}
 	remoteSub, localSub := b.Subscribe(tp, 100), a.Subscribe(tp, 100)
+	// A socket of a match that runs on a: it needs nothing from NATS.
+	own := a.SubscribeLocal(Topic{Match: "mine", Seat: 0}, 100)
 	if a.Check() != nil || b.Check() != nil {
 		t.Fatal("a connected bus is not healthy")
 	}
@@ -248,6 +250,9 @@ func TestNATSDownAndBack(t *testing.T) {
 	<-during.Done() // it may have missed other nodes' messages meanwhile
 	if !errors.Is(during.Err(), ErrResync) {
 		t.Fatalf("a subscription made during the outage ended with %v", during.Err())
+	}
+	if own.Err() != nil {
+		t.Fatalf("a subscription to the node's own topic ended with the connection: %v", own.Err())
 	}
 	again := b.Subscribe(tp, 100)
 	waitUntil(t, "a message across nodes again", func() bool {

@@ -64,7 +64,7 @@ func (x *Match) catchUp(s engine.Seat, o bot.Observer) {
 // plan asks the bots that play an acting seat, and have no move waiting,
 // for their next move.
 func (x *Match) plan(clock engine.Millis) {
-	if x.rec.Status != store.Running || x.broken {
+	if x.rec.Status != store.Running || x.broken || x.fenced {
 		return
 	}
 	for i, st := range x.seats {

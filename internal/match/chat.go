@@ -130,6 +130,9 @@ func (x *Match) tell(l *Line, now time.Time) error {
 		err = x.mgr.store.AppendChat(context.Background(), x.id, x.rec.Lease.Epoch, l.N, b)
 	}
 	if err != nil {
+		if x.lost(err) {
+			return errMoved
+		}
 		x.log.Error("cannot store a line of table talk", "err", err)
 		return refuse(CodeUnavailable, "The server could not save your line; it was not sent. Try again.")
 	}

@@ -40,6 +40,9 @@ func (x *Match) setLeft(s engine.Seat, left bool, now time.Time) error {
 	seat := x.rec.Seats[s]
 	seat.Left = left
 	if err := x.mgr.store.SetSeat(context.Background(), x.id, x.rec.Lease.Epoch, int(s), seat); err != nil {
+		if x.lost(err) {
+			return errMoved
+		}
 		x.log.Error("cannot store a seat left or taken back", "err", err)
 		return refuse(CodeUnavailable, "The server could not save this; nothing changed. Try again.")
 	}

@@ -36,6 +36,10 @@ type Config struct {
 	Buffer int
 	// Hooks are told what happens, for metrics.
 	Hooks Hooks
+	// Cluster, if set, makes the manager one node of several sharing the
+	// store (see lease.go): nil runs every match of the store here, as a
+	// single node does.
+	Cluster *Cluster
 }
 
 // Hooks are called as matches run; any may be nil. They must not block.
@@ -53,6 +57,17 @@ type Hooks struct {
 	// under way on this server: it finished, or left memory unfinished. The
 	// server counts each client's unfinished matches with it.
 	Ended func(id, owner string)
+
+	// On several nodes:
+	// Fenced is called for each write the store refused because the
+	// match's lease had passed to another node.
+	Fenced func()
+	// Acquired is called for each lease this node takes.
+	Acquired func()
+	// Forwarded is called for each request sent to another node, with its
+	// result ("ok", "refused", "moved", "gone", "unreachable") and how long
+	// it took.
+	Forwarded func(op, result string, d time.Duration)
 }
 
 // Manager holds the live matches of this server: it creates them, loads them
@@ -69,6 +84,8 @@ type Manager struct {
 	linger time.Duration
 	buffer int
 	hooks  Hooks
+	node   *node         // nil on a single node
+	clock  time.Duration // how often a real-time match saves its clock
 
 	mu       sync.Mutex
 	live     map[string]*Match
@@ -111,6 +128,14 @@ func NewManager(c Config) *Manager {
 	}
 	if m.buffer <= 0 {
 		m.buffer = 256
+	}
+	m.clock = clockSaveWall
+	if c.Cluster != nil {
+		n, err := newNode(m, *c.Cluster)
+		if err != nil {
+			panic(err) // the caller checks the name first (CheckNode)
+		}
+		m.node, m.clock = n, clusterClockSave
 	}
 	return m
 }
@@ -181,6 +206,14 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (*Created, erro
 	if err := m.store.Create(ctx, rec); err != nil {
 		m.log.Error("cannot store a new match", "err", err)
 		return nil, refuse(CodeUnavailable, "The server could not save the match; try again.")
+	}
+	if m.node != nil {
+		if done, err := m.node.created(ctx, rec, req, c); done {
+			if err != nil {
+				return nil, err // not made here: its place is free again
+			}
+			return c, nil
+		}
 	}
 	x, err := m.newMatch(g, rec, nil)
 	if err != nil {
@@ -303,8 +336,24 @@ func (m *Manager) Do(ctx context.Context, id string, fn func(x *Match) error) er
 	return errGone
 }
 
-// load rebuilds a stored match by replaying its log.
+// load rebuilds a stored match by replaying its log. On several nodes it
+// takes the match's lease first, or says which node holds it (elsewhere).
 func (m *Manager) load(ctx context.Context, id string) (*Match, error) {
+	var lease store.Lease
+	if m.node != nil {
+		var err error
+		if lease, err = m.node.acquire(ctx, id); err != nil {
+			return nil, err
+		}
+	}
+	x, err := m.loadStored(ctx, id, lease)
+	if err != nil && m.node != nil {
+		m.node.release(lease) // for another node to try
+	}
+	return x, err
+}
+
+func (m *Manager) loadStored(ctx context.Context, id string, lease store.Lease) (*Match, error) {
 	rec, err := m.store.Get(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, refuse(CodeUnknownMatch, "There is no match %q.", id)
@@ -316,6 +365,9 @@ func (m *Manager) load(ctx context.Context, id string) (*Match, error) {
 	g, err := m.Game(rec.Game)
 	if err != nil {
 		return nil, refuse(CodeUnavailable, "The game of this match (%s) is not on this server.", rec.Game)
+	}
+	if m.node != nil {
+		rec.Lease = lease
 	}
 	log, err := m.store.Log(ctx, id)
 	var talk [][]byte
@@ -357,6 +409,8 @@ func (m *Manager) newMatch(g engine.Game, rec *store.Match, log [][]byte) (*Matc
 	}
 	x.savedClock = x.clockWall
 	x.idleSince = x.clockWall
+	x.lease, x.leased = rec.Lease, x.clockWall
+	x.over.Store(rec.Status == store.Finished)
 	if len(rec.Settings) > 0 {
 		if err := json.Unmarshal(rec.Settings, &x.set); err != nil {
 			return nil, refuse(CodeUnavailable, "The stored settings of match %s cannot be read.", rec.ID)
@@ -387,6 +441,9 @@ func (m *Manager) forget(x *Match) {
 	m.mu.Unlock()
 	m.liveChanged(n)
 	m.ended(x)
+	if m.node != nil && !x.fenced {
+		go m.node.release(x.lease)
+	}
 }
 
 // ended tells Hooks.Ended, once, that x no longer counts for its owner. It
@@ -405,7 +462,13 @@ func (m *Manager) ended(x *Match) {
 // Resume loads every open and running match of the store, so that their
 // clocks and bots go on. It returns how many came back; matches that cannot
 // be rebuilt are logged and left in the store.
+//
+// On several nodes it brings back the matches whose lease this node holds
+// (it restarted), takes those nobody runs, and starts keeping the leases.
 func (m *Manager) Resume(ctx context.Context) (int, error) {
+	if m.node != nil {
+		return m.node.start(ctx)
+	}
 	ids, err := m.store.Unfinished(ctx)
 	if err != nil {
 		return 0, err
@@ -428,10 +491,12 @@ func (m *Manager) List(ctx context.Context, f store.Filter) ([]Summary, error) {
 		return nil, refuse(CodeUnavailable, "The server could not read the matches; try again.")
 	}
 	out := make([]Summary, len(recs))
+	now := time.Now()
 	m.mu.Lock()
 	for i, r := range recs {
 		out[i] = summarize(r, nil)
-		out[i].Live = m.live[r.ID] != nil
+		// On several nodes: run by a node that is alive.
+		out[i].Live = m.live[r.ID] != nil || m.node != nil && r.Lease.Node != "" && r.Lease.Expires.After(now)
 	}
 	m.mu.Unlock()
 	return out, nil
@@ -512,6 +577,11 @@ func (m *Manager) Shutdown(ctx context.Context) error {
 		return nil
 	}
 	m.closing = true
+	if m.node != nil {
+		m.mu.Unlock()
+		m.node.stop()
+		m.mu.Lock()
+	}
 	xs := make([]*Match, 0, len(m.live))
 	for _, x := range m.live {
 		xs = append(xs, x)
@@ -531,5 +601,8 @@ func (m *Manager) Shutdown(ctx context.Context) error {
 	clear(m.live)
 	m.mu.Unlock()
 	m.liveChanged(0)
+	if m.node != nil {
+		m.node.w.closeHeld()
+	}
 	return nil
 }

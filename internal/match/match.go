@@ -34,6 +34,7 @@ import (
 	"errors"
 	"log/slog"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"sortie/bot"
@@ -78,6 +79,14 @@ type Match struct {
 	realTime   bool
 	broken     bool   // the state could not be rebuilt after a store failure
 	owner      string // CreateRequest.Owner until Hooks.Ended is told
+
+	// On several nodes (see lease.go). lease and leased are fixed before
+	// the goroutine starts; over is read by the lease keeper.
+	lease  store.Lease // the lease the match runs under
+	leased time.Time   // when it was taken
+	over   atomic.Bool // the match is finished
+	fenced bool        // a write was refused as fenced: the match stops
+	parked bool        // the match is being handed to another node: it stops
 }
 
 // seat is what the match knows of one seat beyond the store.
@@ -181,6 +190,10 @@ func (x *Match) run() {
 		x.finishIfOver(time.Now())
 	}
 	for {
+		if x.fenced || x.parked {
+			x.leave()
+			return
+		}
 		now := time.Now()
 		x.tick(now)
 		if x.unloadable(now) {
@@ -235,7 +248,7 @@ func (x *Match) wall(c engine.Millis) time.Time {
 // tick does everything that is due at now: deadlines, takeovers, moves out of
 // time, bot moves; then it asks bots for their next moves.
 func (x *Match) tick(now time.Time) {
-	if x.rec.Status != store.Running || x.broken {
+	if x.rec.Status != store.Running || x.broken || x.fenced {
 		return
 	}
 	clock := x.clock(now)
@@ -251,7 +264,7 @@ func (x *Match) tick(now time.Time) {
 	}
 	seatsChanged := false
 	for i, st := range x.seats {
-		if x.rec.Status != store.Running {
+		if x.rec.Status != store.Running || x.fenced {
 			break
 		}
 		s := engine.Seat(i)
@@ -274,7 +287,7 @@ func (x *Match) tick(now time.Time) {
 	if seatsChanged {
 		x.publishSeats()
 	}
-	if x.rec.Status == store.Running && x.realTime && now.Sub(x.savedClock) >= clockSaveWall {
+	if x.rec.Status == store.Running && x.realTime && now.Sub(x.savedClock) >= x.mgr.clock {
 		x.saveClock(now)
 	}
 	x.plan(x.clock(now))
@@ -311,7 +324,7 @@ func (x *Match) nextDue(now time.Time) time.Time {
 		}
 	}
 	if x.realTime {
-		at(x.savedClock.Add(clockSaveWall))
+		at(x.savedClock.Add(x.mgr.clock))
 	}
 	return next
 }
@@ -357,6 +370,9 @@ func (x *Match) commit(r engine.Record, evs []engine.Event, actor engine.Seat, a
 		err = x.mgr.store.Append(context.Background(), x.id, x.rec.Lease.Epoch, int(x.seq)+1, data, r.At)
 	}
 	if err != nil {
+		if x.lost(err) {
+			return errMoved
+		}
 		x.log.Error("cannot store a record; rebuilding the match", "err", err)
 		x.rebuild()
 		return refuse(CodeUnavailable, "The server could not save your action; it was not played. Try again.")
@@ -427,10 +443,14 @@ func (x *Match) finishIfOver(now time.Time) {
 	}
 	clock := x.clock(now)
 	if err := x.mgr.store.Finish(context.Background(), x.id, x.rec.Lease.Epoch, out, clock, now); err != nil {
+		if x.lost(err) {
+			return
+		}
 		// The log is complete; the next start finds the game over and
 		// finishes it again.
 		x.log.Error("cannot store the outcome", "err", err)
 	}
+	x.over.Store(true)
 	x.clockBase, x.clockWall = clock, now
 	x.rec.Status, x.rec.Finished, x.rec.Outcome, x.rec.Clock = store.Finished, now, &out, clock
 	x.idleSince = now
@@ -480,7 +500,7 @@ func (x *Match) saveClock(now time.Time) {
 		return
 	}
 	x.savedClock = now
-	if err := x.mgr.store.SaveClock(context.Background(), x.id, x.rec.Lease.Epoch, x.clock(now)); err != nil {
+	if err := x.mgr.store.SaveClock(context.Background(), x.id, x.rec.Lease.Epoch, x.clock(now)); err != nil && !x.lost(err) {
 		x.log.Warn("cannot save the match clock", "err", err)
 	}
 }

@@ -16,8 +16,20 @@ import (
 // It returns nil once the action is stored and broadcast (the seat's copy of
 // the update carries the acknowledgement), or the refusal.
 func (x *Match) Act(ctx context.Context, s engine.Seat, seq uint64, raw []byte) error {
+	_, err := x.actSeq(ctx, s, seq, raw)
+	return err
+}
+
+// actSeq is Act, returning the seq of the update that acknowledges the
+// action.
+func (x *Match) actSeq(ctx context.Context, s engine.Seat, seq uint64, raw []byte) (uint64, error) {
 	start := time.Now()
-	err := x.do(ctx, func() error { return x.act(s, seq, raw) })
+	var after uint64
+	err := x.do(ctx, func() error {
+		err := x.act(s, seq, raw)
+		after = x.seq
+		return err
+	})
 	if h := x.mgr.hooks.Handled; h != nil {
 		code := ""
 		if err != nil {
@@ -25,7 +37,7 @@ func (x *Match) Act(ctx context.Context, s engine.Seat, seq uint64, raw []byte) 
 		}
 		h(code, time.Since(start))
 	}
-	return err
+	return after, err
 }
 
 // humanSeat refuses a seat the match does not have, or one a bot plays.
@@ -97,13 +109,22 @@ type Watch struct {
 // bot was playing for them; an older connection of the seat is replaced) or
 // [engine.Spectator]. Call Unwatch when the connection ends.
 func (x *Match) Watch(ctx context.Context, s engine.Seat) (*Watch, error) {
+	return x.watch(ctx, s, func() *bus.Subscription {
+		return x.mgr.bus.SubscribeLocal(bus.Topic{Match: x.id, Seat: s}, x.mgr.buffer)
+	})
+}
+
+// watch is Watch with the connection's subscription made by subscribe, on
+// the match's goroutine (a connection from another node has one of its
+// own: see remote.go).
+func (x *Match) watch(ctx context.Context, s engine.Seat, subscribe func() *bus.Subscription) (*Watch, error) {
 	var w *Watch
 	var ref historyRef
 	err := x.do(ctx, func() error {
 		if s != engine.Spectator && (s < 0 || int(s) >= len(x.seats)) {
 			return refuse(CodeUnknownSeat, "This match has no seat %d.", s)
 		}
-		sub := x.mgr.bus.Subscribe(bus.Topic{Match: x.id, Seat: s}, x.mgr.buffer)
+		sub := subscribe()
 		if s == engine.Spectator {
 			x.spectators[sub] = true
 		} else {
@@ -191,6 +212,9 @@ func (x *Match) Join(ctx context.Context, s engine.Seat, name string) (Summary, 
 			seat.Name = name
 		}
 		if err := x.mgr.store.SetSeat(context.Background(), x.id, x.rec.Lease.Epoch, int(s), seat); err != nil {
+			if x.lost(err) {
+				return errMoved
+			}
 			x.log.Error("cannot store a join", "err", err)
 			return refuse(CodeUnavailable, "The server could not save your seat; try again.")
 		}
@@ -237,6 +261,9 @@ func (x *Match) start(now time.Time) error {
 		return refuse(CodeFinished, "The match is over.")
 	}
 	if err := x.mgr.store.Start(context.Background(), x.id, x.rec.Lease.Epoch, now); err != nil {
+		if x.lost(err) {
+			return errMoved
+		}
 		x.log.Error("cannot store the start", "err", err)
 		return refuse(CodeUnavailable, "The server could not start the match; try again.")
 	}
