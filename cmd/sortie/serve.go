@@ -26,7 +26,8 @@ import (
 func init() {
 	var (
 		addr, data, sync, level string
-		storeURL, busURL        string
+		storeURL, busURL, node  string
+		lease                   time.Duration
 		speed                   float64
 		rate                    float64
 		profile                 bool
@@ -42,11 +43,15 @@ keeps every match in one SQLite file, by default ` + defaultDataHelp + `.
 On start it rebuilds every unfinished match from its log; on SIGINT or SIGTERM it
 finishes the writes under way, saves the clocks of real-time matches and stops.
 
---store postgres://user@host/db keeps the matches in PostgreSQL instead (the
-server creates and migrates its tables); --bus nats://host:4222 names the NATS
-server that several nodes will share. Both may come from the environment:
-SORTIE_STORE and SORTIE_BUS. This version runs one node: --bus is checked but
-not used yet.
+Several nodes (docs/scaling.md): --store postgres://user@host/db keeps the
+matches in PostgreSQL instead (the server creates and migrates its tables), and
+--bus nats://host:4222 names the NATS server the nodes talk through; run the
+same command on each node behind a load balancer, each with its own --node
+name (the host's name by default). Any node then answers every request and
+accepts every socket; each match runs on one node at a time, which holds its
+lease (--lease); a node that dies has its matches taken over by the others, and
+on SIGTERM a node hands them over before it stops. SORTIE_STORE, SORTIE_BUS and
+SORTIE_NODE may stand for --store, --bus and --node.
 
 Limits for a server open to anyone (docs/api.md, "Limits"): each client (an
 address, or an IPv6 /64) may create --create-rate matches a minute in bursts of
@@ -74,6 +79,9 @@ forwarded header is ignored and the proxy counts as one client.`,
 			if busURL == "" {
 				busURL = os.Getenv("SORTIE_BUS")
 			}
+			if node == "" {
+				node = os.Getenv("SORTIE_NODE")
+			}
 			if err := checkEngines(cmd, storeURL, busURL); err != nil {
 				return err
 			}
@@ -89,6 +97,7 @@ forwarded header is ignored and the proxy counts as one client.`,
 			}
 			cfg := lim
 			cfg.Games, cfg.DataPath, cfg.StoreURL, cfg.Sync, cfg.Logger = all.Games(), data, storeURL, sync, logger
+			cfg.BusURL, cfg.Node, cfg.Lease = busURL, node, lease
 			cfg.ClockSpeed, cfg.MessageRate, cfg.Pprof, cfg.Static = speed, rate, profile, web.Files()
 			if cfg.TrustedProxies, err = server.ParseTrustedProxies(proxies); err != nil {
 				return fmt.Errorf("--trusted-proxies: %v", err)
@@ -126,7 +135,7 @@ forwarded header is ignored and the proxy counts as one client.`,
 				srv.Shutdown(context.Background())
 				return err
 			}
-			logger.Info("serving", "addr", ln.Addr().String(), "data", data, "resumed", n, "games", len(all.Games()))
+			logger.Info("serving", "addr", ln.Addr().String(), "data", data, "node", srv.Node(), "resumed", n, "games", len(all.Games()))
 			fmt.Fprintf(cmd.OutOrStdout(), "sortie: serving on http://%s (data: %s)\n", ln.Addr(), data)
 			return srv.Run(ctx, ln, grace)
 		},
@@ -135,7 +144,9 @@ forwarded header is ignored and the proxy counts as one client.`,
 	f.StringVar(&addr, "addr", "localhost:8080", "address to listen on")
 	f.StringVar(&data, "data", "", "the SQLite file holding the matches, or a folder to keep "+dataFileName+" in (default "+defaultDataHelp+")")
 	f.StringVar(&storeURL, "store", "", "a PostgreSQL database (postgres://...) to keep the matches in, instead of --data (env SORTIE_STORE)")
-	f.StringVar(&busURL, "bus", "", "the NATS server (nats://host:4222) shared by several nodes (env SORTIE_BUS)")
+	f.StringVar(&busURL, "bus", "", "the NATS server (nats://host:4222) the nodes sharing --store talk through (env SORTIE_BUS)")
+	f.StringVar(&node, "node", "", "this node's name among those sharing --store, the same across restarts (default the host's name; env SORTIE_NODE)")
+	f.DurationVar(&lease, "lease", 6*time.Second, "how long a node's hold on its matches lasts without renewal: a dead node's matches are taken over within about this and a second")
 	f.StringVar(&sync, "sync", "full", "SQLite synchronous mode: full (survives power loss) or normal (survives a crash of the process)")
 	f.StringVar(&level, "log-level", "info", "log level: debug, info, warn or error")
 	f.DurationVar(&grace, "grace", 15*time.Second, "how long a shutdown may wait for writes and sockets")
@@ -198,7 +209,9 @@ func checkEngines(cmd *cobra.Command, storeURL, busURL string) error {
 				return fmt.Errorf("--bus takes NATS URLs (nats://host:4222, several separated by commas), not %q", redactURL(one))
 			}
 		}
-		fmt.Fprintln(cmd.ErrOrStderr(), "sortie: --bus is checked but not used yet: this node runs alone")
+		if storeURL == "" {
+			return errors.New("--bus links nodes that share a PostgreSQL store: give --store postgres://... too")
+		}
 	}
 	return nil
 }

@@ -141,7 +141,10 @@ func ConnectNATS(url string, o NATSOptions) (*NATS, error) {
 		nats.ReconnectBufSize(-1), // nothing delivered late after an outage
 		nats.PingInterval(o.PingInterval),
 		nats.MaxPingsOutstanding(2),
-		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
+		nats.DisconnectErrHandler(func(nc *nats.Conn, err error) {
+			if nc.IsClosed() {
+				return // Close ends the subscriptions itself
+			}
 			n.log.Warn("bus: lost the connection to NATS; other nodes are out of reach until it is back", "err", err)
 			n.endRemote(ErrResync)
 		}),

@@ -49,7 +49,7 @@ const (
 	// clusterClockSave is how often a real-time match saves its clock on
 	// several nodes: a match taken over resumes from its last save, and its
 	// clock must never go back by more than a second.
-	clusterClockSave = 500 * time.Millisecond
+	clusterClockSave = 500 * time.Millisecond // of match time
 )
 
 var nodeName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
@@ -157,14 +157,19 @@ func (x *Match) lost(err error) bool {
 	if !errors.Is(err, store.ErrFenced) {
 		return false
 	}
-	if !x.fenced {
-		x.fenced = true
-		x.log.Warn("the match runs on another node now; it stops here", "epoch", x.rec.Lease.Epoch, "err", err)
-	}
 	if h := x.mgr.hooks.Fenced; h != nil {
 		h()
 	}
+	x.fence(err)
 	return true
+}
+
+// fence stops the match here for the reason why: it runs elsewhere now.
+func (x *Match) fence(why error) {
+	if !x.fenced {
+		x.fenced = true
+		x.log.Warn("the match runs on another node now; it stops here", "epoch", x.rec.Lease.Epoch, "why", why)
+	}
 }
 
 // start brings back this node's matches (a node that restarted holds its
@@ -336,7 +341,10 @@ func (n *node) renew() {
 	for _, x := range lost {
 		go func() {
 			_ = x.do(context.Background(), func() error {
-				x.lost(fmt.Errorf("%w: the lease of match %s is no longer this node's", store.ErrFenced, x.id))
+				// A match that stops saves its clock: the store refuses it
+				// (the lease has passed), which stops the match.
+				x.saveClock(time.Now())
+				x.fence(fmt.Errorf("the lease of match %s is no longer this node's", x.id))
 				return nil
 			})
 		}()

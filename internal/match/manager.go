@@ -135,7 +135,8 @@ func NewManager(c Config) *Manager {
 		if err != nil {
 			panic(err) // the caller checks the name first (CheckNode)
 		}
-		m.node, m.clock = n, clusterClockSave
+		m.node = n
+		m.clock = max(time.Duration(float64(clusterClockSave)/m.speed), 10*time.Millisecond)
 	}
 	return m
 }

@@ -281,7 +281,7 @@ func (s *Server) listMatches(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) getMatch(w http.ResponseWriter, r *http.Request) {
 	var sum match.Summary
-	err := s.mgr.Do(r.Context(), r.PathValue("id"), func(x *match.Match) (err error) {
+	err := s.mgr.Use(r.Context(), r.PathValue("id"), func(x match.Handle) (err error) {
 		sum, err = x.Summary(r.Context())
 		return err
 	})
@@ -293,7 +293,7 @@ func (s *Server) getMatch(w http.ResponseWriter, r *http.Request) {
 }
 
 // seatOf returns the seat of the request's token in match x.
-func seatOf(r *http.Request, x *match.Match) (engine.Seat, error) {
+func seatOf(r *http.Request, x match.Handle) (engine.Seat, error) {
 	t := tokenOf(r)
 	if t == "" {
 		return 0, &match.Error{Code: CodeNoToken, Message: "This needs the seat's token (Authorization: Bearer <token>)."}
@@ -320,7 +320,7 @@ func (s *Server) joinMatch(w http.ResponseWriter, r *http.Request) {
 		Seat  engine.Seat   `json:"seat"`
 		Match match.Summary `json:"match"`
 	}
-	err := s.mgr.Do(r.Context(), r.PathValue("id"), func(x *match.Match) error {
+	err := s.mgr.Use(r.Context(), r.PathValue("id"), func(x match.Handle) error {
 		seat, err := seatOf(r, x)
 		if err != nil {
 			return err
@@ -338,7 +338,7 @@ func (s *Server) joinMatch(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) startMatch(w http.ResponseWriter, r *http.Request) {
 	var sum match.Summary
-	err := s.mgr.Do(r.Context(), r.PathValue("id"), func(x *match.Match) (err error) {
+	err := s.mgr.Use(r.Context(), r.PathValue("id"), func(x match.Handle) (err error) {
 		t := tokenOf(r)
 		if t == "" {
 			return &match.Error{Code: CodeNoToken, Message: "Starting a match needs its host token (Authorization: Bearer <token>)."}
@@ -358,7 +358,7 @@ func (s *Server) startMatch(w http.ResponseWriter, r *http.Request) {
 
 // audience returns the seat a request may see: its token's seat, or the
 // spectators without a token.
-func audience(r *http.Request, x *match.Match) (engine.Seat, error) {
+func audience(r *http.Request, x match.Handle) (engine.Seat, error) {
 	if tokenOf(r) == "" && r.Header.Get("Authorization") == "" {
 		if r.URL.Query().Has("seat") {
 			return 0, &match.Error{Code: CodeNoToken, Message: "Seeing a seat's view needs the seat's token."}
@@ -370,7 +370,7 @@ func audience(r *http.Request, x *match.Match) (engine.Seat, error) {
 
 func (s *Server) matchState(w http.ResponseWriter, r *http.Request) {
 	var b []byte
-	err := s.mgr.Do(r.Context(), r.PathValue("id"), func(x *match.Match) error {
+	err := s.mgr.Use(r.Context(), r.PathValue("id"), func(x match.Handle) error {
 		seat, err := audience(r, x)
 		if err != nil {
 			return err

@@ -23,6 +23,12 @@ type metrics struct {
 	batch      prometheus.Histogram
 	refusedMsg *prometheus.CounterVec
 	limited    *prometheus.CounterVec
+	// Several nodes.
+	followed  prometheus.Counter
+	fenced    prometheus.Counter
+	acquired  prometheus.Counter
+	forwarded *prometheus.CounterVec
+	forwardT  *prometheus.HistogramVec
 }
 
 func newMetrics() *metrics {
@@ -62,8 +68,29 @@ func newMetrics() *metrics {
 		limited: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "sortie_limited_total", Help: "Requests and connections refused by a limit on a client or on everyone, by code.",
 		}, []string{"code"}),
+		followed: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "sortie_sockets_followed_total",
+			Help: "Fresh snapshots sent to open sockets whose match moved to another node, or whose messages from other nodes may have been missed.",
+		}),
+		fenced: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "sortie_fenced_total",
+			Help: "Writes the store refused because the match's lease had passed to another node (fencing): each stops the match on this node.",
+		}),
+		acquired: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "sortie_leases_acquired_total", Help: "Match leases this node took (creations, matches nobody ran, its own after a restart).",
+		}),
+		forwarded: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "sortie_forwarded_total",
+			Help: "Requests sent to the node that runs a match, by request and result (ok, refused, moved, gone, unreachable).",
+		}, []string{"op", "result"}),
+		forwardT: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "sortie_forward_seconds",
+			Help:    "Round trip of the requests sent to the node that runs a match, by request.",
+			Buckets: []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 5},
+		}, []string{"op"}),
 	}
 	reg.MustRegister(m.created, m.sockets, m.records, m.actions, m.latency, m.commit, m.batch, m.refusedMsg, m.limited,
+		m.followed, m.fenced, m.acquired, m.forwarded, m.forwardT,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -84,6 +111,12 @@ func (m *metrics) handler() http.Handler {
 func (m *metrics) hooks(ended func(id, owner string)) match.Hooks {
 	return match.Hooks{
 		Ended:    ended,
+		Fenced:   m.fenced.Inc,
+		Acquired: m.acquired.Inc,
+		Forwarded: func(op, result string, d time.Duration) {
+			m.forwarded.WithLabelValues(op, result).Inc()
+			m.forwardT.WithLabelValues(op).Observe(d.Seconds())
+		},
 		Recorded: func(source string) { m.records.WithLabelValues(source).Inc() },
 		Handled: func(code string, d time.Duration) {
 			if code == "" {

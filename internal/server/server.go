@@ -44,6 +44,17 @@ type Config struct {
 	// Store, if set, is used instead of opening DataPath (and is not closed
 	// by the server).
 	Store store.Store
+	// BusURL is the NATS server (nats://host:4222, or several separated by
+	// commas) that the nodes sharing a PostgreSQL store talk through.
+	BusURL string
+	// Node names this node among those sharing a PostgreSQL store: the
+	// same across restarts, different for each node (letters, digits, '-'
+	// and '_'); the host's name by default.
+	Node string
+	// Lease is how long a node's hold on its matches lasts after its last
+	// renewal, on a PostgreSQL store: 6 s by default. A node that dies has
+	// its matches taken over within about a lease and a second.
+	Lease time.Duration
 	// Static serves the web client at /; nil serves a small placeholder.
 	Static fs.FS
 	// Logger receives the logs; nil means slog.Default().
@@ -131,6 +142,9 @@ type Server struct {
 	log      *slog.Logger
 	store    store.Store
 	ownStore bool
+	bus      *bus.NATS // nil on a single node
+	node     string    // this node's name on a shared store, else ""
+	draining atomic.Bool
 	mgr      *match.Manager
 	metrics  *metrics
 	handler  http.Handler
@@ -168,10 +182,17 @@ func New(cfg Config) (*Server, error) {
 		}
 		s.store, s.ownStore = st, true
 	}
-	s.mgr = match.NewManager(match.Config{
+	mc := match.Config{
 		Store: s.store, Bus: bus.NewLocal(), Games: cfg.Games, Logger: cfg.Logger, ClockSpeed: cfg.ClockSpeed,
 		MaxLive: cfg.MaxLive, Linger: cfg.Linger, Buffer: cfg.SocketBuffer, Hooks: s.metrics.hooks(s.matchEnded),
-	})
+	}
+	if err := s.joinCluster(&mc); err != nil {
+		if s.ownStore {
+			s.store.Close()
+		}
+		return nil, err
+	}
+	s.mgr = match.NewManager(mc)
 	s.metrics.watch(s.mgr)
 	s.routes()
 	return s, nil
@@ -327,6 +348,9 @@ func (s *Server) Run(ctx context.Context, ln net.Listener, grace time.Duration) 
 	defer cancel()
 	// Stop taking requests and let the ones under way finish, then stop the
 	// matches (each finishes the action it is storing) and their sockets.
+	// On several nodes, the matches go to the others first, while this
+	// one still answers (forwarding to where they now run).
+	s.Drain(sctx)
 	err := hs.Shutdown(sctx)
 	if err2 := s.Shutdown(sctx); err == nil {
 		err = err2
@@ -355,6 +379,9 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		if s.poll != nil {
 			s.poll.close()
 		}
+		if s.bus != nil {
+			s.bus.Close()
+		}
 		if s.ownStore {
 			err = errors.Join(err, s.store.Close())
 		}
@@ -379,11 +406,26 @@ func (s *Server) readiness() *poller {
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
+	if s.draining.Load() {
+		writeError(w, &match.Error{Code: match.CodeUnavailable, Message: "This node is handing its matches to the others and stopping."})
+		return
+	}
 	if err := s.store.Check(ctx); err != nil {
 		writeError(w, &match.Error{Code: match.CodeUnavailable, Message: "The store cannot save anything now."})
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"status": "ok", "live_matches": s.mgr.Live()})
+	out := map[string]any{"status": "ok", "live_matches": s.mgr.Live()}
+	if s.node != "" {
+		out["node"] = s.node
+	}
+	if s.bus != nil {
+		// A node cut off from NATS still runs its own matches: it stays in.
+		out["bus"] = "connected"
+		if s.bus.Check() != nil {
+			out["bus"] = "unreachable"
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
 }
 
 func placeholder(w http.ResponseWriter, _ *http.Request) {

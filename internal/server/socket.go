@@ -70,11 +70,11 @@ func (s *Server) socket(w http.ResponseWriter, r *http.Request) {
 	who := s.clientOf(r)
 	err := s.reserveSocket(who)
 	if err == nil {
-		var x *match.Match
-		if x, err = s.mgr.Get(r.Context(), r.PathValue("id")); err == nil {
+		var h match.Handle
+		if h, err = s.mgr.Open(r.Context(), r.PathValue("id")); err == nil {
 			var seat engine.Seat
-			if seat, err = audience(r, x); err == nil {
-				s.openSocket(w, r, x, seat, who)
+			if seat, err = audience(r, h); err == nil {
+				s.openSocket(w, r, h, seat, who)
 				return
 			}
 		}
@@ -87,7 +87,7 @@ func (s *Server) socket(w http.ResponseWriter, r *http.Request) {
 // openSocket upgrades the connection, connects it to the match and sends the
 // snapshot. From then on the socket lives on by itself until
 // [sockConn.end].
-func (s *Server) openSocket(w http.ResponseWriter, r *http.Request, x *match.Match, seat engine.Seat, who client) {
+func (s *Server) openSocket(w http.ResponseWriter, r *http.Request, h match.Handle, seat engine.Seat, who client) {
 	hw := &hijackWriter{ResponseWriter: w}
 	conn, err := websocket.Accept(hw, r, &websocket.AcceptOptions{OriginPatterns: s.cfg.OriginPatterns})
 	if err != nil {
@@ -100,18 +100,14 @@ func (s *Server) openSocket(w http.ResponseWriter, r *http.Request, x *match.Mat
 	if seat == engine.Spectator {
 		aud = "spectator"
 	}
-	c := &sockConn{s: s, x: x, who: who, conn: conn, gauge: s.metrics.sockets.WithLabelValues(aud),
+	c := &sockConn{s: s, id: h.ID(), seat: seat, who: who, conn: conn, gauge: s.metrics.sockets.WithLabelValues(aud),
 		lim: newLimiter(s.cfg.MessageRate, s.cfg.MessageBurst), fw: hw.fw}
 	if c.fw != nil {
 		c.fw.timeout = s.cfg.WriteTimeout
 	}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	c.gauge.Inc()
-	err = s.mgr.Do(c.ctx, x.ID(), func(y *match.Match) (err error) {
-		c.x = y
-		c.w, err = y.Watch(c.ctx, seat)
-		return err
-	})
+	err = c.attach()
 	if err != nil {
 		b, _ := errorMessage(nil, match.AsError(err))
 		_ = conn.Write(c.ctx, websocket.MessageText, b)
@@ -125,6 +121,7 @@ func (s *Server) openSocket(w http.ResponseWriter, r *http.Request, x *match.Mat
 		return
 	}
 	c.w.State = nil // sent: an idle socket keeps as little as it can
+	c.seen = c.w.Seq
 	c.w.Sub.OnReady(c.kick)
 	c.pingMu.Lock()
 	c.pinger = time.AfterFunc(s.cfg.PingEvery, c.ping)
@@ -246,10 +243,10 @@ func (s *Server) enter() bool {
 // writing side (the subscription's messages) and its end.
 type sockConn struct {
 	s      *Server
-	x      *match.Match
-	who    client // whose socket it is, for the per-client cap
+	id     string      // the match
+	seat   engine.Seat // the audience
+	who    client      // whose socket it is, for the per-client cap
 	conn   *websocket.Conn
-	w      *match.Watch
 	ctx    context.Context
 	cancel context.CancelFunc
 	gauge  prometheus.Gauge
@@ -266,13 +263,22 @@ type sockConn struct {
 	pollID uint64 // 0: no readiness (a reader goroutine), or not yet
 	ended  bool
 
+	// Following the match (see follow.go): the writer changes h and w when
+	// the match moves or the connection between nodes drops and returns.
+	attMu sync.Mutex
+	h     match.Handle
+	w     *match.Watch
+	held  [][]byte // answers that found the subscription ended, sent after the next snapshot
+	wait  time.Duration
+
 	// Writing.
 	fw      *frameWriter // nil: the library's buffer writes straight to the connection
 	pingMu  sync.Mutex
 	pinger  *time.Timer
 	running atomic.Bool
-	mu      sync.Mutex // one drain at a time owns buf
+	mu      sync.Mutex // one drain at a time owns buf and seen
 	buf     []bus.Message
+	seen    uint64 // the seq of the newest change sent
 
 	endOnce sync.Once
 }
@@ -345,8 +351,8 @@ func (c *sockConn) end() {
 			c.pinger.Stop()
 		}
 		c.pingMu.Unlock()
-		if c.w != nil {
-			c.x.Unwatch(c.w)
+		if h, w := c.attachment(); w != nil {
+			h.Unwatch(w)
 		}
 		c.gauge.Dec()
 		c.s.clients.release(c.who, socketCount)
@@ -363,16 +369,32 @@ func (c *sockConn) kick() {
 }
 
 // drain sends what waits, then ends; when the subscription has ended it
-// closes the socket with the reason.
+// closes the socket with the reason, or follows the match again (a fresh
+// snapshot) when the reason is that messages may have been missed.
 func (c *sockConn) drain() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for {
-		c.buf = c.w.Sub.Take(c.buf[:0])
+		_, w := c.attachment()
+		c.buf = w.Sub.Take(c.buf[:0])
+		gap := false
 		for i, m := range c.buf {
 			c.buf[i] = bus.Message{}
-			if m.Seq != 0 && m.Seq <= c.w.Seq {
-				continue // already in the snapshot
+			if gap {
+				continue
+			}
+			if m.Seq != 0 {
+				if m.Seq <= c.seen {
+					continue // already in the snapshot
+				}
+				if m.Seq != c.seen+1 {
+					// A change is missing (it was published where this
+					// socket could not hear it): what follows would patch
+					// a view the client does not hold.
+					gap = true
+					continue
+				}
+				c.seen = m.Seq
 			}
 			if err := c.send(m.Data); err != nil {
 				c.end()
@@ -382,7 +404,10 @@ func (c *sockConn) drain() {
 		if cap(c.buf) > 16 {
 			c.buf = nil
 		}
-		if err := c.w.Sub.Err(); err != nil && c.w.Sub.Len() == 0 {
+		if gap {
+			w.Sub.Close(bus.ErrResync)
+		}
+		if err := w.Sub.Err(); err != nil && w.Sub.Len() == 0 {
 			switch {
 			case errors.Is(err, bus.ErrReplaced):
 				c.conn.Close(CloseReplaced, "this seat connected again elsewhere")
@@ -390,19 +415,35 @@ func (c *sockConn) drain() {
 				c.conn.Close(CloseSlow, "too far behind: reconnect for a fresh state")
 			case errors.Is(err, errOversized):
 				c.conn.Close(CloseOversized, errOversized.Error())
+			case errors.Is(err, bus.ErrResync):
+				if c.follow() {
+					continue
+				}
+				// Not reachable now: the socket waits on, and tries again.
+				if !c.idle() {
+					continue
+				}
+				return
 			default:
 				c.conn.Close(websocket.StatusGoingAway, "the server is stopping or the match left memory")
 			}
 			c.end()
 			return
 		}
-		c.running.Store(false)
-		// A message that came after Take but before the flag dropped found
-		// the writer running and did not kick: look again.
-		if c.w.Sub.Len() == 0 && c.w.Sub.Err() == nil || !c.running.CompareAndSwap(false, true) {
-			return
+		if !c.idle() {
+			continue
 		}
+		return
 	}
+}
+
+// idle lets the writer go, and reports false if it must go on after all: a
+// message came after Take but before the flag dropped, found the writer
+// running and did not kick.
+func (c *sockConn) idle() bool {
+	c.running.Store(false)
+	_, w := c.attachment()
+	return w.Sub.Len() == 0 && w.Sub.Err() == nil || !c.running.CompareAndSwap(false, true)
 }
 
 // ping sends the keep-alive message and schedules the next.
@@ -440,7 +481,7 @@ var readBufs = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b 
 // seat's update carrying "ack") or its refusal, in the order messages came.
 // It reports false when the connection has ended.
 func (c *sockConn) readOne() bool {
-	s, w := c.s, c.w
+	s := c.s
 	typ, rd, err := c.conn.Reader(c.ctx)
 	if err != nil {
 		return false
@@ -468,8 +509,9 @@ func (c *sockConn) readOne() bool {
 		if s.cfg.MaxOversized > 0 && c.oversized >= s.cfg.MaxOversized {
 			// Answer it, then let the writer close the socket after the
 			// answers queued before: nothing more is read.
-			s.refuseMsg(w, nil, &match.Error{Code: CodeTooLarge, Message: fmt.Sprintf(
+			c.refuse(nil, &match.Error{Code: CodeTooLarge, Message: fmt.Sprintf(
 				"A message may hold at most %d bytes; this socket sent %d larger ones and is closed.", s.cfg.MaxMessage, c.oversized)})
+			_, w := c.attachment()
 			w.Sub.Close(errOversized)
 			c.stopReading = true
 			return false
@@ -478,7 +520,7 @@ func (c *sockConn) readOne() bool {
 		return false
 	}
 	if !allowed {
-		s.refuseMsg(w, nil, &match.Error{Code: CodeRateLimited,
+		c.refuse(nil, &match.Error{Code: CodeRateLimited,
 			Message: fmt.Sprintf("Too many messages: at most %g a second. This one was not played.", s.cfg.MessageRate)})
 		return true
 	}
@@ -487,11 +529,11 @@ func (c *sockConn) readOne() bool {
 		if s.cfg.MaxOversized > 0 {
 			msg += fmt.Sprintf(" The socket is closed at the %s such message.", ordinal(s.cfg.MaxOversized))
 		}
-		s.refuseMsg(w, nil, &match.Error{Code: CodeTooLarge, Message: msg})
+		c.refuse(nil, &match.Error{Code: CodeTooLarge, Message: msg})
 		return true
 	}
 	if typ != websocket.MessageText {
-		s.refuseMsg(w, nil, &match.Error{Code: CodeUnsupported, Message: "Messages are JSON text, not binary."})
+		c.refuse(nil, &match.Error{Code: CodeUnsupported, Message: "Messages are JSON text, not binary."})
 		return true
 	}
 	msg, readable, err := decodeMessage(buf)
@@ -500,7 +542,7 @@ func (c *sockConn) readOne() bool {
 		if readable {
 			re = &msg.Seq
 		}
-		s.refuseMsg(w, re, match.AsError(err))
+		c.refuse(re, match.AsError(err))
 		return true
 	}
 	c.handle(&msg)
@@ -526,49 +568,38 @@ func decodeMessage(b []byte) (msg match.ClientMessage, readable bool, err error)
 // queue; what is accepted comes back as what every socket of the match
 // gets (the update with "ack", the line, the seats).
 func (c *sockConn) handle(msg *match.ClientMessage) {
-	s, w := c.s, c.w
+	seat := c.seat
 	var err error
 	switch msg.Type {
 	case "":
-		if w.Seat == engine.Spectator {
+		if seat == engine.Spectator {
 			err = &match.Error{Code: CodeSpectator, Message: "Spectators cannot act."}
 		} else {
-			err = c.x.Act(c.ctx, w.Seat, msg.Seq, msg.Action)
+			err = c.use(func(h match.Handle) error { return h.Act(c.ctx, seat, msg.Seq, msg.Action) })
 		}
 		if err != nil {
-			s.refuseMsg(w, &msg.Seq, match.AsError(err))
+			c.refuse(&msg.Seq, match.AsError(err))
 		}
 		return
 	case match.ClientChat:
-		if w.Seat == engine.Spectator {
+		if seat == engine.Spectator {
 			err = &match.Error{Code: match.CodeChatSpectator, Message: "Spectators read the table talk; only the players write in it."}
 		} else {
-			err = c.x.Chat(c.ctx, w.Seat, msg.Text, msg.Team)
+			err = c.use(func(h match.Handle) error { return h.Chat(c.ctx, seat, msg.Text, msg.Team) })
 		}
 	case match.ClientLeave, match.ClientReturn:
-		if w.Seat == engine.Spectator {
+		if seat == engine.Spectator {
 			err = &match.Error{Code: CodeSpectator, Message: "Spectators hold no seat to leave or take back."}
 		} else if msg.Type == match.ClientLeave {
-			err = c.x.Leave(c.ctx, w.Seat)
+			err = c.use(func(h match.Handle) error { return h.Leave(c.ctx, seat) })
 		} else {
-			err = c.x.Return(c.ctx, w.Seat)
+			err = c.use(func(h match.Handle) error { return h.Return(c.ctx, seat) })
 		}
 	default:
 		err = &match.Error{Code: CodeMalformed, Message: fmt.Sprintf("There is no message of type %q: send an action, or chat, leave or return.", msg.Type)}
 	}
 	if err != nil {
-		s.refuseMsg(w, nil, match.AsError(err))
-	}
-}
-
-// refuseMsg answers a refused socket message. The answer joins the socket's
-// queue, so that a client gets the answers to its messages in the order it
-// sent them, acknowledgements and refusals alike.
-func (s *Server) refuseMsg(w *match.Watch, re *uint64, e *match.Error) {
-	s.metrics.refusedMsg.WithLabelValues(e.Code).Inc()
-	b, _ := errorMessage(re, e)
-	if !w.Sub.Offer(bus.Message{Data: b}) {
-		w.Sub.Close(bus.ErrSlow)
+		c.refuse(nil, match.AsError(err))
 	}
 }
 

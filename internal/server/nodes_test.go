@@ -1,0 +1,193 @@
+package server_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"sync"
+	"testing"
+	"time"
+
+	"sortie/engine"
+	"sortie/internal/bus/natstest"
+	"sortie/internal/match"
+	"sortie/internal/match/matchtest"
+	"sortie/internal/server"
+	"sortie/internal/store"
+	"sortie/internal/store/pgtest"
+)
+
+// nodes are servers of one PostgreSQL database and one NATS server, all in
+// this process, each behind its own HTTP listener.
+type nodes struct {
+	t    *testing.T
+	pg   *pgtest.Server
+	db   string
+	nats *natstest.Server
+	all  []*env
+}
+
+// testLease is the nodes' lease in these tests: short, so that takeovers
+// come quickly.
+const testLease = 2 * time.Second
+
+// newNodes starts n nodes serving games.
+func newNodes(t *testing.T, n int, games []engine.Game, tune func(i int, c *server.Config)) *nodes {
+	t.Helper()
+	pg := pgtest.Own(t)
+	db, err := pg.Database(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns := &nodes{t: t, pg: pg, db: db, nats: natstest.Start(t)}
+	for i := range n {
+		ns.all = append(ns.all, newEnv(t, games, func(c *server.Config) {
+			c.StoreURL, c.DataPath, c.BusURL = db, "", ns.nats.URL()
+			c.Node, c.Lease = fmt.Sprint("n", i), testLease
+			c.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+			if testing.Verbose() {
+				c.Logger = slog.New(slog.NewTextHandler(&testWriter{t}, &slog.HandlerOptions{Level: slog.LevelInfo}))
+			}
+			if tune != nil {
+				tune(i, c)
+			}
+		}))
+	}
+	return ns
+}
+
+// acrossNodes plays one whole match of g created on node 0: each human seat
+// connects to another node, a spectator to the last, and every socket gets
+// what an independent replay of the log gives its audience, patches
+// included.
+func acrossNodes(t *testing.T, ns *nodes, g engine.Game, players int, seed uint64) {
+	t.Helper()
+	e := ns.all[0]
+	cm := e.newMatch(match.CreateRequest{Game: g.Info().ID, Players: players}, false)
+	id := cm.Match.ID
+	var ps []*player
+	for i, s := range cm.Seats {
+		if s.Token != "" {
+			p, err := dialWith(ns.all[i%len(ns.all)].c, id, s.Token, s.Seat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ps = append(ps, p)
+		}
+	}
+	spec, err := dialWith(ns.all[len(ns.all)-1].c, id, "", engine.Spectator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every seat shows as connected, wherever its socket is.
+	waitFor(t, "every seat connected", func() bool {
+		sum, err := ns.all[1].c.Match(context.Background(), id)
+		if err != nil {
+			return false
+		}
+		for _, s := range sum.Seats {
+			if !s.Connected {
+				return false
+			}
+		}
+		return true
+	})
+	if _, err := ns.all[2%len(ns.all)].c.Start(context.Background(), id, cm.HostToken); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	var wg sync.WaitGroup
+	errs := make([]error, len(ps))
+	for i, p := range ps {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[i] = p.play(ctx, rand.New(rand.NewPCG(seed, uint64(p.seat))), playOptions{})
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	spec.expect(t, "the end", func(m *match.Message) bool { return m.Status == store.Finished && m.Type != match.TypeSeats })
+	rp, err := ns.all[1].c.Replay(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	patches := 0
+	for _, p := range append(ps, spec) {
+		patches += checkNoLeak(t, g, rp, p.seat, p.messages())
+		p.close()
+	}
+	if len(rp.Log) > 10 && patches == 0 {
+		t.Errorf("%s: no update of %d records carried a patch of the view", g.Info().ID, len(rp.Log))
+	}
+}
+
+// A match created on one node is played from sockets on every node: each
+// action reaches the node that runs the match and is acknowledged on the
+// socket that sent it, every socket gets every update in order, with view
+// patches and nothing its seat may not see.
+func TestMatchAcrossNodes(t *testing.T) {
+	ns := newNodes(t, 3, matchtest.Games(), nil)
+	for i, g := range matchtest.Games() {
+		acrossNodes(t, ns, g, 3, uint64(i+1))
+	}
+}
+
+// The node that runs a match stops without handing it over (as a crash
+// would, but in this process: its leases are kept until they expire). A
+// socket on another node stays open, gets a fresh state once a surviving
+// node has taken the match over, and the match plays on to its end.
+func TestMatchOutlivesItsNode(t *testing.T) {
+	ns := newNodes(t, 2, matchtest.Games(), nil)
+	a, b := ns.all[0], ns.all[1]
+	cm := a.newMatch(match.CreateRequest{Game: "testcards", Players: 2}, false)
+	id := cm.Match.ID
+	p0, err := dialWith(b.c, id, cm.Seats[0].Token, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p0.close()
+	p1, err := dialWith(b.c, id, cm.Seats[1].Token, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p1.close()
+	if _, err := b.c.Start(context.Background(), id, cm.HostToken); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	for _, p := range []*player{p0, p1} {
+		p.expect(t, "the start", func(m *match.Message) bool { return m.Status == store.Running })
+	}
+	// A few moves, then the node that runs the match goes away.
+	r := newRand(1)
+	if _, err := p0.play(ctx, r, playOptions{stopAfter: 1}); err != nil {
+		t.Fatal(err)
+	}
+	before := p0.last.Seq
+	a.stop()
+	for _, p := range []*player{p0, p1} {
+		p.expect(t, "a fresh state from the node that took over", func(m *match.Message) bool {
+			return m.Type == match.TypeState && m.Seq >= before
+		})
+	}
+	var wg sync.WaitGroup
+	for _, p := range []*player{p0, p1} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if last, err := p.play(ctx, newRand(uint64(p.seat)+7), playOptions{}); err != nil || last.Status != store.Finished {
+				t.Errorf("seat %d after the takeover: %v", p.seat, err)
+			}
+		}()
+	}
+	wg.Wait()
+}
