@@ -28,24 +28,24 @@ import (
 
 // Requests between nodes.
 const (
-	opPing     = "ping"
-	opSummary  = "summary"
-	opJoin     = "join"
-	opStart    = "start"
-	opSnapshot = "snapshot"
-	opWatch    = "watch"
-	opUnwatch  = "unwatch"
-	opAct      = "act"
-	opChat     = "chat"
-	opLeave    = "leave"
-	opReturn   = "return"
-	opAdopt    = "adopt"  // take this stored match's lease and run it
-	opCheck    = "check"  // which of these watches still stand?
-	opEnded    = "ended"  // these watches of yours have ended
-	checkEvery = time.Second
-	staleAfter = 5 * time.Second  // an owned watch nobody asked about for this long is dropped
-	callLimit  = 30 * time.Second // the longest a forwarded request may take
-	probeEvery = 2 * time.Second  // how often a node waiting on a long request checks that the other is alive
+	opPing      = "ping"
+	opSummary   = "summary"
+	opJoin      = "join"
+	opStart     = "start"
+	opSnapshot  = "snapshot"
+	opWatch     = "watch"
+	opUnwatch   = "unwatch"
+	opAct       = "act"
+	opChat      = "chat"
+	opLeave     = "leave"
+	opReturn    = "return"
+	opAdopt     = "adopt" // take this stored match's lease and run it
+	opCheck     = "check" // which of these watches still stand?
+	opEnded     = "ended" // these watches of yours have ended
+	checkEvery  = time.Second
+	staleAfter  = 5 * time.Second  // an owned watch nobody asked about for this long is dropped
+	callLimit   = 30 * time.Second // the longest a forwarded request may take
+	probeEvery  = 2 * time.Second  // how often a node waiting on a long request checks that the other is alive
 	replacedFor = 30 * time.Second
 )
 
