@@ -128,6 +128,9 @@ func (n *node) acquire(ctx context.Context, id string) (store.Lease, error) {
 		if h := n.m.hooks.Acquired; h != nil {
 			h()
 		}
+		if l.Epoch > 1 {
+			n.log.Info("took a match's lease", "match", id, "epoch", l.Epoch)
+		}
 		return l, nil
 	case errors.Is(err, store.ErrLeased):
 		rec, err := n.m.store.Get(ctx, id)

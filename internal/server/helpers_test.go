@@ -254,6 +254,11 @@ func (p *player) play(ctx context.Context, r *rand.Rand, o playOptions) (*match.
 		// sent holds the actions not yet answered, by the seq they named:
 		// never two at once on one seq, so that an answer names its action.
 		sent = map[uint64]json.RawMessage{}
+		// An action refused as unavailable may or may not have been
+		// played (the node that ran the match did not answer): it is sent
+		// again as it was, never another in its place, until an answer
+		// says which.
+		again <-chan time.Time
 	)
 	if p.last != nil {
 		last, seq, legal = p.last, p.last.Seq, p.last.Legal
@@ -287,10 +292,15 @@ func (p *player) play(ctx context.Context, r *rand.Rand, o playOptions) (*match.
 				}
 				if m.Ack != nil {
 					acked++
-					if o.onAck != nil {
+					if o.onAck != nil && sent[*m.Ack] != nil {
 						o.onAck(m.Seq, sent[*m.Ack])
 					}
 					delete(sent, *m.Ack)
+				}
+				for k := range sent {
+					if k < m.Seq && m.Type == match.TypeState {
+						delete(sent, k) // the fresh state says where the match stands
+					}
 				}
 				last, seq, legal = m, m.Seq, m.Legal
 				if m.Status == store.Finished {
@@ -302,13 +312,19 @@ func (p *player) play(ctx context.Context, r *rand.Rand, o playOptions) (*match.
 				plan()
 			case match.TypeError:
 				switch m.Error.Code {
-				case match.CodeStaleSeq, server.CodeRateLimited:
+				case match.CodeStaleSeq, server.CodeRateLimited, match.CodeUnavailable:
 				default:
 					// A refusal of a legal action is a bug, except in real
 					// time where the state may move on meanwhile.
 					if o.think == nil && m.Re != nil && *m.Re == seq {
 						return last, fmt.Errorf("seat %d: legal action refused: %s: %s", p.seat, m.Error.Code, m.Error.Message)
 					}
+				}
+				if m.Re != nil && m.Error.Code == match.CodeUnavailable && sent[*m.Re] != nil {
+					if again == nil {
+						again = time.After(100 * time.Millisecond)
+					}
+					continue
 				}
 				if m.Re != nil {
 					delete(sent, *m.Re)
@@ -317,6 +333,13 @@ func (p *player) play(ctx context.Context, r *rand.Rand, o playOptions) (*match.
 					time.Sleep(50 * time.Millisecond)
 				}
 				plan()
+			}
+		case <-again:
+			again = nil
+			if a := sent[seq]; a != nil {
+				if err := p.conn.Send(ctx, seq, a); err != nil {
+					return last, err
+				}
 			}
 		case <-timer:
 			timer = nil

@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"sortie/engine"
+	"sortie/games/evades"
 	"sortie/internal/bus/natstest"
 	"sortie/internal/match"
 	"sortie/internal/match/matchtest"
@@ -45,7 +47,7 @@ func newNodes(t *testing.T, n int, games []engine.Game, tune func(i int, c *serv
 	for i := range n {
 		ns.all = append(ns.all, newEnv(t, games, func(c *server.Config) {
 			c.StoreURL, c.DataPath, c.BusURL = db, "", ns.nats.URL()
-			c.Node, c.Lease = fmt.Sprint("n", i), testLease
+			c.Node, c.Lease, c.ClockSpeed = fmt.Sprint("n", i), testLease, 10
 			c.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 			if testing.Verbose() {
 				c.Logger = slog.New(slog.NewTextHandler(&testWriter{t}, &slog.HandlerOptions{Level: slog.LevelInfo}))
@@ -65,7 +67,9 @@ func newNodes(t *testing.T, n int, games []engine.Game, tune func(i int, c *serv
 func acrossNodes(t *testing.T, ns *nodes, g engine.Game, players int, seed uint64) {
 	t.Helper()
 	e := ns.all[0]
-	cm := e.newMatch(match.CreateRequest{Game: g.Info().ID, Players: players}, false)
+	// A short move limit has a seat's bot play where the game offers no
+	// list a random client could pick from.
+	cm := e.newMatch(match.CreateRequest{Game: g.Info().ID, Players: players, MoveLimitMs: new(int64(1000))}, false)
 	id := cm.Match.ID
 	var ps []*player
 	for i, s := range cm.Seats {
@@ -109,9 +113,19 @@ func acrossNodes(t *testing.T, ns *nodes, g engine.Game, players int, seed uint6
 		}()
 	}
 	wg.Wait()
-	for _, err := range errs {
+	for i, err := range errs {
 		if err != nil {
-			t.Fatal(err)
+			for _, p := range ps {
+				msgs := p.messages()
+				n := 0
+				for k := len(msgs) - 1; k >= 0 && n < 4; k-- {
+					if !bytes.Contains(msgs[k], []byte(`"ping"`)) {
+						t.Logf("seat %d got %.400s", p.seat, msgs[k])
+						n++
+					}
+				}
+			}
+			t.Fatalf("seat %d: %v", ps[i].seat, err)
 		}
 	}
 	spec.expect(t, "the end", func(m *match.Message) bool { return m.Status == store.Finished && m.Type != match.TypeSeats })
@@ -134,8 +148,10 @@ func acrossNodes(t *testing.T, ns *nodes, g engine.Game, players int, seed uint6
 // socket that sent it, every socket gets every update in order, with view
 // patches and nothing its seat may not see.
 func TestMatchAcrossNodes(t *testing.T) {
-	ns := newNodes(t, 3, matchtest.Games(), nil)
-	for i, g := range matchtest.Games() {
+	// The test games, and a real one where each seat hides its hand.
+	games := append(matchtest.Games(), evades.Game{})
+	ns := newNodes(t, 3, games, nil)
+	for i, g := range games {
 		acrossNodes(t, ns, g, 3, uint64(i+1))
 	}
 }

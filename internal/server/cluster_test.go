@@ -1,0 +1,759 @@
+package server_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"sortie/engine"
+	"sortie/internal/bus/natstest"
+	"sortie/internal/match"
+	"sortie/internal/server"
+	"sortie/internal/server/client"
+	"sortie/internal/store"
+	"sortie/internal/store/pgtest"
+)
+
+// The cluster tests run `sortie serve` processes built from this tree as
+// nodes of one PostgreSQL (pgtest) and one NATS server (in this process, so
+// that the tests can take it down and bring it back on the same port), on
+// loopback, and drive them with real socket clients.
+
+// clusterLease is the nodes' lease in the cluster tests.
+const clusterLease = 2 * time.Second
+
+// cluster is a PostgreSQL database, a NATS server and sortie serve nodes.
+type cluster struct {
+	t     *testing.T
+	bin   string
+	dir   string
+	pg    *pgtest.Server
+	db    string
+	nats  *natstest.Server
+	args  []string
+	nodes []*clusterNode
+}
+
+// clusterNode is one node: a name and an address that stay the same
+// across restarts, and the process running now (nil while it is down).
+type clusterNode struct {
+	name, url, log string
+	port           int
+
+	mu     sync.Mutex
+	p      *process
+	fenced float64 // fencing refusals of the node's earlier processes
+}
+
+// newCluster starts n nodes; args are added to every serve command.
+func newCluster(t *testing.T, n int, args ...string) *cluster {
+	t.Helper()
+	pg := pgtest.Own(t)
+	if !pg.Throwaway() {
+		t.Skip("SORTIE_TEST_POSTGRES names a server the tests may not stop")
+	}
+	db, err := pg.Database(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &cluster{t: t, bin: buildSortie(t), dir: t.TempDir(), pg: pg, db: db, nats: natstest.Start(t), args: args}
+	for i := range n {
+		nd := &clusterNode{name: fmt.Sprint("n", i), port: freePort(t)}
+		nd.url = fmt.Sprintf("http://127.0.0.1:%d", nd.port)
+		nd.log = filepath.Join(c.dir, nd.name+".log")
+		c.nodes = append(c.nodes, nd)
+	}
+	var wg sync.WaitGroup
+	for i := range c.nodes {
+		wg.Add(1)
+		go func() { defer wg.Done(); c.start(i) }()
+	}
+	wg.Wait()
+	t.Cleanup(func() {
+		for i := range c.nodes {
+			c.kill(i)
+		}
+		for _, nd := range c.nodes {
+			b, _ := os.ReadFile(nd.log)
+			if dir := os.Getenv("SORTIE_CLUSTER_LOGS"); dir != "" {
+				os.WriteFile(filepath.Join(dir, t.Name()+"-"+nd.name+".log"), b, 0o644)
+			}
+			if t.Failed() {
+				t.Logf("last lines of %s:\n%s", nd.name, lastLines(string(b), 40))
+			}
+			for _, l := range strings.Split(string(b), "\n") {
+				if strings.Contains(l, "level=ERROR") {
+					t.Errorf("node %s logged an error: %s", nd.name, l)
+				}
+			}
+		}
+	})
+	return c
+}
+
+// freePort returns a loopback port nobody listens on now.
+func freePort(t *testing.T) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// start starts node i and waits until it serves.
+func (c *cluster) start(i int) {
+	c.t.Helper()
+	nd := c.nodes[i]
+	logf, err := os.OpenFile(nd.log, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer logf.Close()
+	args := append([]string{"serve", "--addr", fmt.Sprintf("127.0.0.1:%d", nd.port), "--store", c.db, "--bus", c.nats.URL(),
+		"--node", nd.name, "--lease", clusterLease.String(), "--message-rate", "1000", "--create-rate", "0",
+		"--matches-per-client", "0", "--sockets-per-client", "0", "--conns-per-client", "0", "--grace", "10s"}, c.args...)
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		cmd := exec.Command(c.bin, args...)
+		cmd.Stderr = logf
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			c.t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			c.t.Fatal(err)
+		}
+		p := &process{cmd: cmd, done: make(chan error, 1), url: nd.url}
+		up := make(chan bool, 1)
+		go func() {
+			sc := bufio.NewScanner(stdout)
+			first := true
+			for sc.Scan() {
+				if first {
+					up <- strings.Contains(sc.Text(), "serving on")
+					first = false
+				}
+			}
+			if first {
+				up <- false
+			}
+		}()
+		go func() { p.done <- cmd.Wait() }()
+		select {
+		case ok := <-up:
+			if ok {
+				nd.mu.Lock()
+				nd.p = p
+				nd.mu.Unlock()
+				return
+			}
+			<-p.done
+		case <-time.After(60 * time.Second):
+			cmd.Process.Kill()
+			<-p.done
+		}
+		// The port may still be held by the process just killed: again.
+		if time.Now().After(deadline) {
+			b, _ := os.ReadFile(nd.log)
+			c.t.Fatalf("node %s did not start:\n%s", nd.name, lastLines(string(b), 20))
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// kill kills node i at once (SIGKILL), counting its fencing refusals
+// first.
+func (c *cluster) kill(i int) {
+	nd := c.nodes[i]
+	nd.mu.Lock()
+	p := nd.p
+	nd.p = nil
+	nd.mu.Unlock()
+	if p == nil {
+		return
+	}
+	f := nodeMetric(nd.url, "sortie_fenced_total")
+	p.cmd.Process.Kill()
+	<-p.done
+	nd.mu.Lock()
+	nd.fenced += f
+	nd.mu.Unlock()
+}
+
+// signal sends sig to node i's process.
+func (c *cluster) signal(i int, sig syscall.Signal) {
+	nd := c.nodes[i]
+	nd.mu.Lock()
+	defer nd.mu.Unlock()
+	if nd.p != nil {
+		nd.p.cmd.Process.Signal(sig)
+	}
+}
+
+// up returns the nodes running now.
+func (c *cluster) up() []int {
+	var out []int
+	for i, nd := range c.nodes {
+		nd.mu.Lock()
+		if nd.p != nil {
+			out = append(out, i)
+		}
+		nd.mu.Unlock()
+	}
+	return out
+}
+
+// fenced returns the fencing refusals of every node so far.
+func (c *cluster) fenced() float64 {
+	total := 0.0
+	for _, nd := range c.nodes {
+		nd.mu.Lock()
+		total += nd.fenced
+		if nd.p != nil {
+			total += nodeMetric(nd.url, "sortie_fenced_total")
+		}
+		nd.mu.Unlock()
+	}
+	return total
+}
+
+// nodeMetric reads an unlabelled value from a node's /metrics.
+func nodeMetric(url, name string) float64 {
+	hc := &http.Client{Timeout: 2 * time.Second}
+	resp, err := hc.Get(url + "/metrics")
+	if err != nil {
+		return 0
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), name+" "); ok {
+			f, _ := strconv.ParseFloat(v, 64)
+			return f
+		}
+	}
+	return 0
+}
+
+// client returns a client of node i.
+func (c *cluster) client(i int) *client.Client { return client.New(c.nodes[i].url) }
+
+// owner returns the node that holds match id's lease, and its epoch.
+func (c *cluster) owner(id string) (string, int64) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, c.db)
+	if err != nil {
+		return "", 0
+	}
+	defer conn.Close(ctx)
+	var node string
+	var epoch int64
+	conn.QueryRow(ctx, `SELECT owner, epoch FROM matches WHERE id = $1`, id).Scan(&node, &epoch)
+	return node, epoch
+}
+
+// clusterMatch is what the clients know of one match: its seats, and every
+// action a node acknowledged, by record number.
+type clusterMatch struct {
+	crashMatch
+	seats []engine.Seat // the human seats
+	home  []int         // the node each human seat connects to first
+	real  bool
+
+	mu2   sync.Mutex
+	socks [][][]byte // every socket's messages, for the order check
+}
+
+// createOn creates a match of game g on node i: humans in every seat but a
+// bot in the last, seats spread over the nodes, started once joined.
+func (c *cluster) createOn(i int, g server.GameInfo, k int) (*clusterMatch, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cl := c.client(i)
+	seats := make([]match.SeatRequest, min(max(g.MinPlayers, 3), g.MaxPlayers))
+	if len(seats) > 1 {
+		seats[len(seats)-1] = match.SeatRequest{Kind: match.Bot}
+	}
+	cm, err := cl.Create(ctx, match.CreateRequest{Game: g.ID, Seats: seats, AutoStart: true, MoveLimitMs: new(int64(10_000))})
+	if err != nil {
+		return nil, err
+	}
+	m := &clusterMatch{crashMatch: crashMatch{id: cm.Match.ID, game: g.ID, acked: map[uint64]ackedAction{}},
+		real: g.Timing == engine.RealTime}
+	for _, s := range cm.Seats {
+		m.tokens = append(m.tokens, s.Token)
+		if s.Token == "" {
+			continue
+		}
+		if _, err := cl.Join(ctx, m.id, s.Token, "p"); err != nil {
+			return nil, err
+		}
+		m.seats = append(m.seats, s.Seat)
+		m.home = append(m.home, (i+k+int(s.Seat))%len(c.nodes))
+	}
+	return m, nil
+}
+
+// play runs one client per human seat of m until the match ends or ctx
+// does: each connects to its node, and to any other running node when its
+// socket ends (its node died), and plays random legal actions.
+func (c *cluster) play(ctx context.Context, m *clusterMatch, seed uint64, wg *sync.WaitGroup) {
+	for j, s := range m.seats {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := rand.New(rand.NewPCG(seed, uint64(s)))
+			node := m.home[j]
+			for ctx.Err() == nil {
+				up := c.up()
+				if len(up) == 0 {
+					time.Sleep(100 * time.Millisecond)
+					continue
+				}
+				if !slices.Contains(up, node) {
+					node = up[r.IntN(len(up))]
+				}
+				p, err := dialWith(c.client(node), m.id, m.tokens[s], s)
+				if err != nil {
+					node = up[r.IntN(len(up))]
+					time.Sleep(100 * time.Millisecond)
+					continue
+				}
+				var think func(*rand.Rand) time.Duration
+				if m.real {
+					think = func(r *rand.Rand) time.Duration { return time.Duration(20+r.IntN(80)) * time.Millisecond }
+				}
+				last, _ := p.play(ctx, r, playOptions{think: think, onAck: func(n uint64, a json.RawMessage) {
+					m.mu.Lock()
+					m.acked[n] = ackedAction{seat: s, action: a}
+					m.mu.Unlock()
+				}})
+				p.close()
+				m.mu2.Lock()
+				m.socks = append(m.socks, p.messages())
+				m.mu2.Unlock()
+				if last != nil && last.Status == store.Finished {
+					return
+				}
+				node = up[r.IntN(len(up))]
+			}
+		}()
+	}
+}
+
+// checkLogs proves, for every match, that it finished, that every action a
+// node acknowledged is in its log at the record number acknowledged, that
+// every socket got the changes in order, and that no record was written
+// under a lease that had passed (see checkWriters).
+func (c *cluster) checkLogs(ms []*clusterMatch) (acked int) {
+	c.t.Helper()
+	ctx := context.Background()
+	up := c.up()
+	cl := c.client(up[0])
+	for _, m := range ms {
+		rp, err := cl.Replay(ctx, m.id)
+		if err != nil {
+			c.t.Errorf("match %s (%s) did not finish: %v", m.id, m.game, err)
+			continue
+		}
+		if err := checkAcked(rp.Log, m.acked); err != nil {
+			c.t.Errorf("match %s (%s): %v", m.id, m.game, err)
+		}
+		acked += len(m.acked)
+		for _, raw := range m.socks {
+			if err := checkOrder(raw); err != nil {
+				c.t.Errorf("match %s (%s): a socket: %v", m.id, m.game, err)
+			}
+		}
+	}
+	rows, err := c.writers(ctx)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	if err := checkWriters(rows); err != nil {
+		c.t.Error(err)
+	}
+	return acked
+}
+
+// checkAcked reports an acknowledged action missing from log, or another
+// record in its place.
+func checkAcked(log []json.RawMessage, acked map[uint64]ackedAction) error {
+	for n, a := range acked {
+		if n == 0 || n > uint64(len(log)) {
+			return fmt.Errorf("acknowledged record %d is missing (the log has %d)", n, len(log))
+		}
+		var rec struct {
+			Seat   engine.Seat     `json:"seat"`
+			Action json.RawMessage `json:"action"`
+		}
+		if err := json.Unmarshal(log[n-1], &rec); err != nil {
+			return err
+		}
+		if rec.Seat != a.seat || !sameJSON(rec.Action, a.action) {
+			return fmt.Errorf("record %d is %s by seat %d, but %s by seat %d was acknowledged", n, rec.Action, rec.Seat, a.action, a.seat)
+		}
+	}
+	return nil
+}
+
+// checkOrder reports a socket that got a change out of order: after a
+// state at seq k, the updates are k+1, k+2, ... until the next state.
+func checkOrder(raw [][]byte) error {
+	var at uint64
+	started := false
+	for i, b := range raw {
+		var m struct {
+			Type string `json:"type"`
+			Seq  uint64 `json:"seq"`
+		}
+		if json.Unmarshal(b, &m) != nil {
+			return fmt.Errorf("message %d does not read", i)
+		}
+		switch m.Type {
+		case match.TypeState:
+			at, started = m.Seq, true
+		case match.TypeUpdate:
+			if !started || m.Seq != at+1 {
+				return fmt.Errorf("message %d is the update to %d after the state at %d", i, m.Seq, at)
+			}
+			at = m.Seq
+		}
+	}
+	return nil
+}
+
+// writer is one record as PostgreSQL keeps it: the epoch it was appended
+// under, and the node that held that epoch's lease.
+type writer struct {
+	match string
+	n     int
+	epoch int64
+	node  string // "" if no lease of that epoch was ever taken
+}
+
+// writers reads who wrote every record.
+func (c *cluster) writers(ctx context.Context) ([]writer, error) {
+	conn, err := pgx.Connect(ctx, c.db)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close(ctx)
+	rows, err := conn.Query(ctx, `SELECT r.match_id, r.n, r.epoch, coalesce(l.node, '') FROM records r
+		LEFT JOIN leases l ON l.match_id = r.match_id AND l.epoch = r.epoch ORDER BY r.match_id, r.n`)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (writer, error) {
+		var w writer
+		return w, r.Scan(&w.match, &w.n, &w.epoch, &w.node)
+	})
+}
+
+// checkWriters proves that no two nodes ever appended to a match under the
+// same lease: along each log the epochs never go back (a node that had lost
+// its lease and appended after the next holder would write an older epoch
+// after a newer one), and each record's epoch is a lease some node took
+// (which names one node).
+func checkWriters(rows []writer) error {
+	var errs []error
+	for i, w := range rows {
+		if w.epoch == 0 {
+			errs = append(errs, fmt.Errorf("match %s record %d was written under no lease", w.match, w.n))
+		} else if w.node == "" {
+			errs = append(errs, fmt.Errorf("match %s record %d was written under epoch %d, which no node ever held", w.match, w.n, w.epoch))
+		}
+		if i > 0 && rows[i-1].match == w.match && rows[i-1].epoch > w.epoch {
+			errs = append(errs, fmt.Errorf("match %s record %d was written under epoch %d (node %s) after record %d under epoch %d (node %s)",
+				w.match, w.n, w.epoch, w.node, rows[i-1].n, rows[i-1].epoch, rows[i-1].node))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// The checkers of the cluster tests catch what they are for: a record
+// written by a node whose lease had passed, one under no lease, an
+// acknowledged action missing or replaced, a socket that skipped a change.
+func TestClusterCheckersCatchPlantedFlaws(t *testing.T) {
+	good := []writer{{"a", 1, 1, "n0"}, {"a", 2, 1, "n0"}, {"a", 3, 4, "n2"}, {"b", 1, 2, "n1"}}
+	if err := checkWriters(good); err != nil {
+		t.Fatalf("a sound history: %v", err)
+	}
+	for name, rows := range map[string][]writer{
+		"a stale node appended after the takeover": {{"a", 1, 1, "n0"}, {"a", 2, 4, "n2"}, {"a", 3, 1, "n0"}},
+		"an append under no lease":                  {{"a", 1, 0, ""}},
+		"an epoch no node held":                     {{"a", 1, 3, ""}},
+	} {
+		if checkWriters(rows) == nil {
+			t.Errorf("%s: not caught", name)
+		}
+	}
+	log := []json.RawMessage{[]byte(`{"seat":0,"action":{"type":"play","card":1},"at":5}`), []byte(`{"seat":1,"action":{"type":"pass"},"at":9}`)}
+	if err := checkAcked(log, map[uint64]ackedAction{2: {1, []byte(`{"type":"pass"}`)}}); err != nil {
+		t.Fatalf("an acknowledged action in its place: %v", err)
+	}
+	if checkAcked(log, map[uint64]ackedAction{3: {0, []byte(`{"type":"pass"}`)}}) == nil {
+		t.Error("an acknowledged action missing from the log: not caught")
+	}
+	if checkAcked(log, map[uint64]ackedAction{1: {0, []byte(`{"type":"pass"}`)}}) == nil {
+		t.Error("another action in an acknowledged one's place: not caught")
+	}
+	msgs := func(ms ...string) [][]byte {
+		var out [][]byte
+		for _, m := range ms {
+			out = append(out, []byte(m))
+		}
+		return out
+	}
+	if err := checkOrder(msgs(`{"type":"state","seq":3}`, `{"type":"update","seq":4}`, `{"type":"seats","seq":4}`,
+		`{"type":"state","seq":9}`, `{"type":"update","seq":10}`)); err != nil {
+		t.Fatalf("changes in order: %v", err)
+	}
+	if checkOrder(msgs(`{"type":"state","seq":3}`, `{"type":"update","seq":5}`)) == nil {
+		t.Error("a change skipped: not caught")
+	}
+	if checkOrder(msgs(`{"type":"state","seq":3}`, `{"type":"update","seq":4}`, `{"type":"update","seq":4}`)) == nil {
+		t.Error("a change twice: not caught")
+	}
+}
+
+// clusterKills is how many nodes TestClusterSurvivesKills kills:
+// SORTIE_CLUSTER_KILLS, else 20 (5 with -short).
+func clusterKills(t *testing.T) int {
+	if v := os.Getenv("SORTIE_CLUSTER_KILLS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			t.Fatalf("SORTIE_CLUSTER_KILLS=%q is not a count", v)
+		}
+		return n
+	}
+	if testing.Short() {
+		return 5
+	}
+	return 20
+}
+
+// Three nodes serve matches of every game, with the seats of each match
+// spread over the nodes, while a random node is killed with SIGKILL again
+// and again and restarted: its matches are taken over (by itself when it
+// comes back within a lease, else by another node), the clients of the
+// dead node connect to another, and at the end every match has finished,
+// every acknowledged action is in its log in order, every socket got the
+// changes in order, and no two nodes ever appended to a match under the
+// same lease.
+func TestClusterSurvivesKills(t *testing.T) {
+	kills := clusterKills(t)
+	c := newCluster(t, 3, "--clock-speed", "20")
+	games, err := c.client(0).Games(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 18))
+	seed := r.Uint64()
+	r = rand.New(rand.NewPCG(seed, 18))
+	t.Logf("seed %d, %d kills, %d games", seed, kills, len(games))
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var wg sync.WaitGroup
+	var ms []*clusterMatch
+	const pool = 10
+	created := 0
+	// Keeps the pool full: two matches of each game at first, then a new
+	// one for each that finished.
+	fill := func() {
+		live := 0
+		for _, m := range ms {
+			m.mu.Lock()
+			if !m.finished {
+				live++
+			}
+			m.mu.Unlock()
+		}
+		for ; live < pool; live++ {
+			up := c.up()
+			if len(up) == 0 {
+				return
+			}
+			g := games[created%len(games)]
+			m, err := c.createOn(up[created%len(up)], g, created)
+			if err != nil {
+				t.Logf("creating a %s match: %v (a node died meanwhile)", g.ID, err)
+				return
+			}
+			created++
+			ms = append(ms, m)
+			c.play(ctx, m, r.Uint64(), &wg)
+			go func() {
+				// The match is over once a client has seen its end.
+				for ctx.Err() == nil {
+					up := c.up()
+					if len(up) == 0 {
+						time.Sleep(100 * time.Millisecond)
+						continue
+					}
+					if sum, err := c.client(up[0]).Match(ctx, m.id); err == nil && sum.Status == store.Finished {
+						m.mu.Lock()
+						m.finished = true
+						m.mu.Unlock()
+						return
+					}
+					time.Sleep(500 * time.Millisecond)
+				}
+			}()
+		}
+	}
+	fill()
+	start := time.Now()
+	for k := range kills {
+		time.Sleep(time.Duration(300+r.IntN(1200)) * time.Millisecond)
+		i := r.IntN(len(c.nodes))
+		c.kill(i)
+		// Mostly back within the lease (it takes its matches back), and
+		// every third time after it (the others take them over).
+		down := time.Duration(r.IntN(500)) * time.Millisecond
+		if k%3 == 2 {
+			down = clusterLease + time.Second
+		}
+		time.Sleep(down)
+		c.start(i)
+		fill()
+	}
+	t.Logf("%d kills in %v, %d matches so far", kills, time.Since(start).Round(time.Second), len(ms))
+
+	// The clients play every match to its end.
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(3 * time.Minute):
+		cancel()
+		<-done
+		t.Error("the matches did not all finish within 3 minutes of the last kill")
+	}
+	acked := c.checkLogs(ms)
+	fenced := c.fenced()
+	t.Logf("%d matches of %d games, %d acknowledged actions all in their logs in order, %.0f fencing refusals", len(ms), len(games), acked, fenced)
+}
+
+// The node that runs a match is paused (SIGSTOP) past its lease: another
+// node takes the match over, and the sockets elsewhere get a fresh state
+// and play on. When the paused node wakes (SIGCONT), the store refuses its
+// writes to the match (fencing), it stops the match, and its own sockets
+// get the new owner's state: no record of it lands after the takeover.
+func TestClusterPause(t *testing.T) {
+	c := newCluster(t, 3)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	a := c.client(0)
+	// Three humans, on the paused node, on another and on the third; a
+	// bot seat that moves a fifth of a second after its turn comes.
+	cm, err := a.Create(ctx, match.CreateRequest{Game: "evades", Seats: []match.SeatRequest{{}, {}, {Kind: match.Bot}},
+		BotDelayMs: 200, MoveLimitMs: new(int64(3000))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := cm.Match.ID
+	for _, s := range cm.Seats[:2] {
+		if _, err := a.Join(ctx, id, s.Token, "p"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	onA, err := dialWith(a, id, cm.Seats[0].Token, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer onA.close()
+	onB, err := dialWith(c.client(1), id, cm.Seats[1].Token, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer onB.close()
+	specA, err := dialWith(a, id, "", engine.Spectator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer specA.close()
+	if _, err := a.Start(ctx, id, cm.HostToken); err != nil {
+		t.Fatal(err)
+	}
+	if owner, _ := c.owner(id); owner != "n0" {
+		t.Fatalf("the match runs on %q, not on the node that created it", owner)
+	}
+	// A few moves from both sockets.
+	var wg sync.WaitGroup
+	for _, p := range []*player{onA, onB} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := p.play(ctx, newRand(uint64(p.seat)), playOptions{stopAfter: 2}); err != nil {
+				t.Errorf("seat %d: %v", p.seat, err)
+			}
+		}()
+	}
+	wg.Wait()
+
+	_, before := c.owner(id)
+	c.signal(0, syscall.SIGSTOP)
+	paused := time.Now()
+	waitFor(t, "another node taking the match over", func() bool {
+		owner, epoch := c.owner(id)
+		return owner != "n0" && owner != "" && epoch > before
+	})
+	owner, after := c.owner(id)
+	t.Logf("taken over by %s (epoch %d → %d) %v after the pause", owner, before, after, time.Since(paused).Round(100*time.Millisecond))
+	onB.expect(t, "a fresh state from the new owner", func(m *match.Message) bool { return m.Type == match.TypeState })
+	// The match goes on without the paused node: the socket elsewhere plays.
+	if _, err := onB.play(ctx, newRand(9), playOptions{stopAfter: 1}); err != nil {
+		t.Fatalf("the seat on another node after the takeover: %v", err)
+	}
+	time.Sleep(clusterLease) // well past its lease
+	c.signal(0, syscall.SIGCONT)
+	for _, p := range []*player{onA, specA} {
+		p.expect(t, "the new owner's state on the paused node's socket", func(m *match.Message) bool {
+			return m.Type == match.TypeState && m.Seq > 0
+		})
+	}
+	waitFor(t, "the paused node's writes refused", func() bool { return nodeMetric(c.nodes[0].url, "sortie_fenced_total") >= 1 })
+	if owner2, _ := c.owner(id); owner2 != owner {
+		t.Fatalf("the match went from %s to %s after the paused node woke", owner, owner2)
+	}
+	// Everyone plays to the end.
+	for _, p := range []*player{onA, onB} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if last, err := p.play(ctx, newRand(uint64(p.seat)+3), playOptions{}); err != nil || last.Status != store.Finished {
+				t.Errorf("seat %d after the pause: %v", p.seat, err)
+			}
+		}()
+	}
+	wg.Wait()
+	m := &clusterMatch{crashMatch: crashMatch{id: id, game: "evades"}}
+	for _, p := range []*player{onA, onB, specA} {
+		m.socks = append(m.socks, p.messages())
+	}
+	c.checkLogs([]*clusterMatch{m})
+	t.Logf("fencing refusals on the paused node: %.0f", nodeMetric(c.nodes[0].url, "sortie_fenced_total"))
+}
