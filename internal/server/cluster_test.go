@@ -502,8 +502,8 @@ func TestClusterCheckersCatchPlantedFlaws(t *testing.T) {
 	}
 	for name, rows := range map[string][]writer{
 		"a stale node appended after the takeover": {{"a", 1, 1, "n0"}, {"a", 2, 4, "n2"}, {"a", 3, 1, "n0"}},
-		"an append under no lease":                  {{"a", 1, 0, ""}},
-		"an epoch no node held":                     {{"a", 1, 3, ""}},
+		"an append under no lease":                 {{"a", 1, 0, ""}},
+		"an epoch no node held":                    {{"a", 1, 3, ""}},
 	} {
 		if checkWriters(rows) == nil {
 			t.Errorf("%s: not caught", name)
