@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -756,4 +757,265 @@ func TestClusterPause(t *testing.T) {
 	}
 	c.checkLogs([]*clusterMatch{m})
 	t.Logf("fencing refusals on the paused node: %.0f", nodeMetric(c.nodes[0].url, "sortie_fenced_total"))
+}
+
+// seatPlayer is one seat's socket in a cluster test, on a node that runs
+// its match or not.
+type seatPlayer struct {
+	*player
+	m                 *clusterMatch
+	local             bool
+	acks, unavailable atomic.Int64
+}
+
+// playFor plays every seat at once for d (0: to the end), each stopping
+// after stopAfter acknowledged actions if not 0.
+func playFor(t *testing.T, ps []*seatPlayer, d time.Duration, stopAfter int, toEnd bool) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), max(d, time.Minute))
+	if d > 0 {
+		ctx, cancel = context.WithTimeout(context.Background(), d)
+	}
+	defer cancel()
+	var wg sync.WaitGroup
+	for _, p := range ps {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			last, err := p.play(ctx, newRand(uint64(p.seat)+uint64(len(p.messages()))), playOptions{
+				stopAfter: stopAfter,
+				onAck: func(n uint64, a json.RawMessage) {
+					p.acks.Add(1)
+					p.m.mu.Lock()
+					p.m.acked[n] = ackedAction{seat: p.seat, action: a}
+					p.m.mu.Unlock()
+				},
+				onRefusal: func(e *match.Error) {
+					if e.Code == match.CodeUnavailable {
+						p.unavailable.Add(1)
+					}
+				},
+			})
+			if toEnd && (err != nil || last == nil || last.Status != store.Finished) {
+				t.Errorf("match %s seat %d did not reach the end: %v", p.m.id, p.seat, err)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// NATS goes down while matches run with sockets on every node: the nodes
+// stay up, each match goes on where it runs, actions sent on a node that
+// does not run their match are refused with "unavailable" (never lost),
+// and once NATS is back every socket gets a fresh state and the matches
+// play to their end, without a restart.
+func TestClusterNATSRestart(t *testing.T) {
+	c := newCluster(t, 3)
+	ctx := context.Background()
+	var ps []*seatPlayer
+	var ms []*clusterMatch
+	for i := range c.nodes {
+		cl := c.client(i)
+		cm, err := cl.Create(ctx, match.CreateRequest{Game: "evades", Players: 2, MoveLimitMs: new(int64(2000))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := &clusterMatch{crashMatch: crashMatch{id: cm.Match.ID, game: "evades", acked: map[uint64]ackedAction{}}}
+		ms = append(ms, m)
+		for _, s := range cm.Seats {
+			if _, err := cl.Join(ctx, m.id, s.Token, "p"); err != nil {
+				t.Fatal(err)
+			}
+			// Seat 0 on the node that runs the match, seat 1 on the next.
+			at := (i + int(s.Seat)) % len(c.nodes)
+			p, err := dialWith(c.client(at), m.id, s.Token, s.Seat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.close()
+			ps = append(ps, &seatPlayer{player: p, m: m, local: at == i})
+		}
+		if _, err := cl.Start(ctx, m.id, cm.HostToken); err != nil {
+			t.Fatal(err)
+		}
+	}
+	playFor(t, ps, 20*time.Second, 2, false)
+
+	c.nats.Shutdown()
+	for _, p := range ps {
+		p.acks.Store(0)
+	}
+	playFor(t, ps, 6*time.Second, 0, false)
+	var localAcks, remoteRefused int64
+	for _, p := range ps {
+		if p.local {
+			localAcks += p.acks.Load()
+		} else {
+			remoteRefused += p.unavailable.Load()
+			if p.acks.Load() > 0 {
+				t.Errorf("match %s: the seat on a node that does not run it got %d acknowledgements while NATS was down", p.m.id, p.acks.Load())
+			}
+		}
+	}
+	if localAcks == 0 || remoteRefused == 0 {
+		t.Fatalf("while NATS was down: %d actions acknowledged on the nodes that run their match (want some), %d refused as unavailable elsewhere (want some)",
+			localAcks, remoteRefused)
+	}
+	for i := range c.nodes {
+		if err := c.client(i).Do(ctx, "GET", "/healthz", "", nil, nil); err != nil {
+			t.Errorf("node %d without NATS: /healthz %v (it still runs its own matches)", i, err)
+		}
+	}
+
+	if err := c.nats.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	mark := make([]int, len(ps))
+	for i, p := range ps {
+		mark[i] = len(p.messages())
+	}
+	playFor(t, ps, 0, 0, true)
+	for i, p := range ps {
+		if p.local {
+			continue
+		}
+		fresh := false
+		for _, b := range p.messages()[mark[i]:] {
+			fresh = fresh || strings.HasPrefix(string(b), `{"type":"state"`)
+		}
+		// (Unless the match ended before the socket followed it again.)
+		if !fresh && !strings.Contains(string(p.messages()[len(p.messages())-1]), `"finished"`) {
+			t.Errorf("match %s seat %d: no fresh state once NATS was back", p.m.id, p.seat)
+		}
+	}
+	for _, m := range ms {
+		for _, p := range ps {
+			if p.m == m {
+				m.socks = append(m.socks, p.messages())
+			}
+		}
+	}
+	acked := c.checkLogs(ms)
+	t.Logf("while NATS was down: %d actions acknowledged where their match runs, %d refused as unavailable elsewhere; %d acknowledged in all",
+		localAcks, remoteRefused, acked)
+}
+
+// PostgreSQL crashes while matches run with sockets on every node: actions
+// are refused with "unavailable" (nothing is acknowledged that is not
+// stored), /healthz says 503, and once PostgreSQL is back the matches
+// resume where their logs stand and play to their end, without a restart.
+func TestClusterPostgresRestart(t *testing.T) {
+	if os.Getenv("SORTIE_PG_RESTART") == "" {
+		t.Skip("a match resumes after a store failure with issue 19's retries, not on main yet (SORTIE_PG_RESTART=1 runs it)")
+	}
+	c := newCluster(t, 3)
+	ctx := context.Background()
+	var ps []*seatPlayer
+	var ms []*clusterMatch
+	for i := range c.nodes {
+		cl := c.client(i)
+		cm, err := cl.Create(ctx, match.CreateRequest{Game: "evades", Players: 2, MoveLimitMs: new(int64(2000))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := &clusterMatch{crashMatch: crashMatch{id: cm.Match.ID, game: "evades", acked: map[uint64]ackedAction{}}}
+		ms = append(ms, m)
+		for _, s := range cm.Seats {
+			if _, err := cl.Join(ctx, m.id, s.Token, "p"); err != nil {
+				t.Fatal(err)
+			}
+			at := (i + int(s.Seat)) % len(c.nodes)
+			p, err := dialWith(c.client(at), m.id, s.Token, s.Seat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.close()
+			ps = append(ps, &seatPlayer{player: p, m: m, local: at == i})
+		}
+		if _, err := cl.Start(ctx, m.id, cm.HostToken); err != nil {
+			t.Fatal(err)
+		}
+	}
+	playFor(t, ps, 20*time.Second, 2, false)
+
+	c.pg.Kill()
+	for _, p := range ps {
+		p.acks.Store(0)
+	}
+	playFor(t, ps, 4*time.Second, 0, false)
+	refused := int64(0)
+	for _, p := range ps {
+		refused += p.unavailable.Load()
+	}
+	if refused == 0 {
+		t.Error("no action was refused as unavailable while PostgreSQL was down")
+	}
+	for i := range c.nodes {
+		if err := c.client(i).Do(ctx, "GET", "/healthz", "", nil, nil); apiCode(err) != match.CodeUnavailable {
+			t.Errorf("node %d without PostgreSQL: /healthz %v, want unavailable", i, err)
+		}
+	}
+	if err := c.pg.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	playFor(t, ps, 0, 0, true)
+	for _, m := range ms {
+		for _, p := range ps {
+			if p.m == m {
+				m.socks = append(m.socks, p.messages())
+			}
+		}
+	}
+	acked := c.checkLogs(ms)
+	t.Logf("%d actions refused as unavailable while PostgreSQL was down; %d acknowledged in all", refused, acked)
+}
+
+// The node that runs a real-time match dies (SIGKILL): the node that takes
+// it over resumes its clock no more than a second behind the clock shown
+// before. (The match has one person, who does nothing: its clock runs with
+// no record to carry it.)
+func TestClusterClockAfterKill(t *testing.T) {
+	c := newCluster(t, 2)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	a, b := c.client(0), c.client(1)
+	cm, err := a.Create(ctx, match.CreateRequest{Game: "temple", Players: 1, TakeoverAfterMs: new(int64(0))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := cm.Match.ID
+	if _, err := a.Join(ctx, id, cm.Seats[0].Token, "p"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Start(ctx, id, cm.HostToken); err != nil {
+		t.Fatal(err)
+	}
+	// The clock a spectator is shown, asked of the other node.
+	shown := func() (engine.Millis, error) {
+		var m match.Message
+		err := b.Do(ctx, "GET", "/api/matches/"+id+"/state", "", nil, &m)
+		return m.Clock, err
+	}
+	var seen engine.Millis
+	for end := time.Now().Add(3 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		clock, err := shown()
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen = max(seen, clock)
+	}
+	c.kill(0)
+	var after engine.Millis
+	waitFor(t, "the match taken over", func() bool {
+		if owner, _ := c.owner(id); owner != "n1" {
+			return false
+		}
+		clock, err := shown()
+		after = clock
+		return err == nil
+	})
+	t.Logf("clock shown before the kill %d ms, after the takeover %d ms", seen, after)
+	if after < seen-1000 {
+		t.Fatalf("the clock went back from %d ms to %d ms", seen, after)
+	}
 }

@@ -240,6 +240,8 @@ type playOptions struct {
 	stopAfter int
 	// onAck is told each acknowledged action with its record number.
 	onAck func(record uint64, action json.RawMessage)
+	// onRefusal is told each refusal.
+	onRefusal func(e *match.Error)
 }
 
 // play plays random legal actions until the match is over (or stopAfter).
@@ -311,6 +313,9 @@ func (p *player) play(ctx context.Context, r *rand.Rand, o playOptions) (*match.
 				}
 				plan()
 			case match.TypeError:
+				if o.onRefusal != nil {
+					o.onRefusal(m.Error)
+				}
 				switch m.Error.Code {
 				case match.CodeStaleSeq, server.CodeRateLimited, match.CodeUnavailable:
 				default:
