@@ -599,6 +599,7 @@ func (m *Manager) Drain(ctx context.Context) error {
 // handOver stops match x here and has node to run it (any node, if to is
 // empty or fails: the match is free for whoever looks first).
 func (n *node) handOver(ctx context.Context, x *Match, to string) {
+	start := time.Now()
 	var running bool
 	err := x.do(ctx, func() error {
 		x.saveClock(time.Now())
@@ -617,7 +618,6 @@ func (n *node) handOver(ctx context.Context, x *Match, to string) {
 	live := len(n.m.live)
 	n.m.mu.Unlock()
 	n.m.liveChanged(live)
-	start := time.Now()
 	if !x.fenced {
 		n.release(x.lease)
 	}

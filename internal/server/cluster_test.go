@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
 	"github.com/jackc/pgx/v5"
 
 	"sortie/engine"
@@ -1018,4 +1019,106 @@ func TestClusterClockAfterKill(t *testing.T) {
 	if after < seen-1000 {
 		t.Fatalf("the clock went back from %d ms to %d ms", seen, after)
 	}
+}
+
+// A node told to stop (SIGTERM) hands its matches to the others, each
+// paused for less than a second, and closes its sockets with 1001 once
+// their match runs elsewhere; the clients connect to another node and play
+// on, and sockets elsewhere follow the matches to their new nodes.
+func TestClusterDrain(t *testing.T) {
+	c := newCluster(t, 3)
+	ctx := context.Background()
+	var ps []*seatPlayer
+	var ms []*clusterMatch
+	a := c.client(0)
+	for k, game := range []string{"evades", "plandesecours", "room25", "evades"} {
+		cm, err := a.Create(ctx, match.CreateRequest{Game: game, Players: 2, MoveLimitMs: new(int64(2000))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := &clusterMatch{crashMatch: crashMatch{id: cm.Match.ID, game: game, acked: map[uint64]ackedAction{}, tokens: []string{cm.Seats[0].Token, cm.Seats[1].Token}}}
+		ms = append(ms, m)
+		for _, s := range cm.Seats {
+			if _, err := a.Join(ctx, m.id, s.Token, "p"); err != nil {
+				t.Fatal(err)
+			}
+			// Seat 0 on the node that drains, seat 1 on another.
+			at := int(s.Seat) * (1 + k%2)
+			p, err := dialWith(c.client(at), m.id, s.Token, s.Seat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ps = append(ps, &seatPlayer{player: p, m: m, local: at == 0})
+		}
+		if _, err := a.Start(ctx, m.id, cm.HostToken); err != nil {
+			t.Fatal(err)
+		}
+	}
+	playFor(t, ps, 20*time.Second, 2, false)
+
+	c.signal(0, syscall.SIGTERM)
+	for _, p := range ps {
+		if !p.local {
+			continue
+		}
+		// Read to the socket's end: 1001, and the match runs elsewhere.
+		rctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+		var err error
+		for err == nil {
+			_, err = p.recv(rctx)
+		}
+		cancel()
+		if code := websocket.CloseStatus(err); code != websocket.StatusGoingAway {
+			t.Errorf("match %s: the draining node's socket ended with %v, want 1001", p.m.id, err)
+		}
+		if owner, _ := c.owner(p.m.id); owner == "n0" || owner == "" {
+			t.Errorf("match %s: its socket was closed while it ran on %q", p.m.id, owner)
+		}
+	}
+	nd := c.nodes[0]
+	select {
+	case err := <-nd.p.done:
+		if err != nil {
+			t.Fatalf("the drained node ended with %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the drained node did not stop within 20 s of SIGTERM")
+	}
+	nd.mu.Lock()
+	nd.p = nil
+	nd.mu.Unlock()
+	log, _ := os.ReadFile(nd.log)
+	handed := 0
+	for _, l := range strings.Split(string(log), "\n") {
+		if !strings.Contains(l, `msg="match handed over"`) {
+			continue
+		}
+		handed++
+		_, v, _ := strings.Cut(l, "paused=")
+		if d, err := time.ParseDuration(strings.Fields(v)[0]); err != nil || d >= time.Second {
+			t.Errorf("a match was paused for %s (%v) in the handover: %s", v, err, l)
+		}
+	}
+	if handed != len(ms) {
+		t.Errorf("%d matches handed over, want %d", handed, len(ms))
+	}
+	// The clients of the drained node connect to another.
+	for i, p := range ps {
+		if p.local {
+			np, err := dialWith(c.client(1+i%2), p.m.id, p.m.tokens[p.seat], p.seat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ps[i] = &seatPlayer{player: np, m: p.m}
+			m := p.m
+			m.socks = append(m.socks, p.messages())
+		}
+	}
+	playFor(t, ps, 0, 0, true)
+	for _, p := range ps {
+		p.m.socks = append(p.m.socks, p.messages())
+		p.close()
+	}
+	acked := c.checkLogs(ms)
+	t.Logf("%d matches handed over; %d actions acknowledged in all", handed, acked)
 }
