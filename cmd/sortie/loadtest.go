@@ -45,10 +45,17 @@ code, and the server's resident memory as its /metrics reports it.
 With --idle, the clients connect and never act: the figure is the server's
 memory per idle match.
 
+Against several nodes of one cluster (--server URL1,URL2,URL3), the matches are
+created on each node in turn, and half the seats of each match connect to
+another node than the one that created (and runs) it: their actions are
+forwarded. It then prints the latency of local and forwarded actions apart, and
+each node's CPU; memory is the nodes' together.
+
 It only talks to loopback addresses unless --allow-remote is given. Every
-client comes from one address: start the server with its per-client limits
-off (serve --create-rate 0 --matches-per-client 0 --sockets-per-client 0
---conns-per-client 0), else setups are refused with rate_limited and the like.`,
+client comes from one address: start the server (each node) with its
+per-client limits off (serve --create-rate 0 --matches-per-client 0
+--sockets-per-client 0 --conns-per-client 0), else setups are refused with
+rate_limited and the like.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -57,7 +64,7 @@ off (serve --create-rate 0 --matches-per-client 0 --sockets-per-client 0
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.server, "server", "http://127.0.0.1:8080", "the server's URL")
+	f.StringVar(&o.server, "server", "http://127.0.0.1:8080", "the server's URL, or the URLs of several nodes of one cluster, separated by commas")
 	f.StringVar(&o.game, "game", "", "the game to play (default: the server's first game)")
 	f.IntVar(&o.matches, "matches", 100, "matches kept running at once")
 	f.IntVar(&o.players, "players", 4, "seats per match (clamped to the game's range)")
@@ -90,9 +97,11 @@ type loadStats struct {
 	sockErrors atomic.Int64
 
 	mu        sync.Mutex
-	latencies []time.Duration
+	latencies []time.Duration // of actions sent on the node that runs their match
+	forwarded []time.Duration // of actions sent on another node
 	refusals  map[string]int
 	minLive   int64
+	ackedBy   []atomic.Int64 // acknowledged actions while measuring, by the node that created the match
 }
 
 func (s *loadStats) refuse(code string) {
@@ -219,12 +228,18 @@ func (p *loadPacer) wait(ctx context.Context) error {
 }
 
 func runLoad(ctx context.Context, out io.Writer, o loadOptions) error {
-	u, err := url.Parse(o.server)
-	if err != nil || u.Host == "" {
-		return fmt.Errorf("--server %q is not a URL", o.server)
-	}
-	if !o.allowRemote && !loopback(u.Hostname()) {
-		return fmt.Errorf("%s is not a loopback address; pass --allow-remote to load another machine", u.Hostname())
+	var cs []*client.Client
+	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 256}, Timeout: 30 * time.Second}
+	for _, one := range strings.Split(o.server, ",") {
+		one = strings.TrimSpace(one)
+		u, err := url.Parse(one)
+		if err != nil || u.Host == "" {
+			return fmt.Errorf("--server %q is not a URL", one)
+		}
+		if !o.allowRemote && !loopback(u.Hostname()) {
+			return fmt.Errorf("%s is not a loopback address; pass --allow-remote to load another machine", u.Hostname())
+		}
+		cs = append(cs, &client.Client{Base: strings.TrimSuffix(one, "/"), HTTP: hc})
 	}
 	if o.duration <= 0 || o.duration > 10*time.Minute {
 		return errors.New("--duration must be between 0 and 10 minutes")
@@ -232,8 +247,7 @@ func runLoad(ctx context.Context, out io.Writer, o loadOptions) error {
 	if o.matches < 1 {
 		return errors.New("--matches must be at least 1")
 	}
-	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 256}, Timeout: 30 * time.Second}
-	c := &client.Client{Base: strings.TrimSuffix(o.server, "/"), HTTP: hc}
+	c := cs[0]
 	games, err := c.Games(ctx)
 	if err != nil {
 		return fmt.Errorf("listing the server's games: %v", err)
@@ -250,8 +264,8 @@ func runLoad(ctx context.Context, out io.Writer, o loadOptions) error {
 		gi = games[i]
 	}
 	players := min(max(o.players, gi.MinPlayers), gi.MaxPlayers)
-	rss0, heap0 := serverMemory(ctx, c)
-	st := &loadStats{refusals: map[string]int{}, minLive: -1}
+	rss0, heap0 := clusterMemory(ctx, cs)
+	st := &loadStats{refusals: map[string]int{}, minLive: -1, ackedBy: make([]atomic.Int64, len(cs))}
 	var pacer *loadPacer
 	if o.rate > 0 {
 		pacer = &loadPacer{gap: time.Duration(float64(time.Second) / o.rate)}
@@ -268,7 +282,7 @@ func runLoad(ctx context.Context, out io.Writer, o loadOptions) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			runMatches(runCtx, c, gi.ID, players, uint64(i), o, st, pacer, sem, ready)
+			runMatches(runCtx, cs, i%len(cs), gi.ID, players, uint64(i), o, st, pacer, sem, ready)
 		}()
 	}
 	for range o.matches {
@@ -286,7 +300,7 @@ func runLoad(ctx context.Context, out io.Writer, o loadOptions) error {
 		case <-time.After(o.duration):
 		case <-ctx.Done():
 		}
-		rss1, heap1 := serverMemory(ctx, c)
+		rss1, heap1 := clusterMemory(ctx, cs)
 		fmt.Fprintf(out, "idle: server RSS %.1f MiB → %.1f MiB, Go heap in use %.1f MiB → %.1f MiB\n",
 			mib(rss0), mib(rss1), mib(heap0), mib(heap1))
 		fmt.Fprintf(out, "idle: %.1f KiB of RSS and %.1f KiB of heap per idle match (%d sockets each)\n",
@@ -297,7 +311,7 @@ func runLoad(ctx context.Context, out io.Writer, o loadOptions) error {
 	}
 	st.measuring.Store(true)
 	start := time.Now()
-	cpuServer0 := serverMetrics(ctx, c, "process_cpu_seconds_total")[0]
+	cpuNodes0 := nodesCPU(ctx, cs)
 	cpuOwn0 := ownCPU()
 	peakRSS := 0.0
 	tick := time.NewTicker(time.Second)
@@ -312,7 +326,7 @@ loop:
 				st.minLive = live
 			}
 			st.mu.Unlock()
-			if rss, _ := serverMemory(ctx, c); rss > peakRSS {
+			if rss, _ := clusterMemory(ctx, cs); rss > peakRSS {
 				peakRSS = rss
 			}
 		case <-end:
@@ -324,27 +338,28 @@ loop:
 	tick.Stop()
 	st.measuring.Store(false)
 	elapsed := time.Since(start)
-	cpuServer := serverMetrics(context.Background(), c, "process_cpu_seconds_total")[0] - cpuServer0
+	cpuNodes := nodesCPU(context.Background(), cs)
+	cpuServer := 0.0
+	for i := range cpuNodes {
+		cpuNodes[i] -= cpuNodes0[i]
+		cpuServer += cpuNodes[i]
+	}
 	cpuOwn := (ownCPU() - cpuOwn0).Seconds()
-	rss1, heap1 := serverMemory(context.Background(), c)
+	rss1, heap1 := clusterMemory(context.Background(), cs)
 	cancel()
 	wg.Wait()
 
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	lat := st.latencies
-	slices.Sort(lat)
-	pct := func(p float64) time.Duration {
-		if len(lat) == 0 {
-			return 0
-		}
-		return lat[min(len(lat)-1, int(p*float64(len(lat))))]
-	}
 	acked := st.acked.Load()
 	fmt.Fprintf(out, "measured %.1f s: %d actions acknowledged, %.0f actions/s (target rate %s)\n",
 		elapsed.Seconds(), acked, float64(acked)/elapsed.Seconds(), rateText(o.rate))
-	fmt.Fprintf(out, "latency send → own acknowledgement: p50 %s, p99 %s, max %s (%d samples)\n",
-		ms(pct(0.50)), ms(pct(0.99)), ms(pct(1)), len(lat))
+	lat := append(slices.Clone(st.latencies), st.forwarded...)
+	fmt.Fprintf(out, "latency send → own acknowledgement: %s\n", percentiles(lat))
+	if len(cs) > 1 {
+		fmt.Fprintf(out, "  on the node that runs the match: %s\n  forwarded from another node: %s\n",
+			percentiles(st.latencies), percentiles(st.forwarded))
+	}
 	fmt.Fprintf(out, "matches: %d created, %d finished, at least %d running at every second (of %d)\n",
 		st.created.Load(), st.finished.Load(), max(st.minLive, 0), o.matches)
 	var codes []string
@@ -356,6 +371,14 @@ loop:
 	if acked > 0 {
 		fmt.Fprintf(out, "CPU: server %.2f s (%.0f µs an action, %.0f%% of a core), load clients %.2f s (%.0f µs an action)\n",
 			cpuServer, 1e6*cpuServer/float64(acked), 100*cpuServer/elapsed.Seconds(), cpuOwn, 1e6*cpuOwn/float64(acked))
+		for i := range cs {
+			if len(cs) == 1 {
+				break
+			}
+			own := st.ackedBy[i].Load()
+			fmt.Fprintf(out, "  node %s: %.2f s (%.0f%% of a core), %d actions of its matches (%.0f µs an action)\n",
+				cs[i].Base, cpuNodes[i], 100*cpuNodes[i]/elapsed.Seconds(), own, 1e6*cpuNodes[i]/float64(max(own, 1)))
+		}
 	}
 	fmt.Fprintf(out, "server memory: RSS %.1f MiB before, %.1f MiB peak, %.1f MiB at the end; Go heap in use %.1f → %.1f MiB\n",
 		mib(rss0), mib(max(peakRSS, rss1)), mib(rss1), mib(heap0), mib(heap1))
@@ -395,10 +418,35 @@ func loopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// serverMemory reads the server's resident memory and Go heap from /metrics.
-func serverMemory(ctx context.Context, c *client.Client) (rss, heap float64) {
-	m := serverMetrics(ctx, c, "process_resident_memory_bytes", "go_memstats_heap_inuse_bytes")
-	return m[0], m[1]
+// clusterMemory reads the resident memory and Go heap of every node from
+// /metrics, added up.
+func clusterMemory(ctx context.Context, cs []*client.Client) (rss, heap float64) {
+	for _, c := range cs {
+		m := serverMetrics(ctx, c, "process_resident_memory_bytes", "go_memstats_heap_inuse_bytes")
+		rss, heap = rss+m[0], heap+m[1]
+	}
+	return rss, heap
+}
+
+// nodesCPU reads the CPU time each node has used.
+func nodesCPU(ctx context.Context, cs []*client.Client) []float64 {
+	out := make([]float64, len(cs))
+	for i, c := range cs {
+		out[i] = serverMetrics(ctx, c, "process_cpu_seconds_total")[0]
+	}
+	return out
+}
+
+// percentiles says the p50, p99 and max of some latencies.
+func percentiles(lat []time.Duration) string {
+	slices.Sort(lat)
+	pct := func(p float64) time.Duration {
+		if len(lat) == 0 {
+			return 0
+		}
+		return lat[min(len(lat)-1, int(p*float64(len(lat))))]
+	}
+	return fmt.Sprintf("p50 %s, p99 %s, max %s (%d samples)", ms(pct(0.50)), ms(pct(0.99)), ms(pct(1)), len(lat))
 }
 
 // ownCPU returns the CPU time this process has used.
@@ -438,7 +486,7 @@ func serverMetrics(ctx context.Context, c *client.Client, names ...string) []flo
 
 // runMatches keeps one match running: set up, played by its sockets to the
 // end, replaced, until ctx ends. It signals ready once its first match is up.
-func runMatches(ctx context.Context, c *client.Client, game string, players int, seed uint64, o loadOptions,
+func runMatches(ctx context.Context, cs []*client.Client, owner int, game string, players int, seed uint64, o loadOptions,
 	st *loadStats, pacer *loadPacer, sem chan struct{}, ready chan<- struct{}) {
 	first := true
 	signal := func() {
@@ -455,7 +503,7 @@ func runMatches(ctx context.Context, c *client.Client, game string, players int,
 		case <-ctx.Done():
 			return
 		}
-		conns, err := setupMatch(ctx, c, game, players, o)
+		conns, err := setupMatch(ctx, cs, owner, game, players, o)
 		<-sem
 		if err != nil {
 			if ctx.Err() == nil {
@@ -477,12 +525,12 @@ func runMatches(ctx context.Context, c *client.Client, game string, players int,
 			return
 		}
 		var wg sync.WaitGroup
-		for _, cn := range conns {
+		for j, cn := range conns {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
 				defer cn.CloseNow()
-				loadSocket(ctx, cn, rand.New(rand.NewPCG(r.Uint64(), 1)), st, pacer)
+				loadSocket(ctx, cn, rand.New(rand.NewPCG(r.Uint64(), 1)), st, pacer, socketNode(j, owner, players, len(cs)) != owner, owner)
 			}()
 		}
 		wg.Wait()
@@ -499,8 +547,20 @@ func errCode(err error) string {
 	return "network"
 }
 
-// setupMatch creates a match, connects every seat and starts it.
-func setupMatch(ctx context.Context, c *client.Client, game string, players int, o loadOptions) (conns []*client.Conn, err error) {
+// socketNode is the node seat j of a match created on node owner connects
+// to: the first half of the seats to owner, the others to the other nodes
+// in turn.
+func socketNode(j, owner, players, nodes int) int {
+	if nodes == 1 || j < (players+1)/2 {
+		return owner
+	}
+	return (owner + 1 + j%(nodes-1)) % nodes
+}
+
+// setupMatch creates a match on node owner, connects every seat (see
+// socketNode) and starts it.
+func setupMatch(ctx context.Context, cs []*client.Client, owner int, game string, players int, o loadOptions) (conns []*client.Conn, err error) {
+	c := cs[owner]
 	seats := make([]match.SeatRequest, players)
 	for i := range seats {
 		seats[i].Name = "load " + strconv.Itoa(i)
@@ -531,9 +591,9 @@ func setupMatch(ctx context.Context, c *client.Client, game string, players int,
 		}
 	}()
 	if !o.noSockets {
-		for _, s := range cm.Seats {
+		for j, s := range cm.Seats {
 			var cn *client.Conn
-			if cn, err = c.Dial(ctx, cm.Match.ID, s.Token); err != nil {
+			if cn, err = cs[socketNode(j, owner, players, len(cs))].Dial(ctx, cm.Match.ID, s.Token); err != nil {
 				return nil, err
 			}
 			conns = append(conns, cn)
@@ -548,7 +608,7 @@ func setupMatch(ctx context.Context, c *client.Client, game string, players int,
 
 // loadSocket plays one seat: a random legal action on every state where the
 // seat may act, until the match ends.
-func loadSocket(ctx context.Context, cn *client.Conn, r *rand.Rand, st *loadStats, pacer *loadPacer) {
+func loadSocket(ctx context.Context, cn *client.Conn, r *rand.Rand, st *loadStats, pacer *loadPacer, forwarded bool, owner int) {
 	var (
 		seq     uint64
 		legal   []json.RawMessage
@@ -559,7 +619,11 @@ func loadSocket(ctx context.Context, cn *client.Conn, r *rand.Rand, st *loadStat
 	)
 	defer func() {
 		st.mu.Lock()
-		st.latencies = append(st.latencies, lats...)
+		if forwarded {
+			st.forwarded = append(st.forwarded, lats...)
+		} else {
+			st.latencies = append(st.latencies, lats...)
+		}
 		st.mu.Unlock()
 	}()
 	act := func() bool {
@@ -600,6 +664,7 @@ func loadSocket(ctx context.Context, cn *client.Conn, r *rand.Rand, st *loadStat
 				if st.measuring.Load() {
 					lats = append(lats, time.Since(sentAt))
 					st.acked.Add(1)
+					st.ackedBy[owner].Add(1)
 				}
 			}
 			if m.Seq > seq || m.Ack != nil {
