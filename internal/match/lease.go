@@ -72,7 +72,8 @@ type node struct {
 	renewed   time.Time // when the last successful renewal was sent
 	failed    time.Time // when a renewal last failed
 	failing   bool      // since then, none succeeded (for one log line per incident)
-	skip      map[string]time.Time
+	skip      map[string]time.Time // matches that failed to load, until when they are not tried
+	seen      map[string]bool      // the matches nobody ran at the last look
 	peers     map[string]peer
 	draining  bool
 	orphaning bool // an orphan round is under way
@@ -214,7 +215,7 @@ func (n *node) start(ctx context.Context) (int, error) {
 	// Matches nobody runs: a node starting alone takes them all, as a
 	// single node does.
 	for {
-		took := n.takeOrphans(ctx, 256)
+		took := n.takeOrphans(ctx, 256, false)
 		count += took
 		if took == 0 {
 			break
@@ -384,12 +385,13 @@ func (n *node) orphanRound() {
 	if p := n.livePeers(); len(p) > 0 {
 		share = max(2, 32/(len(p)+1))
 	}
-	n.takeOrphans(ctx, share)
+	n.takeOrphans(ctx, share, true)
 }
 
 // takeOrphans takes up to limit matches nobody runs, and returns how many
-// it took.
-func (n *node) takeOrphans(ctx context.Context, limit int) int {
+// it took. With patient, it takes only those it saw free a round before:
+// a match just created is free for the moment its node takes to lease it.
+func (n *node) takeOrphans(ctx context.Context, limit int, patient bool) int {
 	ids, err := n.m.store.Orphans(ctx, 4*limit)
 	if err != nil {
 		return 0
@@ -397,9 +399,19 @@ func (n *node) takeOrphans(ctx context.Context, limit int) int {
 	rand.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
 	took := 0
 	now := time.Now()
+	n.mu.Lock()
+	seen := n.seen
+	n.seen = make(map[string]bool, len(ids))
+	for _, id := range ids {
+		n.seen[id] = true
+	}
+	n.mu.Unlock()
 	for _, id := range ids {
 		if took >= limit {
 			break
+		}
+		if patient && !seen[id] {
+			continue
 		}
 		n.mu.Lock()
 		until, skipped := n.skip[id]
@@ -651,14 +663,8 @@ func (x *Match) leave() {
 // its summary), else under a lease of this node.
 func (n *node) created(ctx context.Context, rec *store.Match, req CreateRequest, c *Created) (done bool, err error) {
 	if to := n.placeFor(); to != "" {
-		sum, err := n.place(ctx, to, rec.ID, req.AutoStart)
-		if err == nil {
-			c.Match = sum
+		if err := n.runsOn(ctx, to, rec.ID, req, c); err == nil {
 			n.log.Info("match created for another node", "match", rec.ID, "node", to)
-			// It does not run here: it does not count for its client here.
-			if h := n.m.hooks.Ended; h != nil && req.Owner != "" {
-				h(rec.ID, req.Owner)
-			}
 			return true, nil
 		}
 		n.log.Warn("another node did not take a new match; it runs here", "node", to, "err", err)
@@ -666,15 +672,35 @@ func (n *node) created(ctx context.Context, rec *store.Match, req CreateRequest,
 	l, err := n.acquire(ctx, rec.ID)
 	if err != nil {
 		var e *elsewhere
-		if errors.As(err, &e) {
+		if !errors.As(err, &e) {
+			return true, err
+		}
+		if e.rec.Lease.Node == "" {
 			// This node drains, and no other took the match: the first
 			// to look will.
 			return true, refuse(CodeUnavailable, "This server is stopping; try again.")
 		}
-		return true, err
+		// Another node took it first, looking for matches nobody ran: it
+		// runs there.
+		return true, n.runsOn(ctx, e.rec.Lease.Node, rec.ID, req, c)
 	}
 	rec.Lease = l
 	return false, nil
+}
+
+// runsOn has node to run the new match id (it takes its lease, or holds it
+// already), and fills c in with its summary. The match does not count for
+// its client here.
+func (n *node) runsOn(ctx context.Context, to, id string, req CreateRequest, c *Created) error {
+	sum, err := n.place(ctx, to, id, req.AutoStart)
+	if err != nil {
+		return err
+	}
+	c.Match = sum
+	if h := n.m.hooks.Ended; h != nil && req.Owner != "" {
+		h(id, req.Owner)
+	}
+	return nil
 }
 
 // CheckNode reports whether name may name a node.
