@@ -48,8 +48,9 @@ memory per idle match.
 Against several nodes of one cluster (--server URL1,URL2,URL3), the matches are
 created on each node in turn, and half the seats of each match connect to
 another node than the one that created (and runs) it: their actions are
-forwarded. It then prints the latency of local and forwarded actions apart, and
-each node's CPU; memory is the nodes' together.
+forwarded (--spread=false keeps every seat on its match's node, for a baseline).
+It then prints the latency of local and forwarded actions apart, each node's
+CPU and store commits; memory is the nodes' together.
 
 It only talks to loopback addresses unless --allow-remote is given. Every
 client comes from one address: start the server (each node) with its
@@ -75,6 +76,7 @@ rate_limited and the like.`,
 	f.IntVar(&o.parallel, "parallel", 32, "matches set up at once")
 	f.DurationVar(&o.moveLimit, "move-limit", 2*time.Second, "how long a client may take over a move (not in real time) before its seat's bot plays it (0: no limit; with --rate, at least twice matches/rate)")
 	f.BoolVar(&o.allowRemote, "allow-remote", false, "allow a server that is not on a loopback address")
+	f.BoolVar(&o.spread, "spread", true, "with several nodes: half the seats of each match on other nodes than the one that runs it")
 	root.AddCommand(cmd)
 }
 
@@ -84,6 +86,7 @@ type loadOptions struct {
 	duration, moveLimit          time.Duration
 	rate                         float64
 	idle, noSockets, allowRemote bool
+	spread                       bool
 }
 
 // loadStats are the figures of a run; counters are updated from every socket.
@@ -312,6 +315,7 @@ func runLoad(ctx context.Context, out io.Writer, o loadOptions) error {
 	st.measuring.Store(true)
 	start := time.Now()
 	cpuNodes0 := nodesCPU(ctx, cs)
+	commits0 := nodesCommits(ctx, cs)
 	cpuOwn0 := ownCPU()
 	peakRSS := 0.0
 	tick := time.NewTicker(time.Second)
@@ -339,6 +343,7 @@ loop:
 	st.measuring.Store(false)
 	elapsed := time.Since(start)
 	cpuNodes := nodesCPU(context.Background(), cs)
+	commits := nodesCommits(context.Background(), cs)
 	cpuServer := 0.0
 	for i := range cpuNodes {
 		cpuNodes[i] -= cpuNodes0[i]
@@ -379,6 +384,15 @@ loop:
 			fmt.Fprintf(out, "  node %s: %.2f s (%.0f%% of a core), %d actions of its matches (%.0f µs an action)\n",
 				cs[i].Base, cpuNodes[i], 100*cpuNodes[i]/elapsed.Seconds(), own, 1e6*cpuNodes[i]/float64(max(own, 1)))
 		}
+	}
+	var txs, writes float64
+	for i := range cs {
+		txs += commits[i][0] - commits0[i][0]
+		writes += commits[i][1] - commits0[i][1]
+	}
+	if txs > 0 {
+		fmt.Fprintf(out, "store: %.0f commits/s holding %.0f writes/s (%.1f writes a commit), all nodes together\n",
+			txs/elapsed.Seconds(), writes/elapsed.Seconds(), writes/txs)
 	}
 	fmt.Fprintf(out, "server memory: RSS %.1f MiB before, %.1f MiB peak, %.1f MiB at the end; Go heap in use %.1f → %.1f MiB\n",
 		mib(rss0), mib(max(peakRSS, rss1)), mib(rss1), mib(heap0), mib(heap1))
@@ -433,6 +447,17 @@ func nodesCPU(ctx context.Context, cs []*client.Client) []float64 {
 	out := make([]float64, len(cs))
 	for i, c := range cs {
 		out[i] = serverMetrics(ctx, c, "process_cpu_seconds_total")[0]
+	}
+	return out
+}
+
+// nodesCommits reads each node's store transactions and the writes they
+// held.
+func nodesCommits(ctx context.Context, cs []*client.Client) [][2]float64 {
+	out := make([][2]float64, len(cs))
+	for i, c := range cs {
+		m := serverMetrics(ctx, c, "sortie_store_batch_writes_count", "sortie_store_batch_writes_sum")
+		out[i] = [2]float64{m[0], m[1]}
 	}
 	return out
 }
@@ -530,7 +555,7 @@ func runMatches(ctx context.Context, cs []*client.Client, owner int, game string
 			go func() {
 				defer wg.Done()
 				defer cn.CloseNow()
-				loadSocket(ctx, cn, rand.New(rand.NewPCG(r.Uint64(), 1)), st, pacer, socketNode(j, owner, players, len(cs)) != owner, owner)
+				loadSocket(ctx, cn, rand.New(rand.NewPCG(r.Uint64(), 1)), st, pacer, socketNode(j, owner, players, len(cs), o.spread) != owner, owner)
 			}()
 		}
 		wg.Wait()
@@ -548,10 +573,10 @@ func errCode(err error) string {
 }
 
 // socketNode is the node seat j of a match created on node owner connects
-// to: the first half of the seats to owner, the others to the other nodes
-// in turn.
-func socketNode(j, owner, players, nodes int) int {
-	if nodes == 1 || j < (players+1)/2 {
+// to: the first half of the seats to owner, the others (if spread) to the
+// other nodes in turn.
+func socketNode(j, owner, players, nodes int, spread bool) int {
+	if nodes == 1 || j < (players+1)/2 || !spread {
 		return owner
 	}
 	return (owner + 1 + j%(nodes-1)) % nodes
@@ -593,7 +618,7 @@ func setupMatch(ctx context.Context, cs []*client.Client, owner int, game string
 	if !o.noSockets {
 		for j, s := range cm.Seats {
 			var cn *client.Conn
-			if cn, err = cs[socketNode(j, owner, players, len(cs))].Dial(ctx, cm.Match.ID, s.Token); err != nil {
+			if cn, err = cs[socketNode(j, owner, players, len(cs), o.spread)].Dial(ctx, cm.Match.ID, s.Token); err != nil {
 				return nil, err
 			}
 			conns = append(conns, cn)
