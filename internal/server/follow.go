@@ -34,22 +34,27 @@ func (c *sockConn) attachment() (match.Handle, *match.Watch) {
 	return c.h, c.w
 }
 
-// watch connects the socket to its match, wherever it runs.
-func (c *sockConn) watch() (match.Handle, *match.Watch, error) {
+// watch connects the socket to its match through first, or wherever the
+// match runs now if it moved.
+func (c *sockConn) watch(first match.Handle) (match.Handle, *match.Watch, error) {
 	var h match.Handle
 	var w *match.Watch
-	err := c.s.mgr.Use(c.ctx, c.id, func(one match.Handle) (err error) {
+	try := func(one match.Handle) (err error) {
 		if w, err = one.Watch(c.ctx, c.seat); err == nil {
 			h = one
 		}
 		return err
-	})
+	}
+	err := try(first)
+	if match.Moved(err) {
+		err = c.s.mgr.Use(c.ctx, c.id, try)
+	}
 	return h, w, err
 }
 
-// attach connects a new socket.
-func (c *sockConn) attach() error {
-	h, w, err := c.watch()
+// attach connects a new socket to its match through h.
+func (c *sockConn) attach(h match.Handle) error {
+	h, w, err := c.watch(h)
 	if err == nil {
 		c.attMu.Lock()
 		c.h, c.w = h, w
@@ -93,7 +98,7 @@ func (c *sockConn) refuse(re *uint64, e *match.Error) {
 func (c *sockConn) follow() bool {
 	old, oldW := c.attachment()
 	old.Unwatch(oldW)
-	h, w, err := c.watch()
+	h, w, err := c.watch(old)
 	if err != nil {
 		if c.ctx.Err() != nil {
 			return false

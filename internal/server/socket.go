@@ -107,7 +107,7 @@ func (s *Server) openSocket(w http.ResponseWriter, r *http.Request, h match.Hand
 	}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	c.gauge.Inc()
-	err = c.attach()
+	err = c.attach(h)
 	if err != nil {
 		b, _ := errorMessage(nil, match.AsError(err))
 		_ = conn.Write(c.ctx, websocket.MessageText, b)

@@ -1,0 +1,191 @@
+package match_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"sortie/engine"
+	"sortie/internal/bus"
+	"sortie/internal/bus/natstest"
+	"sortie/internal/match"
+	"sortie/internal/match/matchtest"
+	"sortie/internal/store"
+	"sortie/internal/store/pgtest"
+)
+
+// clusterNode is one node of a test cluster: its own connections to the
+// shared PostgreSQL and NATS, and its manager.
+type clusterNode struct {
+	m      *match.Manager
+	st     *store.Postgres
+	fenced atomic.Int64
+}
+
+// newClusterNode starts node name on database db and NATS url; with resume,
+// it starts renewing its leases and taking over matches nobody runs.
+func newClusterNode(t *testing.T, name, db, url string, resume bool) *clusterNode {
+	t.Helper()
+	st, err := store.OpenPostgres(context.Background(), db, store.PostgresOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nb, err := bus.ConnectNATS(url, bus.NATSOptions{Node: name, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := &clusterNode{st: st}
+	n.m = match.NewManager(match.Config{
+		Store: st, Bus: nb, Games: matchtest.Games(), Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Cluster: &match.Cluster{Node: name, Exchange: nb, Lease: time.Second},
+		Hooks:   match.Hooks{Fenced: func() { n.fenced.Add(1) }},
+	})
+	if resume {
+		if _, err := n.m.Resume(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Cleanup(func() {
+		n.m.Shutdown(context.Background())
+		nb.Close()
+		st.Close()
+	})
+	return n
+}
+
+// A node that stops renewing its leases (here: it never started to, as a
+// node paused or cut off from the store) has its match taken over by
+// another; its next write to the match is refused by the store, whatever it
+// believes, and the match stops on it at once, while it runs on the other
+// node from the log as it stands.
+func TestFencedMatchStops(t *testing.T) {
+	pg := pgtest.Own(t)
+	db, err := pg.Database(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns := natstest.Start(t)
+	a := newClusterNode(t, "a", db, ns.URL(), false)
+	b := newClusterNode(t, "b", db, ns.URL(), true)
+	ctx := context.Background()
+	c, err := a.m.Create(ctx, match.CreateRequest{Game: "testcards", Players: 2, TakeoverAfterMs: new(int64(0)), MoveLimitMs: new(int64(0))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := c.Match.ID
+	x, err := a.m.Get(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := x.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	actor := func(x *match.Match) (engine.Seat, uint64, json.RawMessage) {
+		m := snapshot(t, x, 0)
+		s := m.Actors[0]
+		m = snapshot(t, x, s)
+		return s, m.Seq, m.Legal[0]
+	}
+	s, seq, a0 := actor(x)
+	if err := x.Act(ctx, s, seq, a0); err != nil {
+		t.Fatalf("the first action on the node that holds the lease: %v", err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		rec, err := a.st.Get(ctx, id)
+		if err == nil && rec.Lease.Node == "b" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("node b did not take the match over: %+v %v", rec, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	s, seq, a1 := actor(x)
+	if err := x.Act(ctx, s, seq, a1); !match.Moved(err) {
+		t.Fatalf("an action on the node whose lease passed: %v, want the refusal that says the match moved", err)
+	}
+	if a.fenced.Load() != 1 {
+		t.Fatalf("%d fencing refusals, want 1", a.fenced.Load())
+	}
+	if a.m.Live() != 0 {
+		t.Fatal("the fenced match is still in the old node's memory")
+	}
+	log, err := b.st.Log(ctx, id)
+	if err != nil || len(log) != 1 {
+		t.Fatalf("the log after the refused append: %d records, %v", len(log), err)
+	}
+	// On the node that runs it now, the same action plays.
+	y, err := b.m.Get(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := y.Act(ctx, s, seq, a1); err != nil {
+		t.Fatalf("the action on the node that took the match over: %v", err)
+	}
+}
+
+// A node asked about a match another node runs answers through it, and a
+// socket's watch from it counts as a connection of the seat there.
+func TestRemoteHandle(t *testing.T) {
+	pg := pgtest.Own(t)
+	db, err := pg.Database(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns := natstest.Start(t)
+	a := newClusterNode(t, "a", db, ns.URL(), true)
+	b := newClusterNode(t, "b", db, ns.URL(), true)
+	ctx := context.Background()
+	c, err := a.m.Create(ctx, match.CreateRequest{Game: "testcards", Players: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := b.m.Open(ctx, c.Match.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, ok := h.(*match.Remote)
+	if !ok || r.Node() != "a" {
+		t.Fatalf("node b opened %T, want a remote handle on node a", h)
+	}
+	if s, ok := h.SeatOf(c.Tokens[1]); !ok || s != 1 {
+		t.Fatal("the remote handle does not know the seat of a token")
+	}
+	w, err := h.Watch(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := h.Summary(ctx)
+	if err != nil || !sum.Seats[1].Connected || sum.Seats[0].Connected {
+		t.Fatalf("the summary through node b: %+v %v", sum.Seats, err)
+	}
+	if _, err := h.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// The start reaches the watch on node b, through the bus.
+	select {
+	case <-w.Sub.Ready():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the watch on node b got nothing of the start")
+	}
+	h.Unwatch(w)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		sum, err := h.Summary(ctx)
+		if err == nil && !sum.Seats[1].Connected {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the seat still shows connected after its watch ended")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if _, err := b.m.Open(ctx, "nosuchmatch"); match.AsError(err).Code != match.CodeUnknownMatch {
+		t.Fatalf("an unknown match through a node: %v", err)
+	}
+}
