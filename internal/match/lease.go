@@ -69,9 +69,9 @@ type node struct {
 	started   bool
 
 	mu        sync.Mutex
-	renewed   time.Time // when the last successful renewal was sent
-	failed    time.Time // when a renewal last failed
-	failing   bool      // since then, none succeeded (for one log line per incident)
+	renewed   time.Time            // when the last successful renewal was sent
+	failed    time.Time            // when a renewal last failed
+	failing   bool                 // since then, none succeeded (for one log line per incident)
 	skip      map[string]time.Time // matches that failed to load, until when they are not tried
 	seen      map[string]bool      // the matches nobody ran at the last look
 	peers     map[string]peer
