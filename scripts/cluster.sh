@@ -15,8 +15,11 @@ nodes=${1:-3}
 shift || true
 
 dir=$(mktemp -d /tmp/sortie-cluster-XXXXXX)
-pids=()
+pids=()   # PostgreSQL and NATS
+nodes_=() # the sortie nodes, stopped first (each hands its matches over)
 cleanup() {
+  for p in "${nodes_[@]}"; do kill "$p" 2>/dev/null || true; done
+  for p in "${nodes_[@]}"; do wait "$p" 2>/dev/null || true; done
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
   wait 2>/dev/null || true
   rm -rf "$dir"
@@ -52,7 +55,7 @@ urls=()
 for i in $(seq 1 "$nodes"); do
   "$dir/sortie" serve --addr "127.0.0.1:808$i" --store "$store" --bus nats://127.0.0.1:4222 --node "node$i" \
     --create-rate 0 --matches-per-client 0 --sockets-per-client 0 --conns-per-client 0 "$@" 2>"$dir/node$i.log" &
-  pids+=($!)
+  nodes_+=($!)
   urls+=("http://127.0.0.1:808$i")
 done
 sleep 1

@@ -240,12 +240,27 @@ func waitFor(t *testing.T, what string, f func() bool) {
 // once, each waiting for its record to be durable (as a match does), and how
 // many writes shared each transaction.
 func benchmarkAppends(b *testing.B, open func(onCommit func(int, time.Duration)) store.Store) {
-	const matches = 64
+	benchmarkNodes(b, 1, func(onCommit func(int, time.Duration)) func() store.Store {
+		return func() store.Store { return open(onCommit) }
+	})
+}
+
+// benchmarkNodes is benchmarkAppends with several nodes, each with its own
+// store (its own writer) on the same database and 64 matches of its own;
+// it also reports the commits a second the database took from them all.
+func benchmarkNodes(b *testing.B, nodes int, opener func(onCommit func(int, time.Duration)) func() store.Store) {
+	const perNode = 64
+	matches := nodes * perNode
 	var writes, txs atomic.Int64
-	s := open(func(n int, _ time.Duration) { writes.Add(int64(n)); txs.Add(1) })
-	defer s.Close()
+	open := opener(func(n int, _ time.Duration) { writes.Add(int64(n)); txs.Add(1) })
+	stores := make([]store.Store, nodes)
+	for i := range stores {
+		stores[i] = open()
+		defer stores[i].Close()
+	}
 	ctx := context.Background()
 	for i := range matches {
+		s := stores[i/perNode]
 		id := fmt.Sprint("m", i)
 		if err := s.Create(ctx, &store.Match{ID: id, Game: "g", Seats: []store.Seat{}, Created: time.Now()}); err != nil {
 			b.Fatal(err)
@@ -266,6 +281,7 @@ func benchmarkAppends(b *testing.B, open func(onCommit func(int, time.Duration))
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			s := stores[i/perNode]
 			id := fmt.Sprint("m", i)
 			for n := 1; left.Add(-1) >= 0; n++ {
 				if err := s.Append(ctx, id, 0, n, rec, engine.Millis(n)); err != nil {
@@ -276,9 +292,13 @@ func benchmarkAppends(b *testing.B, open func(onCommit func(int, time.Duration))
 		}()
 	}
 	wg.Wait()
-	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "appends/s")
+	elapsed := time.Since(start).Seconds()
+	b.ReportMetric(float64(b.N)/elapsed, "appends/s")
 	if t := txs.Load(); t > 0 {
 		b.ReportMetric(float64(writes.Load())/float64(t), "writes/commit")
+		if nodes > 1 {
+			b.ReportMetric(float64(t)/elapsed, "commits/s")
+		}
 	}
 }
 
@@ -304,6 +324,21 @@ func BenchmarkAppendPostgres(b *testing.B) {
 			b.Fatal(err)
 		}
 		return s
+	})
+}
+
+// Three nodes append to one PostgreSQL, each through its own writer: what
+// the database sustains for a cluster.
+func BenchmarkAppendPostgresNodes(b *testing.B) {
+	benchmarkNodes(b, 3, func(onCommit func(int, time.Duration)) func() store.Store {
+		_, u := pgDatabase(b)
+		return func() store.Store {
+			s, err := store.OpenPostgres(context.Background(), u, store.PostgresOptions{OnCommit: onCommit})
+			if err != nil {
+				b.Fatal(err)
+			}
+			return s
+		}
 	})
 }
 
