@@ -67,6 +67,9 @@ type clusterNode struct {
 // newCluster starts n nodes; args are added to every serve command.
 func newCluster(t *testing.T, n int, args ...string) *cluster {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("the cluster of processes runs without -short (the nodes of nodes_test.go run in this process)")
+	}
 	pg := pgtest.Own(t)
 	if !pg.Throwaway() {
 		t.Skip("SORTIE_TEST_POSTGRES names a server the tests may not stop")
@@ -541,7 +544,7 @@ func TestClusterCheckersCatchPlantedFlaws(t *testing.T) {
 }
 
 // clusterKills is how many nodes TestClusterSurvivesKills kills:
-// SORTIE_CLUSTER_KILLS, else 20 (5 with -short).
+// SORTIE_CLUSTER_KILLS, else 20.
 func clusterKills(t *testing.T) int {
 	if v := os.Getenv("SORTIE_CLUSTER_KILLS"); v != "" {
 		n, err := strconv.Atoi(v)
@@ -549,9 +552,6 @@ func clusterKills(t *testing.T) int {
 			t.Fatalf("SORTIE_CLUSTER_KILLS=%q is not a count", v)
 		}
 		return n
-	}
-	if testing.Short() {
-		return 5
 	}
 	return 20
 }
