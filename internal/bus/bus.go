@@ -13,9 +13,9 @@
 //
 // A match encodes messages only for the audiences that listen, which it
 // learns from match.Watch and Unwatch; a node holding sockets of a match that
-// runs on another node will forward those calls (and the clients' actions)
-// over the same transport, and take each socket's first snapshot from the
-// match before following its topic, skipping messages whose Seq the snapshot
+// runs on another node forwards those calls (and the clients' actions) over
+// the exchange, and follows each socket's topic before it takes the socket's
+// first snapshot from the match, skipping messages whose Seq the snapshot
 // already holds.
 package bus
 
