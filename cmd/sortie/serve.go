@@ -85,6 +85,9 @@ forwarded header is ignored and the proxy counts as one client.`,
 			if err := checkEngines(cmd, storeURL, busURL); err != nil {
 				return err
 			}
+			if lease < time.Second || lease > 10*time.Minute {
+				return fmt.Errorf("--lease is between 1s and 10m, not %v: a node renews its leases three times a lease", lease)
+			}
 			if storeURL != "" {
 				data = redactURL(storeURL)
 			} else {
