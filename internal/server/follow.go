@@ -35,7 +35,7 @@ func (c *sockConn) attachment() (match.Handle, *match.Watch) {
 }
 
 // watch connects the socket to its match through first, or wherever the
-// match runs now if it moved.
+// match runs now if it moved (or if first is nil).
 func (c *sockConn) watch(first match.Handle) (match.Handle, *match.Watch, error) {
 	var h match.Handle
 	var w *match.Watch
@@ -45,10 +45,12 @@ func (c *sockConn) watch(first match.Handle) (match.Handle, *match.Watch, error)
 		}
 		return err
 	}
-	err := try(first)
-	if match.Moved(err) {
-		err = c.s.mgr.Use(c.ctx, c.id, try)
+	if first != nil {
+		if err := try(first); !match.Moved(err) {
+			return h, w, err
+		}
 	}
+	err := c.s.mgr.Use(c.ctx, c.id, try)
 	return h, w, err
 }
 
@@ -98,7 +100,9 @@ func (c *sockConn) refuse(re *uint64, e *match.Error) {
 func (c *sockConn) follow() bool {
 	old, oldW := c.attachment()
 	old.Unwatch(oldW)
-	h, w, err := c.watch(old)
+	// Where the match runs is the store's to say: the node the socket
+	// followed may be gone, or paused.
+	h, w, err := c.watch(nil)
 	if err != nil {
 		if c.ctx.Err() != nil {
 			return false
