@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"sortie/bot"
 	"sortie/engine"
 	sterm "sortie/internal/term"
 )
@@ -94,7 +93,7 @@ Colours are off with --no-color or when NO_COLOR is set.`,
 	sf.register(cmd)
 	f := cmd.Flags()
 	f.IntVar(&seat, "seat", 0, "your seat against bots (0 plays first in seat order)")
-	f.StringVar(&bots, "bots", "", "comma-separated bots for the seats, cycled; your own seat's entry is ignored (default: the game's heuristic)")
+	f.StringVar(&bots, "bots", "", "comma-separated bots or levels (easy, medium, hard) for the seats, cycled; your own seat's entry is ignored (default medium)")
 	f.DurationVar(&pace, "pace", 600*time.Millisecond, "pause before each bot move in games without a clock, so you can follow")
 	f.StringVar(&join, "join", "", "sit at a server's match with a seat's invite link")
 	f.StringVar(&name, "name", "", "your name at the table (default: your login name at a server, none against bots)")
@@ -122,10 +121,7 @@ func localMatch(id string, sf *setupFlags, seat int, bots, name string, pace tim
 		return nil, fmt.Errorf("--seat %d: this match has seats 0 to %d", seat, setup.Players-1)
 	}
 	if bots == "" {
-		bots = "random"
-		if _, err := bot.Find(g, "heuristic"); err == nil {
-			bots = "heuristic"
-		}
+		bots = "medium" // as a table in the lobby gets
 	}
 	pols, err := seatPolicies(g, bots, setup.Players)
 	if err != nil {

@@ -194,10 +194,18 @@ func (b *outran) keysHelp(c *ctx) string {
 	if _, ok := b.laying(c); ok {
 		return c.t("term.outran.keys")
 	}
+	if _, ok := c.legalOf(`{"type":"vote_stop"}`); ok {
+		return c.t("term.outran.voteKeys")
+	}
 	return ""
 }
 
 func (b *outran) key(k tea.KeyMsg, c *ctx) (bool, tea.Cmd) {
+	if vote, ok := c.legalOf(`{"type":"vote_stop"}`); ok && !c.busy && strings.ToLower(k.String()) == "s" {
+		if _, laying := b.laying(c); !laying {
+			return true, c.play(vote.raw)
+		}
+	}
 	v, ok := b.laying(c)
 	if !ok {
 		return false, nil
@@ -292,11 +300,22 @@ func (b *outran) render(c *ctx, w, h int) string {
 	case "over":
 		out = append(out, c.bold.Render(c.t("outran.over")))
 	}
-	pathCol := b.path(v, c)
+	top := b.path(v, c)
 	right := b.rightColumn(v, c, w-17)
-	out = append(out, joinColumns(pathCol, 16, right, w-17, max(len(pathCol), len(right)))...)
-	out = append(out, b.exitPath(v, c, w)...)
-	out = append(out, b.hands(v, c, w)...)
+	pathAndRight := joinColumns(top, 16, right, w-17, max(len(top), len(right)))
+	if ph := v.str("phase"); ph == "countdown" || ph == "run" {
+		// The run: the path and the arrows first.
+		out = append(out, pathAndRight...)
+		out = append(out, b.lanes(v, c, w)...)
+		out = append(out, b.monsterBoard(v, c, w)...)
+		out = append(out, b.hands(v, c, w)...)
+	} else {
+		// Between runs: where everyone stands, and the cards.
+		out = append(out, b.lanes(v, c, w)...)
+		out = append(out, b.hands(v, c, w)...)
+		out = append(out, b.monsterBoard(v, c, w)...)
+		out = append(out, pathAndRight...)
+	}
 	return strings.Join(out, "\n")
 }
 
@@ -352,6 +371,9 @@ func (b *outran) rightColumn(v obj, c *ctx, w int) []string {
 	if hasMe && v.str("phase") == "run" {
 		if me.boolean("submitted") {
 			out = append(out, wrap(c.mine.Render(c.t("outran.submitted", p{"rank": me.num("rank")}))+" "+orGlyphs(me.strs("cards")), w)...)
+			if _, ok := c.legalOf(`{"type":"vote_stop"}`); ok {
+				out = append(out, c.mine.Render(fit("[S] "+c.t("outran.vote"), w)))
+			}
 		} else {
 			var pal []string
 			for _, t := range v.strs("palette") {
@@ -364,7 +386,7 @@ func (b *outran) rightColumn(v obj, c *ctx, w int) []string {
 				pal = append(pal, orGlyph[t]+c.dim.Render(key))
 			}
 			out = append(out, fit(c.bold.Render(c.t("outran.yourArrows"))+" "+strings.Join(pal, " "), w))
-			seq := c.dim.Render(c.t("outran.emptySeq"))
+			seq := c.dim.Render(c.t("term.outran.emptySeq"))
 			if len(b.seq) > 0 {
 				var parts []string
 				for i, t := range b.seq {
@@ -416,25 +438,59 @@ func (b *outran) rightColumn(v obj, c *ctx, w int) []string {
 	return out
 }
 
-// exitPath draws the way out as a track with every runner on it, and the
-// monster's board below it.
-func (b *outran) exitPath(v obj, c *ctx, w int) []string {
+// lanes draw the way out with one lane a runner, so that runners on the
+// same step never hide each other: the runner's mark at its step, the exit
+// at the end.
+func (b *outran) lanes(v obj, c *ctx, w int) []string {
 	L := v.num("path_length")
-	var out []string
-	cols := min(L+1, max(w-14, 4))
-	track := []rune(strings.Repeat("─", cols))
-	line := c.bold.Render(c.t("outran.exitPath")) + " "
-	var who []string
-	for q, st := range v.subs("seats") {
+	seats := v.subs("seats")
+	nameW := 0
+	for q := range seats {
+		nameW = max(nameW, lipWidth(c.name(q)))
+	}
+	nameW = min(nameW, max(w/4, 8))
+	cols := min(L+1, max(w-nameW-18, 4))
+	out := []string{c.bold.Render(c.t("outran.exitPath"))}
+	for q, st := range seats {
 		pos := min(st.num("progress"), L)
 		x := pos * (cols - 1) / max(L, 1)
-		if x >= 0 && x < len(track) {
-			track[x] = []rune(c.shape(q))[0]
+		track := []rune(strings.Repeat("─", cols))
+		for i := range track {
+			if i < x {
+				track[i] = '═'
+			}
 		}
-		who = append(who, c.mark(q)+" "+c.t("outran.progressOf", p{"name": c.name(q), "n": st.num("progress"), "L": L}))
+		lane := string(track[:x]) + c.mark(q) + string(track[x+1:])
+		name := fit(c.name(q), nameW)
+		name += strings.Repeat(" ", nameW-lipWidth(name))
+		line := c.mark(q) + " " + name + " ├" + lane + "┤ " + fmt.Sprintf("%d/%d", st.num("progress"), L)
+		if st.num("progress") >= L {
+			line += " " + c.good.Render(c.t("term.outran.exit"))
+		}
+		if n := st.num("hand_count"); n > 0 {
+			line += " · " + c.tn("outran.inHand", n)
+		}
+		var front []string
+		for _, x := range st.strs("front") {
+			front = append(front, orCardName(c, x))
+		}
+		if len(front) > 0 {
+			line += " · " + c.warn.Render(c.t("outran.inFront", p{"list": c.list(front)}))
+		}
+		if st.boolean("infected") {
+			line += " · " + c.bad.Render(c.t("outran.infectedTag"))
+		}
+		if st.boolean("immune") {
+			line += " · " + c.t("outran.immuneTag")
+		}
+		out = append(out, fit(line, w))
 	}
-	out = append(out, fit(line+"├"+string(track)+"┤ "+c.t("term.outran.exit"), w))
-	out = append(out, wrap(strings.Join(who, "  "), w)...)
+	return out
+}
+
+// monsterBoard is the monster's board: each position's value, the
+// runners on it, the positions not in play dimmed.
+func (b *outran) monsterBoard(v obj, c *ctx, w int) []string {
 	bd := v.sub("board")
 	vals := bd.nums("values")
 	active := map[int]bool{0: true}
@@ -459,8 +515,7 @@ func (b *outran) exitPath(v obj, c *ctx, w int) []string {
 		}
 		cells = append(cells, s)
 	}
-	out = append(out, wrap(c.bold.Render(c.t("outran.board"))+" "+strings.Join(cells, " "), w)...)
-	return out
+	return wrap(c.bold.Render(c.t("outran.board"))+" "+strings.Join(cells, " "), w)
 }
 
 func (b *outran) hands(v obj, c *ctx, w int) []string {
@@ -475,23 +530,6 @@ func (b *outran) hands(v obj, c *ctx, w int) []string {
 			hs = c.list(hand)
 		}
 		out = append(out, wrap(c.bold.Render(c.t("outran.interference"))+" · "+c.t("outran.yourHand")+" "+hs, w)...)
-	}
-	for q, st := range v.subs("seats") {
-		s := c.mark(q) + " " + c.name(q) + ": " + c.tn("outran.inHand", st.num("hand_count"))
-		var front []string
-		for _, x := range st.strs("front") {
-			front = append(front, orCardName(c, x))
-		}
-		if len(front) > 0 {
-			s += " · " + c.t("outran.inFront", p{"list": c.list(front)})
-		}
-		if st.boolean("infected") {
-			s += " · " + c.t("outran.infectedTag")
-		}
-		if st.boolean("immune") {
-			s += " · " + c.t("outran.immuneTag")
-		}
-		out = append(out, fit(s, w))
 	}
 	return out
 }
