@@ -150,7 +150,9 @@ func TestJoinAServersTable(t *testing.T) {
 	s.waitFor("Your line ›")
 	s.keys("hi Bo\r")
 	s.waitFor("Ana: hi Bo")
-	bob.waitHeard(t, func(m *match.Message) bool { return m.Type == match.TypeChat && m.Text == "hi Bo" && m.Seat != nil && *m.Seat == 0 })
+	bob.waitHeard(t, func(m *match.Message) bool {
+		return m.Type == match.TypeChat && m.Text == "hi Bo" && m.Seat != nil && *m.Seat == 0
+	})
 
 	// Ana hands her seat to her bot (asked twice) and takes it back.
 	s.keys("/leave\r")

@@ -23,7 +23,7 @@ import (
 // doors) the person composes them on the board: digit keys pick cards of
 // the hand, door numbers are typed; or types the game's short form.
 type evades struct {
-	sel []string // the cards picked, for the decision decidedFor
+	sel  []string // the cards picked, for the decision decidedFor
 	for_ string
 }
 
