@@ -188,12 +188,12 @@ func (b *evades) label(a obj, c *ctx) string {
 	case "take_face_up":
 		s := a.nums("slots")
 		if len(s) == 2 {
-			label := c.t("evades.takeFace", p{"cards": c.t("evades.slots", p{"a": s[0] + 1, "b": s[1] + 1})})
+			// The cards by name, the slots after them.
 			row := newObj(c.view).strs("row")
 			if s[0] < len(row) && s[1] < len(row) {
-				label += ": " + evCardsText(c, []string{row[s[0]], row[s[1]]})
+				return c.t("evades.takeFace", p{"cards": evCardsText(c, []string{row[s[0]], row[s[1]]})}) + fmt.Sprintf(" (%d, %d)", s[0]+1, s[1]+1)
 			}
-			return label
+			return c.t("evades.takeFace", p{"cards": c.t("evades.slots", p{"a": s[0] + 1, "b": s[1] + 1})})
 		}
 	case "take_blind":
 		return c.t("evades.takeBlind")
@@ -237,14 +237,14 @@ func (b *evades) label(a obj, c *ctx) string {
 		}
 		return c.t("evades.flipNone")
 	case "give_cards":
-		return c.t("evades.confirm.give_cards") + ": " + evCardsText(c, a.strs("cards"))
+		return c.t("evades.confirm.give_cards") + c.colon() + evCardsText(c, a.strs("cards"))
 	case "discard":
-		return c.t("evades.confirm.discard") + ": " + evCardsText(c, a.strs("cards"))
+		return c.t("evades.confirm.discard") + c.colon() + evCardsText(c, a.strs("cards"))
 	case "answer_blackmail":
 		if a.boolean("skip") {
 			return c.t("evades.blackmailSkip")
 		}
-		return c.t("evades.confirm.answer_blackmail") + ": " + evCardsText(c, a.strs("give"))
+		return c.t("evades.confirm.answer_blackmail") + c.colon() + evCardsText(c, a.strs("give"))
 	}
 	return ""
 }
@@ -768,7 +768,7 @@ func (b *evades) info(v obj, c *ctx, w int) []string {
 			objs = append(objs, evObj(c, o))
 		}
 		if len(objs) > 0 {
-			rooms = append(rooms, evArea(c, r.str("room"))+": "+strings.Join(objs, ", "))
+			rooms = append(rooms, evArea(c, r.str("room"))+c.colon()+strings.Join(objs, ", "))
 		}
 	}
 	out = append(out, wrap(c.dim.Render(strings.Join(rooms, " · ")), w)...)

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -153,6 +154,15 @@ func (x *texts) tn(key string, n int, params ...p) string {
 	return x.t(key+".other", all)
 }
 
+// colon is the colon between a name and what it names, as the language
+// writes it ("Hand: …", « Main : … »).
+func (x *texts) colon() string {
+	if x.lang == "fr" {
+		return " : "
+	}
+	return ": "
+}
+
 // list joins words as a sentence does: "a, b and c".
 func (x *texts) list(items []string) string {
 	var kept []string
@@ -210,37 +220,22 @@ func (x *texts) errorParams(in map[string]any, name func(int) string) p {
 	return out
 }
 
-// number reads a JSON number (float64 once decoded, any Go number when a
-// refusal comes from a match in this process).
+// number reads a JSON number (float64 once decoded; any Go number, named
+// types such as engine.Millis included, when a refusal comes from a match
+// in this process).
 func number(v any) (float64, bool) {
-	switch n := v.(type) {
-	case float64:
-		return n, true
-	case float32:
-		return float64(n), true
-	case int:
-		return float64(n), true
-	case int8:
-		return float64(n), true
-	case int16:
-		return float64(n), true
-	case int32:
-		return float64(n), true
-	case int64:
-		return float64(n), true
-	case uint:
-		return float64(n), true
-	case uint8:
-		return float64(n), true
-	case uint16:
-		return float64(n), true
-	case uint32:
-		return float64(n), true
-	case uint64:
-		return float64(n), true
-	case json.Number:
+	if n, ok := v.(json.Number); ok {
 		f, err := n.Float64()
 		return f, err == nil
+	}
+	r := reflect.ValueOf(v)
+	switch r.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return float64(r.Int()), true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return float64(r.Uint()), true
+	case reflect.Float32, reflect.Float64:
+		return r.Float(), true
 	}
 	return 0, false
 }

@@ -21,6 +21,11 @@ type Options struct {
 	Lang string
 	// Colour draws in colour; false keeps to bold and reverse.
 	Colour bool
+	// ClockSpeed is how fast the match clock runs between messages against
+	// the wall clock, as the match's (LocalConfig.ClockSpeed): 0 is real
+	// time, a negative speed stops it (tests draw a real-time game at a
+	// fixed moment).
+	ClockSpeed float64
 	// Input and Output are the terminal (nil: the process's).
 	Input  io.Reader
 	Output io.Writer
@@ -48,6 +53,10 @@ func Run(conn Conn, opt Options) error {
 		out = stdout()
 	}
 	m := newModel(conn, tx, newStyles(out, opt.Colour))
+	m.speed = opt.ClockSpeed
+	if m.speed == 0 {
+		m.speed = 1
+	}
 	final, err := tea.NewProgram(m, tops...).Run()
 	if err != nil {
 		return err
@@ -99,11 +108,12 @@ type model struct {
 	closed    bool
 	fatal     error
 	talk      talk
+	speed     float64 // of the clock between messages (negative: stopped)
 	w, h      int
 }
 
 func newModel(conn Conn, tx *texts, st *styles) *model {
-	return &model{conn: conn, tx: tx, st: st, seat: -1, board: generic{}, w: 80, h: 24}
+	return &model{conn: conn, tx: tx, st: st, seat: -1, board: generic{}, speed: 1, w: 80, h: 24}
 }
 
 type inMsg struct{ m *match.Message }
@@ -347,7 +357,10 @@ func (m *model) liveClock() int64 {
 	if m.status != "running" {
 		return m.clock
 	}
-	return m.clock + time.Since(m.clockAt).Milliseconds()
+	if m.speed < 0 {
+		return m.clock
+	}
+	return m.clock + int64(float64(time.Since(m.clockAt).Milliseconds())*m.speed)
 }
 
 // name is a seat's name as the web page says it (web/js/names.js): the

@@ -24,7 +24,7 @@ func TestRefusalsSayTheirParams(t *testing.T) {
 	}{
 		{"en", "temple", "cooldown", map[string]any{"wait_ms": 2450.0}, "Too soon: you can try again in 2.5 s."},
 		{"fr", "temple", "cooldown", map[string]any{"wait_ms": 2450.0}, "Trop tôt : vous pourrez réessayer dans 2,5 s."},
-		{"fr", "temple", "cooldown", map[string]any{"wait_ms": int64(95000)}, "Trop tôt : vous pourrez réessayer dans 1 min 35 s."},
+		{"fr", "temple", "cooldown", map[string]any{"wait_ms": engine.Millis(95000)}, "Trop tôt : vous pourrez réessayer dans 1 min 35 s."},
 		{"en", "", "chat_too_long", map[string]any{"max": 300.0}, "A line holds at most 300 characters."},
 		{"fr", "outran", "target_shielded", map[string]any{"target": 1.0}, "Bo a un Bouclier"},
 		{"en", "temple", "not_enough_keys", map[string]any{"need": 12.0, "offer": 3.0}, "You need 12 keys to escape and offer 3."},

@@ -301,8 +301,12 @@ func (b *outran) render(c *ctx, w, h int) string {
 		out = append(out, c.bold.Render(c.t("outran.over")))
 	}
 	top := b.path(v, c)
-	right := b.rightColumn(v, c, w-17)
-	pathAndRight := joinColumns(top, 16, right, w-17, max(len(top), len(right)))
+	pw := 16
+	if !v.has("path") {
+		pw = min(max(lipWidth(top[0])+1, 16), w/3)
+	}
+	right := b.rightColumn(v, c, w-pw-1)
+	pathAndRight := joinColumns(top, pw, right, w-pw-1, max(len(top), len(right)))
 	if ph := v.str("phase"); ph == "countdown" || ph == "run" {
 		// The run: the path and the arrows first.
 		out = append(out, pathAndRight...)
@@ -422,7 +426,7 @@ func (b *outran) rightColumn(v obj, c *ctx, w int) []string {
 		if st.str("result") == "" {
 			continue
 		}
-		r := c.mark(q) + " " + c.name(q) + ": " + c.t("outran.result."+st.str("result"))
+		r := c.mark(q) + " " + c.name(q) + c.colon() + c.t("outran.result."+st.str("result"))
 		if st.num("elapsed") > 0 {
 			r += " (" + toFixed1(st.float("elapsed")/1000) + " s)"
 		}

@@ -312,8 +312,13 @@ func (b *pds) render(c *ctx, w, h int) string {
 	out = append(out, wrap(strings.Join(stats, " · "), w)...)
 	// The top of the stack beside the players.
 	top := b.topTile(v, c)
-	players := b.players(v, c, w-16)
-	out = append(out, joinColumns(top, 16, players, w-17, max(len(top), len(players)))...)
+	tw := 16
+	for _, l := range top {
+		tw = max(tw, lipWidth(l)+1)
+	}
+	tw = min(tw, 24)
+	players := b.players(v, c, w-tw)
+	out = append(out, joinColumns(top, tw, players, w-tw-1, max(len(top), len(players)))...)
 	if v.str("next_facing") == "free" {
 		out = append(out, wrap(c.accent.Render(c.t("pds.nextFree")), w)...)
 	} else {
@@ -323,7 +328,7 @@ func (b *pds) render(c *ctx, w, h int) string {
 	// The hand and the call being asked come before the cards in force,
 	// which are cut first when the screen is short.
 	if v.num("seat") >= 0 {
-		out = append(out, b.hand(v, c, w)...)
+		out = append(out, b.hand(v, c, w, h >= 30 && w >= 96)...)
 	}
 	if v.str("phase") == "lost_chain" && v.has("chain") {
 		ch := v.sub("chain")
@@ -359,7 +364,7 @@ func (b *pds) cardsInForce(v obj, c *ctx, w, room int) []string {
 		}
 		var long, names []string
 		for _, id := range ids {
-			long = append(long, st(prefix+" "+c.t("pds.id."+id))+": "+c.t("pds."+kind+"Text."+id))
+			long = append(long, st(prefix+" "+c.t("pds.id."+id))+c.colon()+c.t("pds."+kind+"Text."+id))
 			names = append(names, st(prefix+" "+c.t("pds.id."+id)))
 		}
 		return head + strings.Join(long, " "), head + strings.Join(names, " ")
@@ -406,9 +411,9 @@ func (b *pds) topTile(v obj, c *ctx) []string {
 	var box []string
 	switch t.str("kind") {
 	case "lost":
-		box = tileBox(c, c.refusal.Render("✖"), "", fit(c.t("pds.lostWord")+" "+c.name(t.num("seat")), 16))
+		box = tileBox(c, c.refusal.Render("✖"), "", fit(c.t("pds.lostWord")+" "+c.name(t.num("seat")), 23))
 	case "face_down":
-		box = tileBox(c, "?", "", fit(c.t("pds.aria.faceDown"), 16))
+		box = tileBox(c, "?", "", fit(c.t("pds.aria.faceDown"), 23))
 	case "start":
 		box = tileBox(c, c.accent.Render(arrow(t.num("facing"))), "", c.t("pds.start"))
 	default:
@@ -421,9 +426,9 @@ func (b *pds) topTile(v obj, c *ctx) []string {
 		if ch := t.str("character"); ch != "" {
 			corner = c.t("pds.char." + ch + ".abbr")
 		}
-		box = tileBox(c, c.accent.Render(mid), corner, fit(c.t("pds.type."+typ), 16))
+		box = tileBox(c, c.accent.Render(mid), corner, fit(c.t("pds.type."+typ), 23))
 	}
-	return append([]string{c.dim.Render(fit(c.t("pds.topOfStack"), 16))}, box...)
+	return append([]string{c.dim.Render(fit(c.t("pds.topOfStack"), 23))}, box...)
 }
 
 func (b *pds) players(v obj, c *ctx, w int) []string {
@@ -467,7 +472,7 @@ func (b *pds) players(v obj, c *ctx, w int) []string {
 	return out
 }
 
-func (b *pds) hand(v obj, c *ctx, w int) []string {
+func (b *pds) hand(v obj, c *ctx, w int, big bool) []string {
 	hand := v.subs("hand")
 	title := c.bold.Render(c.t("pds.yourHand")) + " "
 	if len(hand) == 0 {
@@ -491,6 +496,40 @@ func (b *pds) hand(v obj, c *ctx, w int) []string {
 		items = append(items, item)
 	}
 	out := wrap(title+strings.Join(items, "   "), w)
+	if big {
+		// Where there is room, the tiles drawn as on the table.
+		out = []string{c.bold.Render(c.t("pds.yourHand"))}
+		var cols [][]string
+		for i, t := range hand {
+			typ := pdsType(t.str("tile"))
+			mark := "?"
+			if !free {
+				mark = arrow(v.num("next_facing") + arrowTurn[typ])
+			}
+			if typ == "repetition" {
+				mark = "↻"
+			}
+			corner := ""
+			if ch := t.str("character"); ch != "" {
+				corner = c.t("pds.char." + ch + ".abbr")
+			}
+			box := tileBox(c, c.accent.Render(mark), corner, "")[:3]
+			label := fmt.Sprintf("[%d] %s", i+1, b.tileName(c, t.str("tile"), t.str("character")))
+			if b.pick == t.str("tile") {
+				label = c.selected.Render(label)
+			}
+			cols = append(cols, append(box, label))
+		}
+		colW := min(w/len(cols), 40)
+		for r := range 4 {
+			var line string
+			for _, col := range cols {
+				cell := fit(col[r], colW-2)
+				line += cell + strings.Repeat(" ", max(colW-lipWidth(cell), 1))
+			}
+			out = append(out, strings.TrimRight(line, " "))
+		}
+	}
 	switch {
 	case b.pick != "":
 		out = append(out, c.mine.Render(fit(c.t("pds.chooseFacing")+" ↑ → ↓ ← · Esc "+c.t("word.cancel"), w)))

@@ -415,7 +415,7 @@ func r25Side(v obj, c *ctx) []string {
 			}
 			names = append(names, n)
 		}
-		out = append(out, c.dim.Render(c.t("room25.line")+": "+strings.Join(names, " → ")))
+		out = append(out, c.dim.Render(c.t("room25.line")+c.colon()+strings.Join(names, " → ")))
 	}
 	var roles []string
 	for _, st := range v.subs("seats") {
@@ -426,11 +426,11 @@ func r25Side(v obj, c *ctx) []string {
 			} else if st.num("seat") == c.seat {
 				role += " (" + c.t("room25.secret") + ")"
 			}
-			roles = append(roles, c.name(st.num("seat"))+": "+role)
+			roles = append(roles, c.name(st.num("seat"))+c.colon()+role)
 		}
 	}
 	if len(roles) > 0 {
-		out = append(out, c.t("room25.roles")+": "+strings.Join(roles, " · "))
+		out = append(out, c.t("room25.roles")+c.colon()+strings.Join(roles, " · "))
 	}
 	return out
 }

@@ -297,14 +297,22 @@ func (b *temple) render(c *ctx, w, h int) string {
 			if st.num("seat") != you {
 				continue
 			}
-			if c.myTurn && !st.boolean("escaped") {
+			locked := 0
+			for _, d := range b.myDice(v) {
+				if d.str("status") == "locked" {
+					locked++
+				}
+			}
+			if c.myTurn && !st.boolean("escaped") && len(b.chosen(v)) == 0 && locked > 0 {
+				out = append(out, wrap(c.warn.Render(c.t("tip.temple.allLocked")), w)...)
+			} else if c.myTurn && !st.boolean("escaped") {
 				roll := c.t("temple.rollAll")
 				if picked := b.chosen(v); len(b.sel) > 0 {
 					roll = c.tn("temple.rollSome", len(picked))
 				}
 				wait := c.good.Render(c.t("temple.ready"))
 				if next := int64(st.num("next_roll_at")); next > c.clock {
-					wait = c.dim.Render(c.t("temple.cooldown", p{"s": toFixed1(float64(next-c.clock) / 1000)}))
+					wait = c.dim.Render(c.t("temple.cooldown", p{"s": c.num(float64(next-c.clock)/1000, 1)}))
 				}
 				out = append(out, fit("[R] "+roll+" · "+wait+" · "+c.dim.Render(c.t("term.temple.pick")), w))
 			}
@@ -344,7 +352,7 @@ func (b *temple) render(c *ctx, w, h int) string {
 				locked++
 			}
 		}
-		line := c.mark(s) + " " + c.name(s) + " — " + where + " · " + c.tn("temple.dice", st.num("dice")) + ": " + strings.Join(faces, " ")
+		line := c.mark(s) + " " + c.name(s) + " — " + where + " · " + c.tn("temple.dice", st.num("dice")) + c.colon() + strings.Join(faces, " ")
 		if locked > 0 {
 			line += " · " + c.tn("temple.locked", locked)
 		}
@@ -422,10 +430,15 @@ func (b *temple) chamberMap(v obj, c *ctx, w, room int) []string {
 		}
 		return false
 	}
-	two := room >= 10 // two lines a chamber where there is room
+	// Chambers drawn as boxes where there is room, else two lines or one
+	// in brackets.
+	framed, two := room >= 16, room >= 10
 	cellW, gap := 17, 3
 	pitchH := 2
-	if two {
+	switch {
+	case framed:
+		cellW, pitchH = 15, 5
+	case two:
 		cellW, pitchH = 15, 3
 	}
 	cols := max((w+gap)/(cellW+2+gap), 1)
@@ -491,51 +504,86 @@ func (b *temple) chamberMap(v obj, c *ctx, w, room int) []string {
 		return "[" + s + "]"
 	}
 	blank := strings.Repeat(" ", cellW+2)
+	edge := func(l, mid, r string, joint bool, st func(...string) string) string {
+		line := strings.Repeat("─", cellW/2)
+		if joint {
+			line += mid
+		} else {
+			line += "─"
+		}
+		line += strings.Repeat("─", cellW-cellW/2-1)
+		return st(l + line + r)
+	}
+	plainStyle := func(s ...string) string { return strings.Join(s, "") }
 	for gy := y0; gy < y0+rows; gy++ {
-		var first, second, link strings.Builder
+		n := 2 // the chamber's line(s), then the corridors down
+		switch {
+		case framed:
+			n = 5
+		case two:
+			n = 3
+		}
+		lines := make([]strings.Builder, n)
 		for gx := x0; gx < x0+cols; gx++ {
 			p := xy{gx, gy}
 			i, ok := at[p]
+			cells := make([]string, n)
+			for k := range cells {
+				cells[k] = blank
+			}
 			right := "   "
 			switch {
 			case ok:
 				a, bb := cellText(i)
 				mine := i == here && v.has("you")
-				if two {
-					first.WriteString(box(a, mine))
-					second.WriteString(box(bb, mine))
-				} else {
-					first.WriteString(box(strings.TrimSpace(a+" "+bb), mine))
-				}
+				down := linked(i, xy{gx, gy + 1})
 				if linked(i, xy{gx + 1, gy}) {
 					right = "───"
 				}
-				if linked(i, xy{gx, gy + 1}) {
-					link.WriteString(center("│", cellW+2, " "))
-				} else {
-					link.WriteString(blank)
+				switch {
+				case framed:
+					st := plainStyle
+					if mine {
+						st = c.mine.Render
+					}
+					pad := func(s string) string {
+						s = fit(s, cellW)
+						return st("│") + s + strings.Repeat(" ", cellW-lipWidth(s)) + st("│")
+					}
+					cells[0] = edge("┌", "┴", "┐", linked(i, xy{gx, gy - 1}), st)
+					cells[1], cells[2] = pad(a), pad(bb)
+					cells[3] = edge("└", "┬", "┘", down, st)
+				case two:
+					cells[0], cells[1] = box(a, mine), box(bb, mine)
+				default:
+					cells[0] = box(strings.TrimSpace(a+" "+bb), mine)
+				}
+				if down {
+					cells[n-1] = center("│", cellW+2, " ")
 				}
 			case sides[p] != "":
-				first.WriteString(c.dim.Render(center("+ "+c.t("temple.side."+sides[p]), cellW+2, " ")))
-				second.WriteString(blank)
-				link.WriteString(blank)
-			default:
-				first.WriteString(blank)
-				second.WriteString(blank)
-				link.WriteString(blank)
+				row := 0
+				if framed {
+					row = 1
+				}
+				cells[row] = c.dim.Render(center("+ "+c.t("temple.side."+sides[p]), cellW+2, " "))
 			}
-			if gx < x0+cols-1 {
-				first.WriteString(right)
-				second.WriteString(strings.Repeat(" ", gap))
-				link.WriteString(strings.Repeat(" ", gap))
+			for k := range cells {
+				lines[k].WriteString(cells[k])
+				if gx < x0+cols-1 {
+					if k == 0 && !framed || k == 1 && framed {
+						lines[k].WriteString(right)
+					} else {
+						lines[k].WriteString(strings.Repeat(" ", gap))
+					}
+				}
 			}
 		}
-		out = append(out, strings.TrimRight(first.String(), " "))
-		if two {
-			out = append(out, strings.TrimRight(second.String(), " "))
-		}
-		if gy < y0+rows-1 {
-			out = append(out, strings.TrimRight(link.String(), " "))
+		for k := range lines {
+			if k == n-1 && gy == y0+rows-1 {
+				break
+			}
+			out = append(out, strings.TrimRight(lines[k].String(), " "))
 		}
 	}
 	// No empty rows at the end of the map.

@@ -177,7 +177,7 @@ func (m *model) seatsLine(c *ctx) string {
 		}
 		parts = append(parts, s)
 	}
-	return m.st.bold.Render(m.tx.t("match.players")+":") + " " + strings.Join(parts, "  ")
+	return m.st.bold.Render(m.tx.t("match.players")+strings.TrimRight(m.tx.colon(), " ")) + " " + strings.Join(parts, "  ")
 }
 
 // seatTag says what is unusual about a human seat at a table: left to its
