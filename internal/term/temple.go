@@ -121,7 +121,7 @@ func (b *temple) label(a obj, c *ctx) string {
 		}
 		return base
 	case "unlock":
-		return c.tn("temple.unlock", len(a.nums("targets")))
+		return tpUnlockLabel(a, c)
 	case "enter":
 		return c.t("temple.enter", p{"to": tpChamberName(c, a.str("to"))})
 	case "discover":
@@ -591,4 +591,36 @@ func (b *temple) chamberMap(v obj, c *ctx, w, room int) []string {
 		out = out[:len(out)-1]
 	}
 	return out
+}
+
+// tpUnlockLabel names the dice a gold mask frees by their places in their
+// owners' trays, as the web page does, so that two unlocks never read alike.
+func tpUnlockLabel(a obj, c *ctx) string {
+	v := newObj(c.view)
+	all := v.subs("dice")
+	var dice []string
+	for _, id := range a.nums("targets") {
+		name := c.t("temple.dieOf.you", p{"n": id})
+		for _, d := range all {
+			if d.num("id") != id {
+				continue
+			}
+			owner, n := d.num("owner"), 0
+			for _, x := range all {
+				if x.num("owner") == owner {
+					n++
+				}
+				if x.num("id") == id {
+					break
+				}
+			}
+			if v.has("you") && owner == v.num("you") {
+				name = c.t("temple.dieOf.you", p{"n": n})
+			} else {
+				name = c.t("temple.dieOf.other", p{"n": n, "name": c.name(owner)})
+			}
+		}
+		dice = append(dice, name)
+	}
+	return c.t("temple.unlock.dice", p{"dice": c.list(dice)})
 }
