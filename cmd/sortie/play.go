@@ -37,11 +37,14 @@ and play at their pace; a real-time game runs on the wall clock.
 
 At a server's table: --join with a seat's invite link (the lobby of
 'sortie serve' gives one per seat); you then sit with the browser players.
+There, Tab opens a line to talk to the table, /leave (twice) hands your seat
+to your bot and /back takes it back.
 
 Keys: ↑/↓ move through your actions and Enter plays one; or type its number
 and Enter; or type the game's short form (Outran's arrows as on a keypad,
 98+3; Les Évadés' "cross d07 file joker"...). Each board has its own keys,
-shown at the bottom of the screen. Esc clears, Ctrl+C leaves.
+shown at the bottom of the screen (Temple's 1–7 and R, Plan de Secours' 1–3
+and L...). Esc clears, Ctrl+C leaves.
 
 The language is --lang, else the locale (LC_ALL, LC_MESSAGES, LANG).
 Colours are off with --no-color or when NO_COLOR is set.`,
