@@ -83,33 +83,36 @@ type model struct {
 	info  engine.Info
 	board board
 
-	seat      int
-	seats     []match.SeatSummary
-	team      *int
-	have      bool
-	seq       uint64
-	status    string
-	clock     int64
-	clockAt   time.Time
-	actors    []int
-	deadlines []match.Deadline
-	view      json.RawMessage
-	legal     []obj
-	outcome   *engine.Outcome
-	log       []logLine
-	refusal   string
-	notice    string
-	banner    string
-	cursor    int
-	input     string
-	busy      bool
-	lastSent  json.RawMessage
-	resent    bool
-	closed    bool
-	fatal     error
-	talk      talk
-	speed     float64 // of the clock between messages (negative: stopped)
-	w, h      int
+	seat       int
+	seats      []match.SeatSummary
+	team       *int
+	have       bool
+	seq        uint64
+	status     string
+	clock      int64
+	clockAt    time.Time
+	actors     []int
+	deadlines  []match.Deadline
+	view       json.RawMessage
+	legal      []obj
+	outcome    *engine.Outcome
+	log        []logLine
+	refusal    string
+	notice     string
+	flash      string // said for a few seconds (connected again)
+	flashUntil time.Time
+	banner     string
+	cursor     int
+	input      string
+	busy       bool
+	lastSent   json.RawMessage
+	resent     bool
+	closed     bool
+	lost       bool // the line dropped: the next state is a reconnection
+	fatal      error
+	talk       talk
+	speed      float64 // of the clock between messages (negative: stopped)
+	w, h       int
 }
 
 func newModel(conn Conn, tx *texts, st *styles) *model {
@@ -142,6 +145,9 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
 	case tickMsg:
+		if m.flash != "" && time.Time(msg).After(m.flashUntil) {
+			m.flash = ""
+		}
 		return m, m.tick()
 	case closedMsg:
 		m.closed = true
@@ -174,7 +180,8 @@ func (m *model) receive(msg *match.Message) tea.Cmd {
 			m.seats = msg.Seats
 		}
 		m.team = msg.Team
-		reconnected := m.have
+		reconnected := m.lost
+		m.lost = false
 		missed := m.have && msg.Seq > m.seq
 		m.banner = ""
 		m.setState(msg, !m.have || msg.Seq > m.seq)
@@ -187,7 +194,7 @@ func (m *model) receive(msg *match.Message) tea.Cmd {
 			m.addLog(m.tx.t("match.missed"))
 		}
 		if reconnected {
-			m.notice = m.tx.t("match.reconnected")
+			m.flash, m.flashUntil = m.tx.t("match.reconnected"), time.Now().Add(5*time.Second)
 		}
 	case match.TypeUpdate:
 		if m.have && msg.Seq <= m.seq {
@@ -218,6 +225,7 @@ func (m *model) receive(msg *match.Message) tea.Cmd {
 		}
 		m.refusal = m.errorText(msg.Error)
 	case LostType:
+		m.lost = true
 		m.banner = m.tx.t("match.reconnecting", p{"s": (msg.Clock + 999) / 1000})
 	}
 	return nil

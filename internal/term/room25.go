@@ -360,8 +360,8 @@ func r25Side(v obj, c *ctx) []string {
 	for _, x := range v.subs("characters") {
 		id := x.str("id")
 		s := c.seatStyle(x.num("seat")).Render(c.t("room25.char."+id+".short")) + " " + c.bold.Render(c.t("room25.char."+id)) + " (" + c.name(x.num("seat"))
-		if x.num("team") != 0 {
-			s += ", " + c.t("room25.team", p{"team": x.num("team")})
+		if team := x.str("team"); team != "" {
+			s += ", " + c.t("room25.team", p{"team": team})
 		}
 		s += ")"
 		if v.str("slot") == id {
@@ -431,6 +431,11 @@ func r25Side(v obj, c *ctx) []string {
 	}
 	if len(roles) > 0 {
 		out = append(out, c.t("room25.roles")+c.colon()+strings.Join(roles, " · "))
+	}
+	for _, st := range v.subs("seats") {
+		if st.num("seat") == c.seat && st.str("team") != "" {
+			out = append(out, c.bold.Render(c.t("room25.yourTeam", p{"team": st.str("team")})))
+		}
 	}
 	return out
 }

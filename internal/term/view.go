@@ -30,8 +30,10 @@ func (m *model) View() string {
 	if m.talk.err != "" {
 		foot = append(foot, wrap(m.st.refusal.Render(m.tx.t("term.notSaid"))+" "+m.talk.err, w)...)
 	}
-	if m.notice != "" {
-		foot = append(foot, wrap(m.st.bold.Render(m.notice), w)...)
+	for _, n := range []string{m.notice, m.flash} {
+		if n != "" {
+			foot = append(foot, wrap(m.st.bold.Render(n), w)...)
+		}
 	}
 	foot = append(foot, m.prompt(w), m.st.dim.Render(fit(m.keysHelp(), w)))
 	rest := h - len(head) - len(foot)
