@@ -83,15 +83,12 @@ func evArea(c *ctx, a string) string {
 }
 
 func evCardsText(c *ctx, cs []string) string {
-	n := map[string]int{}
-	for _, x := range cs {
-		n[x]++
-	}
+	kinds, n := evHandTypes(cs)
 	var out []string
-	for _, k := range evCards {
+	for _, k := range kinds {
 		if n[k] > 1 {
 			out = append(out, fmt.Sprintf("%d × %s", n[k], c.t("evades.card."+k)))
-		} else if n[k] == 1 {
+		} else {
 			out = append(out, c.t("evades.card."+k))
 		}
 	}
@@ -299,8 +296,9 @@ func (b *evades) picking(v obj, c *ctx) int {
 	return 0
 }
 
-// handTypes are the kinds of card in the hand, in the game's order, with
-// how many of each: the digit keys pick them in this order.
+// evHandTypes are the kinds of card in a hand (or any list of cards), in
+// the game's order, with how many of each: the digit keys pick them in this
+// order.
 func evHandTypes(hand []string) ([]string, map[string]int) {
 	n := map[string]int{}
 	for _, x := range hand {

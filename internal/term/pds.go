@@ -479,17 +479,20 @@ func (b *pds) hand(v obj, c *ctx, w int, big bool) []string {
 		return []string{title + c.dim.Render(c.t("pds.emptyHand"))}
 	}
 	free := v.str("next_facing") == "free"
+	// markOf is where a tile in the hand would point if laid now.
+	markOf := func(t obj) string {
+		typ := pdsType(t.str("tile"))
+		switch {
+		case typ == "repetition":
+			return "↻"
+		case free:
+			return "?"
+		}
+		return arrow(v.num("next_facing") + arrowTurn[typ])
+	}
 	var items []string
 	for i, t := range hand {
-		typ := pdsType(t.str("tile"))
-		mark := "?"
-		if !free {
-			mark = arrow(v.num("next_facing") + arrowTurn[typ])
-		}
-		if typ == "repetition" {
-			mark = "↻"
-		}
-		item := fmt.Sprintf("[%d] %s %s", i+1, c.accent.Render(mark), b.tileName(c, t.str("tile"), t.str("character")))
+		item := fmt.Sprintf("[%d] %s %s", i+1, c.accent.Render(markOf(t)), b.tileName(c, t.str("tile"), t.str("character")))
 		if b.pick == t.str("tile") {
 			item = c.selected.Render(item)
 		}
@@ -501,19 +504,11 @@ func (b *pds) hand(v obj, c *ctx, w int, big bool) []string {
 		out = []string{c.bold.Render(c.t("pds.yourHand"))}
 		var cols [][]string
 		for i, t := range hand {
-			typ := pdsType(t.str("tile"))
-			mark := "?"
-			if !free {
-				mark = arrow(v.num("next_facing") + arrowTurn[typ])
-			}
-			if typ == "repetition" {
-				mark = "↻"
-			}
 			corner := ""
 			if ch := t.str("character"); ch != "" {
 				corner = c.t("pds.char." + ch + ".abbr")
 			}
-			box := tileBox(c, c.accent.Render(mark), corner, "")[:3]
+			box := tileBox(c, c.accent.Render(markOf(t)), corner, "")[:3]
 			label := fmt.Sprintf("[%d] %s", i+1, b.tileName(c, t.str("tile"), t.str("character")))
 			if b.pick == t.str("tile") {
 				label = c.selected.Render(label)
