@@ -271,3 +271,25 @@ func TestEvadesCardsArePickedOnTheHand(t *testing.T) {
 		t.Errorf("the game cannot read %s: %v", out.sent[0], err)
 	}
 }
+
+// The terminal's own texts exist in both languages.
+func TestOwnTextsInBothLanguages(t *testing.T) {
+	en, err := loadDict(ownTexts, "i18n/en.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fr, err := loadDict(ownTexts, "i18n/fr.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range en {
+		if _, ok := fr[k]; !ok {
+			t.Errorf("%s has no French text", k)
+		}
+	}
+	for k := range fr {
+		if _, ok := en[k]; !ok {
+			t.Errorf("%s has no English text", k)
+		}
+	}
+}

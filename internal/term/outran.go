@@ -308,7 +308,7 @@ func (b *outran) render(c *ctx, w, h int) string {
 		pw = 28
 	}
 	if !v.has("path") {
-		pw = min(max(lipWidth(top[0])+1, pw), w/3)
+		pw = min(max(lipWidth(top[0])+1, pw), w/2)
 	}
 	right := b.rightColumn(v, c, w-pw-1)
 	pathAndRight := joinColumns(top, pw, right, w-pw-1, max(len(top), len(right)))

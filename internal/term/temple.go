@@ -19,7 +19,14 @@ type temple struct {
 	sel map[int]bool // the dice picked to reroll, by id
 }
 
-var faceLetter = map[string]string{"none": "·", "adventurer": "A", "key": "K", "torch": "T", "gold_mask": "G", "black_mask": "B"}
+// tpLetter is a die face in one letter of the language ("K" key, "C" clé),
+// as the map's legend explains.
+func tpLetter(c *ctx, face string) string {
+	if face == "none" || face == "" {
+		return "·"
+	}
+	return c.t("term.temple.letter." + face)
+}
 var gemChamber = regexp.MustCompile(`^gem_.*`)
 var idNumber = regexp.MustCompile(`_(\d+)$`)
 
@@ -277,7 +284,7 @@ func (b *temple) render(c *ctx, w, h int) string {
 		you := v.num("you")
 		var mine []string
 		for i, d := range b.myDice(v) {
-			cell := faceLetter[d.str("face")]
+			cell := tpLetter(c, d.str("face"))
 			switch d.str("status") {
 			case "locked":
 				cell = c.bad.Render(cell)
@@ -347,7 +354,7 @@ func (b *temple) render(c *ctx, w, h int) string {
 			if d.num("owner") != s || d.str("status") == "lost" || d.str("status") == "out" {
 				continue
 			}
-			faces = append(faces, faceLetter[d.str("face")])
+			faces = append(faces, tpLetter(c, d.str("face")))
 			if d.str("status") == "locked" {
 				locked++
 			}
@@ -464,7 +471,7 @@ func (b *temple) chamberMap(v obj, c *ctx, w, room int) []string {
 		}
 		var cost []string
 		for _, f := range ch.strs("cost") {
-			if l := faceLetter[f]; l != "·" {
+			if l := tpLetter(c, f); l != "·" {
 				cost = append(cost, l)
 			}
 		}

@@ -395,6 +395,12 @@ func (m *model) keysHelp() string {
 			return s
 		}
 	}
+	if !m.myTurn() {
+		if m.atTable() {
+			return m.tx.t("term.keysWaitTable")
+		}
+		return m.tx.t("term.keysWait")
+	}
 	return m.tx.t("term.keys")
 }
 
