@@ -11,6 +11,7 @@ import (
 type canvas struct {
 	w, h   int
 	cells  [][]rune
+	used   [][]bool // written, spaces included
 	style  [][]int
 	styles []lipgloss.Style
 }
@@ -18,9 +19,11 @@ type canvas struct {
 func newCanvas(w, h int) *canvas {
 	cv := &canvas{w: w, h: h, styles: []lipgloss.Style{lipgloss.NewStyle()}}
 	cv.cells = make([][]rune, h)
+	cv.used = make([][]bool, h)
 	cv.style = make([][]int, h)
 	for y := range h {
 		cv.cells[y] = []rune(strings.Repeat(" ", w))
+		cv.used[y] = make([]bool, w)
 		cv.style[y] = make([]int, w)
 	}
 	return cv
@@ -35,19 +38,19 @@ func (cv *canvas) put(x, y int, s string, st lipgloss.Style) {
 	cv.styles = append(cv.styles, st)
 	for _, r := range s {
 		if x >= 0 && x < cv.w {
-			cv.cells[y][x], cv.style[y][x] = r, k
+			cv.cells[y][x], cv.style[y][x], cv.used[y][x] = r, k, true
 		}
 		x++
 	}
 }
 
-// free says whether the n cells from (x, y) are blank.
+// free says whether the n cells from (x, y) are still unwritten.
 func (cv *canvas) free(x, y, n int) bool {
 	if y < 0 || y >= cv.h {
 		return false
 	}
 	for i := x; i < x+n; i++ {
-		if i >= 0 && i < cv.w && cv.cells[y][i] != ' ' {
+		if i >= 0 && i < cv.w && cv.used[y][i] {
 			return false
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -99,7 +100,7 @@ func evObj(c *ctx, o string) string { return c.t("evades.obj." + tileNum.Replace
 func evDoor(c *ctx, d string) string {
 	var n int
 	if len(d) > 1 {
-		fmt.Sscan(d[1:], &n)
+		n, _ = strconv.Atoi(d[1:]) // "d08" is door 8 (not an octal number)
 	}
 	return c.t("evades.door", p{"n": n})
 }
@@ -428,8 +429,8 @@ func (b *evades) compose(line string, c *ctx) (json.RawMessage, string, bool) {
 	}
 	var doors []string
 	for _, f := range strings.Fields(strings.ToLower(line)) {
-		var n int
-		if _, err := fmt.Sscan(strings.TrimPrefix(f, "d"), &n); err != nil {
+		n, err := strconv.Atoi(strings.TrimPrefix(f, "d"))
+		if err != nil {
 			return nil, "", false // not door numbers: the short form, perhaps
 		}
 		if n == 0 {
@@ -482,11 +483,14 @@ func (b *evades) render(c *ctx, w, h int) string {
 	out = append(out, b.prompt(v, c, w)...)
 	info := b.info(v, c, w)
 	if mp := b.prisonMap(v, c, w); len(mp) > 0 {
-		side := b.prisoners(v, c, w)
-		if len(mp)+len(out)+len(side)+len(info) <= h {
+		// Under the prison, the prisoners beside the cards.
+		half := (w - 1) / 2
+		side := b.prisoners(v, c, half)
+		cards := b.info(v, c, w-half-1)
+		below := joinColumns(side, half, cards, w-half-1, max(len(side), len(cards)))
+		if len(mp)+len(out)+min(len(below), 6) <= h {
 			out = append(out, mp...)
-			out = append(out, side...)
-			out = append(out, info...)
+			out = append(out, below...)
 			return strings.Join(out, "\n")
 		}
 	}
@@ -775,6 +779,9 @@ func (b *evades) info(v obj, c *ctx, w int) []string {
 	return out
 }
 
+// wide asks for a wide board: the prison's middle row holds nine areas.
+func (b *evades) wide() bool { return true }
+
 // prisonMap draws the whole prison where the screen is large enough (nil
 // otherwise), placed as on the web page's map: each area with the pawns in
 // it, each door between its two areas with its number, what it asks (its
@@ -803,6 +810,8 @@ func (b *evades) prisonMap(v obj, c *ctx, w int) []string {
 	for _, a := range evLayout().Areas {
 		areas[a.Area] = a
 	}
+	// The doors: a tag (number, level, ! on a Warning spot) and the face.
+	var corridors []evLayoutDoor
 	for _, d := range evLayout().Doors {
 		a, bb := areas[d.A], areas[d.B]
 		face, level := evDoorFace(c, v, d.Door)
@@ -811,11 +820,9 @@ func (b *evades) prisonMap(v obj, c *ctx, w int) []string {
 		numRow := y
 		if a.Y == bb.Y {
 			// A door on a row of areas: its tag above, its face below,
-			// and the corridor through it.
+			// and a corridor through it (drawn last, where nothing is).
 			numRow = y - 1
-			for i := col(math.Min(a.X, bb.X)) + 3; i <= col(math.Max(a.X, bb.X))-3; i++ {
-				cv.put(i, y, "─", c.dim)
-			}
+			corridors = append(corridors, d)
 		}
 		st := c.bold
 		if can[d.Door] {
@@ -838,19 +845,13 @@ func (b *evades) prisonMap(v obj, c *ctx, w int) []string {
 		}
 		cv.put(fx, fy, fs, c.dim)
 	}
+	// The areas, then their pawns: after the name where there is room,
+	// else under it or over it.
+	type spot struct{ x, y int }
+	ends := map[string]spot{}
 	for _, a := range evLayout().Areas {
-		name := c.t("term.evades.short." + a.Area)
-		var pawns []int
-		for _, st := range v.subs("seats") {
-			if st.str("area") == a.Area {
-				pawns = append(pawns, st.num("seat"))
-			}
-		}
-		width := lipWidth(name) + 2 + len(pawns)
-		if len(pawns) > 0 {
-			width++
-		}
-		x, y := col(a.X)-width/2, row(a.Y)
+		label := "[" + c.t("term.evades.short."+a.Area) + "]"
+		x, y := col(a.X)-lipWidth(label)/2, row(a.Y)
 		st := c.bold
 		switch {
 		case a.Area == mine:
@@ -860,16 +861,42 @@ func (b *evades) prisonMap(v obj, c *ctx, w int) []string {
 		case a.Kind == "exit":
 			st = c.accent
 		}
-		cv.put(x, y, "["+name, st)
-		x += lipWidth(name) + 1
-		if len(pawns) > 0 {
-			x++
-			for _, q := range pawns {
-				cv.put(x, y, c.shape(q), c.seatStyle(q))
-				x++
+		cv.put(x, y, label, st)
+		ends[a.Area] = spot{x + lipWidth(label), y}
+	}
+	for _, a := range evLayout().Areas {
+		var pawns []int
+		for _, st := range v.subs("seats") {
+			if st.str("area") == a.Area {
+				pawns = append(pawns, st.num("seat"))
 			}
 		}
-		cv.put(x, y, "]", st)
+		if len(pawns) == 0 {
+			continue
+		}
+		at := ends[a.Area]
+		x, y := at.x, at.y
+		switch {
+		case cv.free(x, y, len(pawns)+1):
+		case cv.free(col(a.X)-len(pawns)/2-1, y+1, len(pawns)+2):
+			x, y = col(a.X)-len(pawns)/2, y+1
+		case cv.free(col(a.X)-len(pawns)/2-1, y-1, len(pawns)+2):
+			x, y = col(a.X)-len(pawns)/2, y-1
+		default:
+			x, y = col(a.X)-len(pawns)/2, y+1 // over a door's face, if need be
+		}
+		for i, q := range pawns {
+			cv.put(x+i, y, c.shape(q), c.seatStyle(q))
+		}
+	}
+	for _, d := range corridors {
+		a, bb := areas[d.A], areas[d.B]
+		y := row(d.Y)
+		for i := col(math.Min(a.X, bb.X)); i <= col(math.Max(a.X, bb.X)); i++ {
+			if cv.free(i, y, 1) {
+				cv.put(i, y, "─", c.dim)
+			}
+		}
 	}
 	out := []string{c.bold.Render(c.t("evades.map")) + " " + c.dim.Render(c.t("term.evades.legend"))}
 	return append(out, cv.lines()...)

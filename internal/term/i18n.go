@@ -158,7 +158,7 @@ func (x *texts) tn(key string, n int, params ...p) string {
 // writes it ("Hand: …", « Main : … »).
 func (x *texts) colon() string {
 	if x.lang == "fr" {
-		return " : "
+		return "\u00a0: " // a no-break space: the colon never starts a line
 	}
 	return ": "
 }

@@ -158,7 +158,7 @@ func TestEvadesTurnaroundIsTypedByDoorNumbers(t *testing.T) {
 	if scr := m.View(); !strings.Contains(scr, "(5 20), or 0 for none, then Enter.") {
 		t.Errorf("the screen does not say how to choose the doors:\n%s", scr)
 	}
-	press(m, append(runes("5 20"), enter)...)
+	press(m, append(runes("5 08"), enter)...)
 	if len(out.sent) != 1 {
 		t.Fatalf("sent %d actions", len(out.sent))
 	}
@@ -177,8 +177,8 @@ func TestEvadesTurnaroundIsTypedByDoorNumbers(t *testing.T) {
 			flipped = append(flipped, o.str("door"))
 		}
 	}
-	if strings.Join(flipped, " ") != "d05 d20" {
-		t.Errorf("flipped %v, want d05 and d20", flipped)
+	if strings.Join(flipped, " ") != "d05 d08" {
+		t.Errorf("flipped %v, want d05 and d08", flipped)
 	}
 	// A door that does not exist is refused in words, and nothing is sent.
 	m2, out2 := screenOn(t, g, before, 3)
@@ -290,6 +290,18 @@ func TestOwnTextsInBothLanguages(t *testing.T) {
 	for k := range fr {
 		if _, ok := en[k]; !ok {
 			t.Errorf("%s has no English text", k)
+		}
+	}
+}
+
+// Doors 08 and 09 are doors 8 and 9 (a leading zero is not octal), in the
+// sentences and when typed for Turnaround.
+func TestEvadesDoorNumbers(t *testing.T) {
+	tx, _ := newTexts("en")
+	c := &ctx{texts: tx, styles: newStyles(io.Discard, false)}
+	for _, d := range []string{"d08", "d09"} {
+		if got, want := evDoor(c, d), "door "+d[2:]; got != want {
+			t.Errorf("%s is %q, want %q", d, got, want)
 		}
 	}
 }

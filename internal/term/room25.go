@@ -2,6 +2,7 @@ package term
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -40,7 +41,7 @@ func r25LineName(c *ctx, l string) string {
 		return l
 	}
 	var n int
-	fmt.Sscan(l[3:], &n)
+	n, _ = strconv.Atoi(l[3:])
 	return c.t("room25.line."+l[:3], p{"n": n + 1})
 }
 

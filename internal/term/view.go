@@ -45,6 +45,9 @@ func (m *model) View() string {
 		body = m.boardLines(c, w, rest)
 	case w >= 110:
 		side := min(48, w/3)
+		if b, ok := m.board.(interface{ wide() bool }); ok && b.wide() {
+			side = min(40, w/4) // a board drawn by coordinates takes what it can
+		}
 		bw := w - side - 1
 		board := m.boardLines(c, bw, rest)
 		sideLines := m.side(c, side, rest)
