@@ -27,6 +27,7 @@ func tpLetter(c *ctx, face string) string {
 	}
 	return c.t("term.temple.letter." + face)
 }
+
 var gemChamber = regexp.MustCompile(`^gem_.*`)
 var idNumber = regexp.MustCompile(`_(\d+)$`)
 
