@@ -779,8 +779,9 @@ func (b *evades) info(v obj, c *ctx, w int) []string {
 	return out
 }
 
-// wide asks for a wide board: the prison's middle row holds nine areas.
-func (b *evades) wide() bool { return true }
+// wide asks for a wide board where the whole prison can be drawn: its
+// middle row holds nine areas.
+func (b *evades) wide(w int) bool { return w >= 150 }
 
 // prisonMap draws the whole prison where the screen is large enough (nil
 // otherwise), placed as on the web page's map: each area with the pawns in

@@ -45,7 +45,7 @@ func (m *model) View() string {
 		body = m.boardLines(c, w, rest)
 	case w >= 110:
 		side := min(48, w/3)
-		if b, ok := m.board.(interface{ wide() bool }); ok && b.wide() {
+		if b, ok := m.board.(interface{ wide(w int) bool }); ok && b.wide(w) {
 			side = min(40, w/4) // a board drawn by coordinates takes what it can
 		}
 		bw := w - side - 1
