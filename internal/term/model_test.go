@@ -305,3 +305,50 @@ func TestEvadesDoorNumbers(t *testing.T) {
 		}
 	}
 }
+
+// In an Outran run, a seat that has finished may vote to stop the run once
+// its grace is over: the S key plays the vote, which the game accepts.
+func TestOutranVoteKey(t *testing.T) {
+	g, _ := all.Find("outran")
+	s, err := g.New(engine.Setup{Players: 2, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Time passes to the run; seat 0 finishes (any arrows will do), then
+	// its grace runs out.
+	at := engine.Millis(0)
+	legalHas := func(kind string) bool {
+		for _, a := range s.Legal(0) {
+			if a.Kind() == kind {
+				return true
+			}
+		}
+		return false
+	}
+	for !legalHas("submit") && at < 60000 {
+		at += 100
+		s.Advance(at)
+	}
+	if _, err := s.Apply(0, s.Legal(0)[0], at); err != nil {
+		t.Fatal(err)
+	}
+	for !legalHas("vote_stop") && at < 120000 {
+		at += 100
+		s.Advance(at)
+	}
+	if !legalHas("vote_stop") {
+		t.Fatal("seat 0 never came to vote")
+	}
+	m, out := screenOn(t, g, s, 2)
+	if scr := m.View(); !strings.Contains(scr, "[S] Vote to stop the run") {
+		t.Errorf("the board does not offer the vote:\n%s", scr)
+	}
+	press(m, runes("s")...)
+	if len(out.sent) != 1 || canon(out.sent[0]) != canon(json.RawMessage(`{"type":"vote_stop"}`)) {
+		t.Fatalf("sent %s", out.sent)
+	}
+	a, _ := g.DecodeAction(out.sent[0])
+	if _, err := s.Apply(0, a, at); err != nil {
+		t.Errorf("the game refused the vote: %v", err)
+	}
+}
