@@ -256,10 +256,16 @@ func (s *Server) createMatch(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) listMatches(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	f := store.Filter{Status: store.Status(q.Get("status")), Game: q.Get("game"), Limit: 50}
-	if f.Status != "" && !f.Status.Valid() {
-		writeError(w, &match.Error{Code: match.CodeBadParameters, Message: "status is open, running or finished."})
-		return
+	f := store.Filter{Game: q.Get("game"), Limit: 50}
+	if v := q.Get("status"); v != "" {
+		for _, st := range strings.Split(v, ",") {
+			if !store.Status(st).Valid() || len(f.Statuses) == len(store.Statuses) {
+				writeError(w, &match.Error{Code: match.CodeBadParameters,
+					Message: "status is one of open, running, finished, expired, abandoned, failed and closed, or several separated by commas."})
+				return
+			}
+			f.Statuses = append(f.Statuses, store.Status(st))
+		}
 	}
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)

@@ -90,7 +90,7 @@ func TestSQLiteMigratesAnOldFile(t *testing.T) {
 		t.Fatalf("log after reopening: %q %v", log, err)
 	}
 	versions := readVersions(t, path)
-	if versions != "1 2 3" { // (3: the table talk)
+	if versions != "1 2 3 4" { // (3: the table talk, 4: ends and their reasons)
 		t.Fatalf("schema versions recorded: %q", versions)
 	}
 }
