@@ -55,6 +55,9 @@ var statusOf = map[string]int{
 	match.CodeFinished:      http.StatusConflict,
 	match.CodeNotFinished:   http.StatusConflict,
 	match.CodeUnavailable:   http.StatusServiceUnavailable,
+	match.CodePending:       http.StatusServiceUnavailable,
+	match.CodeMatchFailed:   http.StatusConflict,
+	match.CodeMatchClosed:   http.StatusConflict,
 	match.CodeServerFull:    http.StatusServiceUnavailable,
 	engine.CodeNotYourTurn:  http.StatusConflict,
 	engine.CodeGameOver:     http.StatusConflict,
@@ -286,11 +289,7 @@ func (s *Server) listMatches(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) getMatch(w http.ResponseWriter, r *http.Request) {
-	var sum match.Summary
-	err := s.mgr.Do(r.Context(), r.PathValue("id"), func(x *match.Match) (err error) {
-		sum, err = x.Summary(r.Context())
-		return err
-	})
+	sum, err := s.mgr.Summary(r.Context(), r.PathValue("id"))
 	if err != nil {
 		writeError(w, err)
 		return
@@ -355,6 +354,22 @@ func (s *Server) startMatch(w http.ResponseWriter, r *http.Request) {
 		sum, err = x.Start(r.Context())
 		return err
 	})
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, sum)
+}
+
+// closeMatch closes a match that never started, or that failed, for its
+// host (see match.Manager.Close).
+func (s *Server) closeMatch(w http.ResponseWriter, r *http.Request) {
+	t := tokenOf(r)
+	if t == "" {
+		writeError(w, &match.Error{Code: CodeNoToken, Message: "Closing a match needs its host token (Authorization: Bearer <token>)."})
+		return
+	}
+	sum, err := s.mgr.Close(r.Context(), r.PathValue("id"), t)
 	if err != nil {
 		writeError(w, err)
 		return
