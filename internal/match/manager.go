@@ -472,7 +472,9 @@ func (m *Manager) Resume(ctx context.Context) (int, error) {
 	n := 0
 	for _, id := range ids {
 		if _, err := m.Get(ctx, id); err != nil {
-			m.log.Error("cannot resume a match", "match", id, "err", err)
+			if c := AsError(err).Code; c != CodeMatchFailed && c != CodeMatchClosed { // (logged once as it failed)
+				m.log.Error("cannot resume a match", "match", id, "err", err)
+			}
 			continue
 		}
 		n++
