@@ -101,7 +101,7 @@ func (temple) label(a obj, c *ctx) string {
 	case "roll":
 		return c.tn("temple.rollSome", len(a.nums("dice")))
 	case "unlock":
-		return c.tn("temple.unlock", len(a.nums("targets")))
+		return tpUnlockLabel(a, c)
 	case "enter":
 		return c.t("temple.enter", p{"to": tpChamberName(c, a.str("to"))})
 	case "discover":
@@ -291,4 +291,36 @@ func b2(c *ctx, chambers []obj, at map[int][]int, w int) []string {
 		cells = append(cells, "["+s+"]")
 	}
 	return wrap(strings.Join(cells, " "), w)
+}
+
+// tpUnlockLabel names the dice a gold mask frees by their places in their
+// owners' trays, as the web page does, so that two unlocks never read alike.
+func tpUnlockLabel(a obj, c *ctx) string {
+	v := newObj(c.view)
+	all := v.subs("dice")
+	var dice []string
+	for _, id := range a.nums("targets") {
+		name := c.t("temple.dieOf.you", p{"n": id})
+		for _, d := range all {
+			if d.num("id") != id {
+				continue
+			}
+			owner, n := d.num("owner"), 0
+			for _, x := range all {
+				if x.num("owner") == owner {
+					n++
+				}
+				if x.num("id") == id {
+					break
+				}
+			}
+			if v.has("you") && owner == v.num("you") {
+				name = c.t("temple.dieOf.you", p{"n": n})
+			} else {
+				name = c.t("temple.dieOf.other", p{"n": n, "name": c.name(owner)})
+			}
+		}
+		dice = append(dice, name)
+	}
+	return c.t("temple.unlock.dice", p{"dice": c.list(dice)})
 }

@@ -343,7 +343,7 @@ function seats(v, ctx) {
 export function label(a, ctx) {
   switch (a.type) {
     case 'roll': return rollLabel(a, ctx);
-    case 'unlock': return tn('temple.unlock', a.targets.length);
+    case 'unlock': return unlockLabel(a, ctx);
     case 'enter': return t('temple.enter', {to: chamberName(a.to)});
     case 'discover': return t('temple.discover', {side: t('temple.side.' + a.side)});
     case 'commit': return tn('temple.commit', a.dice.length, {tier: a.tier || '—'});
@@ -358,6 +358,20 @@ export function label(a, ctx) {
     case 'signal': return t('temple.signal.' + a.kind);
   }
   return null;
+}
+
+// unlockLabel names the dice a gold mask frees by their places in their
+// owners' trays (the numbers of the keys 1–7), so that two unlocks never
+// read alike.
+function unlockLabel(a, ctx) {
+  const v = ctx.view;
+  const dice = (a.targets || []).map((id) => {
+    const d = v && v.dice.find((x) => x.id === id);
+    if (!d) return t('temple.dieOf.you', {n: id});
+    const n = v.dice.filter((x) => x.owner === d.owner).indexOf(d) + 1;
+    return d.owner === v.you ? t('temple.dieOf.you', {n}) : t('temple.dieOf.other', {n, name: ctx.name(d.owner)});
+  });
+  return t('temple.unlock.dice', {dice: list(dice)});
 }
 
 // rollLabel names a roll by the dice it keeps, so that two rolls of as many
