@@ -67,9 +67,12 @@ func (x *Match) saveCredit(now time.Time) {
 	credit := x.clock(now) + ahead
 	x.savedClock = now
 	m, id, epoch := x.mgr, x.id, x.rec.Lease.Epoch
-	_ = x.save("the match clock", func(ctx context.Context) error {
+	err := x.save("the match clock", func(ctx context.Context) error {
 		return m.store.SaveClock(ctx, id, epoch, credit)
 	}, func() { x.credit = credit })
+	if err != nil && err != errPending && err != stalledErr {
+		_ = x.refusedWrite("the match clock", err)
+	}
 }
 
 // saveClock saves the exact clock of a running match that stops here (its

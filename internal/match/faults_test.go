@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"log/slog"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -119,31 +118,6 @@ func (s *sick) End(ctx context.Context, id string, e store.Epoch, st store.Statu
 	return s.SQLite.End(ctx, id, e, st, reason, clock, at)
 }
 
-// logs keeps a manager's log lines.
-type logs struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *logs) Write(b []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(b)
-}
-
-// lines returns the lines of the given level ("ERROR", "INFO"…).
-func (l *logs) lines(level string) []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	var out []string
-	for _, line := range strings.Split(l.buf.String(), "\n") {
-		if strings.Contains(line, "level="+level) {
-			out = append(out, line)
-		}
-	}
-	return out
-}
-
 // faulty is a match on a store that fails, with its audiences connected.
 type faulty struct {
 	t      *testing.T
@@ -151,16 +125,15 @@ type faulty struct {
 	st     store.Store
 	x      *match.Match
 	tokens []string
-	logs   *logs
+	logs   *matchtest.Logs
 	watch  map[engine.Seat]*match.Watch // every seat's and the spectators'
 }
 
 func newFaulty(t *testing.T, st store.Store, cfg match.Config, req match.CreateRequest, start bool) *faulty {
 	t.Helper()
 	ctx := context.Background()
-	f := &faulty{t: t, st: st, logs: &logs{}, watch: map[engine.Seat]*match.Watch{}}
-	cfg.Store, cfg.Games = st, matchtest.Games()
-	cfg.Logger = slog.New(slog.NewTextHandler(f.logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	f := &faulty{t: t, st: st, logs: &matchtest.Logs{}, watch: map[engine.Seat]*match.Watch{}}
+	cfg.Store, cfg.Games, cfg.Logger = st, matchtest.Games(), f.logs.Logger()
 	if cfg.ClockSpeed == 0 {
 		cfg.ClockSpeed = 50
 	}
@@ -332,10 +305,10 @@ func (f *faulty) recovers(s *sick) {
 	s.heal()
 	waitFor(f.t, "the match to go on", func() bool { return f.m.Waiting() == 0 })
 	f.showsOnlyWhatIsStored("once the store writes again")
-	if errs := f.logs.lines("ERROR"); len(errs) != 1 || !strings.Contains(errs[0], "the store cannot save") {
+	if errs := f.logs.Lines("ERROR", ""); len(errs) != 1 || !strings.Contains(errs[0], "the store cannot save") {
 		f.t.Fatalf("the incident logged %d errors, want one:\n%s", len(errs), strings.Join(errs, "\n"))
 	}
-	if ok := f.logs.lines("INFO"); !strings.Contains(strings.Join(ok, "\n"), "no match waits for the store") {
+	if ok := f.logs.Lines("INFO", ""); !strings.Contains(strings.Join(ok, "\n"), "no match waits for the store") {
 		f.t.Fatal("the end of the incident was not logged")
 	}
 }
@@ -579,7 +552,7 @@ func TestPostgresStopsUnderAMatch(t *testing.T) {
 	if got := snapshot(t, f.x, 0); got.Seq != before.Seq+1 {
 		t.Fatalf("the kept action was not played: seq %d", got.Seq)
 	}
-	if errs := f.logs.lines("ERROR"); len(errs) != 1 {
+	if errs := f.logs.Lines("ERROR", ""); len(errs) != 1 {
 		t.Fatalf("PostgreSQL's stop logged %d errors, want one:\n%s", len(errs), strings.Join(errs, "\n"))
 	}
 }

@@ -87,30 +87,10 @@ func TestHardBotsStayWithinTheNodesBudget(t *testing.T) {
 	waitFor(t, "the all-bot matches to play", func() bool { return records() >= 16 })
 
 	// Meanwhile the other address plays a whole match against a bot.
-	cm, err := b.Create(context.Background(), match.CreateRequest{Game: "testcards",
-		Seats: []match.SeatRequest{{}, {Kind: match.Bot}}, Options: map[string]string{"hand": "4"}})
+	played, err := playsAgainstABot(b, "4", 3)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("the person's match: %v", err)
 	}
-	if _, err := b.Join(context.Background(), cm.Match.ID, cm.Seats[0].Token, "Bea"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := b.Start(context.Background(), cm.Match.ID, cm.HostToken); err != nil {
-		t.Fatal(err)
-	}
-	p, err := dialWith(b, cm.Match.ID, cm.Seats[0].Token, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.close()
-	pctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	start := time.Now()
-	last, err := p.play(pctx, newRand(3), playOptions{})
-	if err != nil || last.Status != store.Finished {
-		t.Fatalf("the person's match did not play to its end: %v", err)
-	}
-	played := time.Since(start)
 	best, med := healthzUnderLoad(t, b)
 	busy := metric(t, e.c.Base, "sortie_bot_busy_total")
 	n := records()
@@ -124,6 +104,36 @@ func TestHardBotsStayWithinTheNodesBudget(t *testing.T) {
 	if busy == 0 {
 		t.Error("no hard bot ever played its cheaper move: the node was never busy, or has no budget")
 	}
+}
+
+// playsAgainstABot has client c create a test card match of a person (with
+// a hand of hand cards) against a bot, join it, start it and play it to its
+// end on a socket; it returns how long the playing took, or what went wrong.
+func playsAgainstABot(c *client.Client, hand string, seed uint64) (time.Duration, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cm, err := c.Create(ctx, match.CreateRequest{Game: "testcards",
+		Seats: []match.SeatRequest{{}, {Kind: match.Bot}}, Options: map[string]string{"hand": hand}})
+	if err != nil {
+		return 0, fmt.Errorf("creating the match: %w", err)
+	}
+	if _, err := c.Join(ctx, cm.Match.ID, cm.Seats[0].Token, "Bea"); err != nil {
+		return 0, fmt.Errorf("joining: %w", err)
+	}
+	if _, err := c.Start(ctx, cm.Match.ID, cm.HostToken); err != nil {
+		return 0, fmt.Errorf("starting: %w", err)
+	}
+	p, err := dialWith(c, cm.Match.ID, cm.Seats[0].Token, 0)
+	if err != nil {
+		return 0, fmt.Errorf("opening the socket: %w", err)
+	}
+	defer p.close()
+	start := time.Now()
+	last, err := p.play(ctx, newRand(seed), playOptions{})
+	if err != nil || last.Status != store.Finished {
+		return 0, fmt.Errorf("the match did not play to its end: %v", err)
+	}
+	return time.Since(start), nil
 }
 
 // metric returns the value of a counter or gauge of the server's /metrics.

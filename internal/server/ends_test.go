@@ -4,10 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,34 +17,9 @@ import (
 	"sortie/internal/store"
 )
 
-// lines keeps a server's log lines.
-type lines struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lines) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-// with returns the lines of the given level that hold text.
-func (l *lines) with(level, text string) []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	var out []string
-	for _, line := range strings.Split(l.b.String(), "\n") {
-		if strings.Contains(line, "level="+level) && strings.Contains(line, text) {
-			out = append(out, line)
-		}
-	}
-	return out
-}
-
 // logTo sends a server's logs to l.
-func logTo(l *lines) func(*server.Config) {
-	return func(c *server.Config) { c.Logger = slog.New(slog.NewTextHandler(l, nil)) }
+func logTo(l *matchtest.Logs) func(*server.Config) {
+	return func(c *server.Config) { c.Logger = l.Logger() }
 }
 
 // playSome plays n legal actions of match id through the manager.
@@ -98,7 +71,7 @@ func (e *env) editStore(query string, args ...any) {
 // may close them. (Issue 19, finding 8: such a match stayed running, and
 // each request replayed it and logged an error again.)
 func TestAMatchThatNoLongerReplaysFailsOnce(t *testing.T) {
-	logs := &lines{}
+	logs := &matchtest.Logs{}
 	e := newEnv(t, matchtest.Games(), logTo(logs))
 	ctx := context.Background()
 	edited := e.newMatch(match.CreateRequest{Game: "testcards", Players: 2, Options: map[string]string{"hand": "4"}}, true)
@@ -134,8 +107,8 @@ func TestAMatchThatNoLongerReplaysFailsOnce(t *testing.T) {
 		if _, err := e.c.Dial(ctx, id, ""); apiCode(err) != match.CodeMatchFailed {
 			t.Fatalf("a socket to a failed match: %v", err)
 		}
-		if n := len(logs.with("ERROR", id)); n != 1 {
-			t.Fatalf("match %s logged %d errors, want one:\n%s", id, n, strings.Join(logs.with("ERROR", id), "\n"))
+		if n := len(logs.Lines("ERROR", id)); n != 1 {
+			t.Fatalf("match %s logged %d errors, want one:\n%s", id, n, strings.Join(logs.Lines("ERROR", id), "\n"))
 		}
 	}
 	failed := listed(t, e.c, "failed")
@@ -157,8 +130,8 @@ func TestAMatchThatNoLongerReplaysFailsOnce(t *testing.T) {
 	if sum, err := e.c.Match(ctx, unfit.Match.ID); err != nil || sum.Status != store.Failed {
 		t.Fatalf("after a restart: %+v %v", sum, err)
 	}
-	if n := len(logs.with("ERROR", "")); n != 2 {
-		t.Fatalf("%d errors in all, want one per failed match:\n%s", n, strings.Join(logs.with("ERROR", ""), "\n"))
+	if n := len(logs.Lines("ERROR", "")); n != 2 {
+		t.Fatalf("%d errors in all, want one per failed match:\n%s", n, strings.Join(logs.Lines("ERROR", ""), "\n"))
 	}
 }
 
