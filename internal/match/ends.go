@@ -223,7 +223,7 @@ func (m *Manager) Close(ctx context.Context, id, token string) (Summary, error) 
 					return closeRefusal(x.rec.Status)
 				}
 				if x.stall != nil {
-					return stalledError()
+					return stalledErr
 				}
 				err := x.end(store.Closed, Reason{Code: ReasonHostClosed, Params: map[string]any{"was": "open"},
 					Message: "Its host closed the match before it started."}, time.Now())

@@ -109,8 +109,6 @@ func (x *Match) stallOn(s *stall, err error, now time.Time) {
 // stalledErr refuses what a stalled match cannot take.
 var stalledErr = refuse(CodeUnavailable, "The server cannot save anything right now: the match waits, and goes on by itself as soon as it can. Nothing was changed.")
 
-func stalledError() *Error { return stalledErr }
-
 // pending turns errPending into what the client is told, about what (its
 // "action", its "line"…); other errors pass.
 func pending(err error, what string) error {

@@ -52,7 +52,7 @@ func (x *Match) act(s engine.Seat, seq uint64, raw []byte) error {
 	case x.rec.Status.Over():
 		return overError(x.rec.Status)
 	case x.stall != nil:
-		return stalledError()
+		return stalledErr
 	case x.rec.Seats[s].Left:
 		return refuse(CodeSeatLeft, "You handed your seat to its bot: take it back to play again.")
 	}
@@ -75,7 +75,7 @@ func (x *Match) act(s engine.Seat, seq uint64, raw []byte) error {
 	at := x.clock(time.Now())
 	if x.advance(at) {
 		if x.stall != nil {
-			return stalledError()
+			return stalledErr
 		}
 		return refuse(CodeStaleSeq, "Time ran on and the match changed before your action arrived: look at the new state and choose again.")
 	}
@@ -269,17 +269,17 @@ func (x *Match) start(now time.Time) error {
 	}, func() {
 		// The clock starts when the start is stored (now, or once the
 		// store saves again).
-		now := time.Now()
+		landed := time.Now()
 		x.rec.Status, x.rec.Started = store.Running, now
-		x.clockBase, x.clockWall, x.savedClock, x.credit = x.lastAt, now, time.Time{}, x.lastAt
-		x.lastPlayer = now
+		x.clockBase, x.clockWall, x.savedClock, x.credit = x.lastAt, landed, time.Time{}, x.lastAt
+		x.lastPlayer = landed
 		for _, st := range x.seats {
 			st.away = x.clockBase
 		}
 		x.trackActors(engine.Spectator)
 		x.log.Info("match started")
-		x.finishIfOver(now)
-		x.publishState(now)
+		x.finishIfOver(landed)
+		x.publishState(landed)
 	})
 	if err != nil && err != errPending && err != stalledErr {
 		return x.refusedWrite("the start", err)
