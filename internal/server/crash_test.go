@@ -360,6 +360,13 @@ func TestRealTimeClocksNeverGoBack(t *testing.T) {
 	data, logPath := filepath.Join(dir, "sortie.db"), filepath.Join(dir, "serve.log")
 	ctx := context.Background()
 	p := startServe(t, bin, data, logPath)
+	running := true
+	t.Cleanup(func() { // a test that fails leaves no server behind
+		if running {
+			p.cmd.Process.Kill()
+			<-p.done
+		}
+	})
 	c := client.New(p.url)
 	cm, err := c.Create(ctx, match.CreateRequest{Game: "outran", Players: 2, TakeoverAfterMs: new(int64(0)),
 		Options: map[string]string{"countdown_ms": "15000"}})
@@ -395,7 +402,9 @@ func TestRealTimeClocksNeverGoBack(t *testing.T) {
 		ran += time.Since(began)
 		p.cmd.Process.Kill() // SIGKILL
 		<-p.done
+		running = false
 		p = startServe(t, bin, data, logPath)
+		running = true
 		c = client.New(p.url)
 	}
 	sum, err := c.Match(ctx, id)
@@ -411,4 +420,5 @@ func TestRealTimeClocksNeverGoBack(t *testing.T) {
 	}
 	p.cmd.Process.Signal(syscall.SIGTERM)
 	<-p.done
+	running = false
 }
