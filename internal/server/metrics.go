@@ -23,6 +23,7 @@ type metrics struct {
 	batch      prometheus.Histogram
 	refusedMsg *prometheus.CounterVec
 	limited    *prometheus.CounterVec
+	busy       prometheus.Counter
 }
 
 func newMetrics() *metrics {
@@ -62,8 +63,11 @@ func newMetrics() *metrics {
 		limited: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "sortie_limited_total", Help: "Requests and connections refused by a limit on a client or on everyone, by code.",
 		}, []string{"code"}),
+		busy: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "sortie_bot_busy_total", Help: "Decisions of searching (hard) bots made without searching: the node's budget of searches was taken.",
+		}),
 	}
-	reg.MustRegister(m.created, m.sockets, m.records, m.actions, m.latency, m.commit, m.batch, m.refusedMsg, m.limited,
+	reg.MustRegister(m.created, m.sockets, m.records, m.actions, m.latency, m.commit, m.batch, m.refusedMsg, m.limited, m.busy,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -73,6 +77,9 @@ func (m *metrics) watch(mgr *match.Manager) {
 	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "sortie_matches_live", Help: "Matches in memory on this server (open, running, or finished and still watched).",
 	}, func() float64 { return float64(mgr.Live()) }))
+	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "sortie_matches_waiting", Help: "Matches waiting for the store to save a write (it cannot save now).",
+	}, func() float64 { return float64(mgr.Waiting()) }))
 }
 
 func (m *metrics) handler() http.Handler {
@@ -84,6 +91,7 @@ func (m *metrics) handler() http.Handler {
 func (m *metrics) hooks(ended func(id, owner string)) match.Hooks {
 	return match.Hooks{
 		Ended:    ended,
+		Busy:     m.busy.Inc,
 		Recorded: func(source string) { m.records.WithLabelValues(source).Inc() },
 		Handled: func(code string, d time.Duration) {
 			if code == "" {
