@@ -68,10 +68,7 @@ Colours are off with --no-color or when NO_COLOR is set.`,
 			if !term.IsTerminal(int(os.Stdin.Fd())) || !term.IsTerminal(int(os.Stdout.Fd())) {
 				return fmt.Errorf("sortie play draws a full-screen board: run it in a terminal (its input and output must be one)")
 			}
-			opt := sterm.Options{Lang: l, Colour: !noColor && os.Getenv("NO_COLOR") == "", ClockSpeed: speed}
-			if speed == 0 {
-				opt.ClockSpeed = -1 // the screen's clock stands still too
-			}
+			opt := sterm.Options{Lang: l, Colour: !noColor && os.Getenv("NO_COLOR") == "", ClockSpeed: &speed}
 			if name == "" && join != "" {
 				name = personName()
 			}

@@ -21,11 +21,10 @@ type Options struct {
 	Lang string
 	// Colour draws in colour; false keeps to bold and reverse.
 	Colour bool
-	// ClockSpeed is how fast the match clock runs between messages against
-	// the wall clock, as the match's (LocalConfig.ClockSpeed): 0 is real
-	// time, a negative speed stops it (tests draw a real-time game at a
-	// fixed moment).
-	ClockSpeed float64
+	// ClockSpeed is how fast the screen's clock runs between messages,
+	// as LocalConfig.ClockSpeed: 1 is real time, 0 stops it (tests draw a
+	// real-time game at a fixed moment). Options{} runs in real time.
+	ClockSpeed *float64
 	// Input and Output are the terminal (nil: the process's).
 	Input  io.Reader
 	Output io.Writer
@@ -53,9 +52,8 @@ func Run(conn Conn, opt Options) error {
 		out = stdout()
 	}
 	m := newModel(conn, tx, newStyles(out, opt.Colour))
-	m.speed = opt.ClockSpeed
-	if m.speed == 0 {
-		m.speed = 1
+	if opt.ClockSpeed != nil {
+		m.speed = *opt.ClockSpeed
 	}
 	final, err := tea.NewProgram(m, tops...).Run()
 	if err != nil {
@@ -111,7 +109,7 @@ type model struct {
 	lost       bool // the line dropped: the next state is a reconnection
 	fatal      error
 	talk       talk
-	speed      float64 // of the clock between messages (negative: stopped)
+	speed      float64 // of the clock between messages (0: stopped)
 	w, h       int
 }
 
@@ -365,9 +363,6 @@ func (m *model) liveClock() int64 {
 	if m.status != "running" {
 		return m.clock
 	}
-	if m.speed < 0 {
-		return m.clock
-	}
 	return m.clock + int64(float64(time.Since(m.clockAt).Milliseconds())*m.speed)
 }
 
@@ -383,7 +378,7 @@ func (m *model) name(s int) string {
 	for i, st := range m.seats {
 		switch {
 		case st.Name != "" && !(st.Kind == match.Bot && st.Name == st.Bot+" bot"): // (bot seats once had that name)
-			base[i] = st.Name
+			base[i] = plain(st.Name)
 		case st.Kind == match.Bot && m.tx.has("name.bot."+st.Bot):
 			base[i] = m.tx.t("name.bot." + st.Bot)
 		case st.Kind == match.Bot:
