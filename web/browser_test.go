@@ -59,6 +59,12 @@ type site struct {
 // run it.
 func newSite(t *testing.T, games ...engine.Game) *site {
 	t.Helper()
+	return newSiteWith(t, nil, games...)
+}
+
+// newSiteWith is newSite with the server's settings changed by tune.
+func newSiteWith(t *testing.T, tune func(*server.Config), games ...engine.Game) *site {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("browser tests are skipped under -short")
 	}
@@ -73,10 +79,14 @@ func newSite(t *testing.T, games ...engine.Game) *site {
 	// they run side by side, at most -parallel (GOMAXPROCS) at once.
 	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "sortie.db")
-	srv, err := server.New(server.Config{
+	cfg := server.Config{
 		Games: games, DataPath: dbPath, Static: web.Files(),
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-	})
+	}
+	if tune != nil {
+		tune(&cfg)
+	}
+	srv, err := server.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

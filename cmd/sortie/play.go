@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"sortie/bot"
 	"sortie/engine"
 	sterm "sortie/internal/term"
 )
@@ -38,11 +37,14 @@ and play at their pace; a real-time game runs on the wall clock.
 
 At a server's table: --join with a seat's invite link (the lobby of
 'sortie serve' gives one per seat); you then sit with the browser players.
+There, Tab opens a line to talk to the table, /leave (twice) hands your seat
+to your bot and /back takes it back.
 
 Keys: ↑/↓ move through your actions and Enter plays one; or type its number
 and Enter; or type the game's short form (Outran's arrows as on a keypad,
 98+3; Les Évadés' "cross d07 file joker"...). Each board has its own keys,
-shown at the bottom of the screen. Esc clears, Ctrl+C leaves.
+shown at the bottom of the screen (Temple's 1–7 and R, Plan de Secours' 1–3
+and L...). Esc clears, Ctrl+C leaves.
 
 The language is --lang, else the locale (LC_ALL, LC_MESSAGES, LANG).
 Colours are off with --no-color or when NO_COLOR is set.`,
@@ -66,7 +68,7 @@ Colours are off with --no-color or when NO_COLOR is set.`,
 			if !term.IsTerminal(int(os.Stdin.Fd())) || !term.IsTerminal(int(os.Stdout.Fd())) {
 				return fmt.Errorf("sortie play draws a full-screen board: run it in a terminal (its input and output must be one)")
 			}
-			opt := sterm.Options{Lang: l, Colour: !noColor && os.Getenv("NO_COLOR") == ""}
+			opt := sterm.Options{Lang: l, Colour: !noColor && os.Getenv("NO_COLOR") == "", ClockSpeed: &speed}
 			if name == "" && join != "" {
 				name = personName()
 			}
@@ -94,7 +96,7 @@ Colours are off with --no-color or when NO_COLOR is set.`,
 	sf.register(cmd)
 	f := cmd.Flags()
 	f.IntVar(&seat, "seat", 0, "your seat against bots (0 plays first in seat order)")
-	f.StringVar(&bots, "bots", "", "comma-separated bots for the seats, cycled; your own seat's entry is ignored (default: the game's heuristic)")
+	f.StringVar(&bots, "bots", "", "comma-separated bots or levels (easy, medium, hard) for the seats, cycled; your own seat's entry is ignored (default medium)")
 	f.DurationVar(&pace, "pace", 600*time.Millisecond, "pause before each bot move in games without a clock, so you can follow")
 	f.StringVar(&join, "join", "", "sit at a server's match with a seat's invite link")
 	f.StringVar(&name, "name", "", "your name at the table (default: your login name at a server, none against bots)")
@@ -122,10 +124,7 @@ func localMatch(id string, sf *setupFlags, seat int, bots, name string, pace tim
 		return nil, fmt.Errorf("--seat %d: this match has seats 0 to %d", seat, setup.Players-1)
 	}
 	if bots == "" {
-		bots = "random"
-		if _, err := bot.Find(g, "heuristic"); err == nil {
-			bots = "heuristic"
-		}
+		bots = "medium" // as a table in the lobby gets
 	}
 	pols, err := seatPolicies(g, bots, setup.Players)
 	if err != nil {

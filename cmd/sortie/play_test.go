@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -13,23 +14,33 @@ import (
 func TestScreenEveryGame(t *testing.T) {
 	cases := []struct {
 		game, lang string
+		w, h       int
 		args       []string
 		wait       string
 	}{
-		{"plandesecours", "en", []string{"--players", "3", "--seed", "5"}, "Your turn."},
-		{"evades", "en", []string{"--players", "2", "--seed", "5"}, "Your turn."},
-		{"room25", "fr", []string{"--players", "2", "--seed", "5"}, "À vous de jouer."},
-		{"temple", "en", []string{"--players", "2", "--seed", "5", "--clock-speed", "0"}, "Your dice"},
-		{"outran", "fr", []string{"--players", "3", "--seed", "5", "--clock-speed", "0"}, "Manche 1"},
+		{"plandesecours", "en", 80, 24, []string{"--players", "3", "--seed", "5"}, "Your turn."},
+		{"evades", "en", 80, 24, []string{"--players", "2", "--seed", "5"}, "Your turn."},
+		{"room25", "fr", 80, 24, []string{"--players", "2", "--seed", "5"}, "À vous de jouer."},
+		{"temple", "en", 80, 24, []string{"--players", "2", "--seed", "5", "--clock-speed", "0"}, "Your dice"},
+		{"outran", "fr", 80, 24, []string{"--players", "3", "--seed", "5", "--clock-speed", "0"}, "Manche 1"},
+		// In a large window the boards grow: the whole prison, the
+		// complex with two lines a room, the hand drawn as tiles.
+		{"evades", "fr", 160, 48, []string{"--players", "3", "--seed", "5"}, "À vous de jouer."},
+		{"room25", "en", 160, 48, []string{"--players", "4", "--seed", "5"}, "Your turn."},
+		{"plandesecours", "fr", 160, 48, []string{"--players", "4", "--seed", "5", "--option", "danger=true"}, "À vous de jouer."},
 	}
 	for _, tc := range cases {
-		t.Run(tc.game, func(t *testing.T) {
+		name := tc.game + "-" + tc.lang
+		if tc.w != 80 {
+			name += fmt.Sprintf("-%dx%d", tc.w, tc.h)
+		}
+		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			args := append([]string{tc.game, "--lang", tc.lang, "--pace", "1ms"}, tc.args...)
-			s := play(t, 80, 24, nil, args...)
+			s := play(t, tc.w, tc.h, nil, args...)
 			scr := s.settle(tc.wait)
 			noJSON(t, scr)
-			golden(t, tc.game+"-"+tc.lang, scr)
+			golden(t, name, scr)
 		})
 	}
 }
@@ -47,6 +58,30 @@ func TestScreenRefusalInWords(t *testing.T) {
 	// A number with no action is refused by the client, in words too.
 	s.keys("42\r")
 	s.waitFor("There is no action 42")
+}
+
+// Temple's dice keys: 1–7 pick dice, R rolls them. Rolling again at once
+// is refused with the wait said in words from the refusal's params (the
+// clock is stopped, so the wait is the whole cooldown), in French too.
+func TestScreenTempleDiceKeys(t *testing.T) {
+	for _, tc := range []struct{ lang, rollAll, cooling, rollTwo, refused string }{
+		{"en", "Roll all free dice", "next roll in 1.5 s", "Roll 2 dice", "Too soon: you can try again in 1.5 s."},
+		{"fr", "Lancer tous les dés libres", "prochain lancer dans 1,5 s", "Lancer 2 dés", "Trop tôt : vous pourrez réessayer dans 1,5 s."},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			t.Parallel()
+			s := play(t, 80, 24, nil, "temple", "--players", "1", "--seed", "3", "--clock-speed", "0", "--lang", tc.lang)
+			s.waitFor(tc.rollAll)
+			s.keys("r")
+			s.waitFor(tc.cooling)
+			// Dice 1 and 2 picked (two torches kept): R rolls those two.
+			s.keys("12")
+			s.waitFor("[R] " + tc.rollTwo)
+			s.keys("r")
+			scr := s.waitFor(tc.refused)
+			noJSON(t, scr)
+		})
+	}
 }
 
 // The real-time clock runs on screen without any key pressed.

@@ -61,7 +61,14 @@ server holds at most --max-matches matches and --max-conns connections. A
 client over a limit gets 429 with Retry-After; 0 turns a per-client limit off.
 Behind a reverse proxy, name it with --trusted-proxies so that each client
 counts for the address the proxy forwards (--client-ip-header); without it the
-forwarded header is ignored and the proxy counts as one client.`,
+forwarded header is ignored and the proxy counts as one client.
+
+Matches that nobody plays end by themselves: an open match nobody started
+expires after --expire-open, a running match with no player connected for
+--abandon-after is abandoned (its bots stop). Matches over (finished, expired,
+abandoned, failed or closed) are kept, or deleted after --retain. Hard bots
+search within a budget of --bot-searches decisions at once; when it is taken,
+they play their cheaper level's move.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var lv slog.Level
@@ -118,6 +125,14 @@ forwarded header is ignored and the proxy counts as one client.`,
 			if cfg.CreateRate == 0 {
 				cfg.CreateRate = -1
 			}
+			for _, d := range []*time.Duration{&cfg.ExpireOpen, &cfg.AbandonAfter} {
+				if *d == 0 {
+					*d = -1
+				}
+			}
+			if cfg.Retain < 0 || cfg.BotSearches < 0 {
+				return errors.New("--retain and --bot-searches take no negative value")
+			}
 			srv, err := server.New(cfg)
 			if err != nil {
 				return err
@@ -169,6 +184,10 @@ forwarded header is ignored and the proxy counts as one client.`,
 	f.DurationVar(&lim.ReadTimeout, "read-timeout", 30*time.Second, "how long a whole request, body included, may take to arrive")
 	f.DurationVar(&lim.HTTPWriteTimeout, "write-timeout", time.Minute, "how long an answer may take to be taken (match sockets have their own)")
 	f.DurationVar(&lim.IdleTimeout, "idle-timeout", time.Minute, "how long a keep-alive connection may wait for its next request")
+	f.DurationVar(&lim.ExpireOpen, "expire-open", 24*time.Hour, "an open match nobody started this long after its creation expires (0: never)")
+	f.DurationVar(&lim.AbandonAfter, "abandon-after", 72*time.Hour, "a running match with no player connected for this long is abandoned (0: never)")
+	f.DurationVar(&lim.Retain, "retain", 0, "delete matches over for longer than this, e.g. 720h for 30 days (0: keep them)")
+	f.IntVar(&lim.BotSearches, "bot-searches", 0, "bot decisions searched at once; beyond, hard bots play their cheaper move (0: one fewer than the cores, at least one)")
 	_ = f.MarkHidden("clock-speed")
 	_ = f.MarkHidden("pprof")
 	root.AddCommand(cmd)

@@ -5,6 +5,7 @@ package match
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"sortie/bot"
@@ -64,7 +65,7 @@ func (x *Match) catchUp(s engine.Seat, o bot.Observer) {
 // plan asks the bots that play an acting seat, and have no move waiting,
 // for their next move.
 func (x *Match) plan(clock engine.Millis) {
-	if x.rec.Status != store.Running || x.broken || x.fenced {
+	if x.rec.Status != store.Running || x.stall != nil || x.fenced {
 		return
 	}
 	for i, st := range x.seats {
@@ -87,7 +88,7 @@ func (x *Match) plan(clock engine.Millis) {
 			x.think(s, legal, clock, false)
 			continue
 		}
-		d := bot.Ask(x.botFor(s), x.state, s, legal, clock)
+		d := x.mgr.budget.ask(x.botFor(s), x.state, s, legal, clock, false, x.quit)
 		if d.Action == nil && d.Delay <= 0 {
 			d.Delay = botPoll
 		}
@@ -103,7 +104,7 @@ func (x *Match) think(s engine.Seat, legal []engine.Action, clock engine.Millis,
 	st := x.seats[s]
 	b := x.botFor(s)
 	x.tickets++
-	ticket, state, turnStart := x.tickets, x.state.Clone(), st.turnStart
+	ticket, state, turnStart, people := x.tickets, x.state.Clone(), st.turnStart, x.people()
 	st.thinking = ticket
 	go func() {
 		var d bot.Decision // no action if the bot panics: decided plays legal[0]
@@ -113,7 +114,7 @@ func (x *Match) think(s engine.Seat, legal []engine.Action, clock engine.Millis,
 					x.log.Error("a bot failed to decide; its seat plays its first legal move", "seat", int(s), "panic", r)
 				}
 			}()
-			d = bot.Ask(b, state, s, legal, clock)
+			d = x.mgr.budget.ask(b, state, s, legal, clock, people, x.quit)
 		}()
 		select {
 		case x.inbox <- func() { x.decided(s, ticket, d.Action, legal, clock, forced, turnStart) }:
@@ -146,8 +147,8 @@ func (x *Match) decided(s engine.Seat, ticket uint64, a engine.Action, legal []e
 		// Only real-time bots may wait; any other game's bot must move.
 		a = legal[0]
 	}
-	if x.rec.Status != store.Running || x.broken || !st.isActor {
-		return
+	if x.rec.Status != store.Running || x.stall != nil || !st.isActor {
+		return // (asked again once the match goes on)
 	}
 	if forced {
 		if st.byBot || x.rec.Seats[s].Kind != Human || st.turnStart != turnStart {
@@ -196,18 +197,18 @@ func (x *Match) forceMove(s engine.Seat, clock engine.Millis) {
 	x.think(s, legal, clock, true)
 }
 
-// playBot applies a bot's move and records it.
+// playBot plays a bot's move and records it.
 func (x *Match) playBot(s engine.Seat, a engine.Action, at engine.Millis) {
 	st := x.seats[s]
-	evs, err := x.state.Apply(s, a, at)
-	if err != nil {
-		st.refusals++
-		if st.refusals >= maxRefusals {
-			x.log.Error("a bot keeps playing refused moves; it rests a while", "seat", int(s), "err", err)
-			st.refusals = 0
-			st.pending = &move{due: at + 10*botPoll}
-		}
-		return
+	err := x.play(engine.Record{Seat: s, Action: a, At: at}, s, -1, "bot")
+	var re *engine.RuleError
+	if !errors.As(err, &re) {
+		return // played, or waiting for the store
 	}
-	x.commit(engine.Record{Seat: s, Action: a, At: at}, evs, s, -1, "bot")
+	st.refusals++
+	if st.refusals >= maxRefusals {
+		x.log.Error("a bot keeps playing refused moves; it rests a while", "seat", int(s), "err", err)
+		st.refusals = 0
+		st.pending = &move{due: at + 10*botPoll}
+	}
 }

@@ -71,6 +71,9 @@ func (x *Match) newFrame(typ string, clock engine.Millis, evs []engine.Event) *f
 	if x.rec.Outcome != nil {
 		f.outcome, _ = json.Marshal(x.rec.Outcome)
 	}
+	if r := decodeReason(x.rec.Reason); r != nil {
+		f.reason, _ = json.Marshal(r)
+	}
 	return f
 }
 

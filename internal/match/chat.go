@@ -124,28 +124,32 @@ func (x *Match) tell(l *Line, now time.Time) error {
 	if x.chatN >= maxChatLines {
 		return refuse(CodeChatFull, "This match keeps no more than %d lines of talk.", maxChatLines).with("max", maxChatLines)
 	}
+	if x.stall != nil {
+		return stalledErr
+	}
 	l.N, l.Name, l.Seq, l.Clock, l.Time = x.chatN+1, x.rec.Seats[l.Seat].Name, x.seq, x.clock(now), now.UTC()
 	b, err := json.Marshal(l)
-	if err == nil {
-		err = x.mgr.store.AppendChat(context.Background(), x.id, x.rec.Lease.Epoch, l.N, b)
-	}
 	if err != nil {
-		if x.lost(err) {
-			return errMoved
-		}
-		x.log.Error("cannot store a line of table talk", "err", err)
 		return refuse(CodeUnavailable, "The server could not save your line; it was not sent. Try again.")
 	}
-	x.chatN = l.N
-	for i, st := range x.seats {
-		if st.sub != nil && l.hears(engine.Seat(i), x.teamOf(engine.Seat(i))) {
-			x.mgr.bus.Publish(bus.Topic{Match: x.id, Seat: engine.Seat(i)}, bus.Message{Data: b})
+	m, id, epoch := x.mgr, x.id, x.rec.Lease.Epoch
+	err = x.save("a line of talk", func(ctx context.Context) error {
+		return m.store.AppendChat(ctx, id, epoch, l.N, b)
+	}, func() {
+		x.chatN = l.N
+		for i, st := range x.seats {
+			if st.sub != nil && l.hears(engine.Seat(i), x.teamOf(engine.Seat(i))) {
+				x.mgr.bus.Publish(bus.Topic{Match: x.id, Seat: engine.Seat(i)}, bus.Message{Data: b})
+			}
 		}
+		if len(x.spectators) > 0 && l.hears(engine.Spectator, -1) {
+			x.mgr.bus.Publish(bus.Topic{Match: x.id, Seat: engine.Spectator}, bus.Message{Data: b})
+		}
+	})
+	if err != nil && err != errPending {
+		return x.refusedWrite("a line of talk", err)
 	}
-	if len(x.spectators) > 0 && l.hears(engine.Spectator, -1) {
-		x.mgr.bus.Publish(bus.Topic{Match: x.id, Seat: engine.Spectator}, bus.Message{Data: b})
-	}
-	return nil
+	return pending(err, "line")
 }
 
 // bucket lets chatBurst lines through at once, then one every chatEvery.

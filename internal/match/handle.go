@@ -33,6 +33,8 @@ type Handle interface {
 	Chat(ctx context.Context, s engine.Seat, text string, team bool) error
 	Leave(ctx context.Context, s engine.Seat) error
 	Return(ctx context.Context, s engine.Seat) error
+	// CloseOpen ends an open match (its host asked: the caller checked).
+	CloseOpen(ctx context.Context) (Summary, error)
 }
 
 var (

@@ -46,10 +46,6 @@ const (
 	orphanEvery   = time.Second     // how often a node looks for matches nobody runs
 	announceEvery = 2 * time.Second // how often a node tells the others its load
 	skipFailed    = time.Minute     // a match that failed to load is not tried again before
-	// clusterClockSave is how often a real-time match saves its clock on
-	// several nodes: a match taken over resumes from its last save, and its
-	// clock must never go back by more than a second.
-	clusterClockSave = 500 * time.Millisecond // of match time
 )
 
 var nodeName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)

@@ -32,35 +32,29 @@ func (x *Match) setLeft(s engine.Seat, left bool, now time.Time) error {
 	switch {
 	case x.rec.Status == store.Open:
 		return refuse(CodeNotStarted, "The match has not started yet.")
-	case x.rec.Status == store.Finished:
+	case x.rec.Status.Over():
 		return refuse(CodeFinished, "The match is over.")
 	case x.rec.Seats[s].Left == left:
 		return nil
 	}
 	seat := x.rec.Seats[s]
 	seat.Left = left
-	if err := x.mgr.store.SetSeat(context.Background(), x.id, x.rec.Lease.Epoch, int(s), seat); err != nil {
-		if x.lost(err) {
-			return errMoved
+	return x.setSeat(s, seat, "request", func() {
+		st := x.seats[s]
+		st.byBot, st.pending = left, nil
+		typ := TypeBack
+		if left {
+			typ = TypeLeft
+			x.log.Info("a human hands their seat to its bot", "seat", int(s))
+		} else {
+			x.log.Info("a human takes their seat back", "seat", int(s))
 		}
-		x.log.Error("cannot store a seat left or taken back", "err", err)
-		return refuse(CodeUnavailable, "The server could not save this; nothing changed. Try again.")
-	}
-	x.rec.Seats[s] = seat
-	st := x.seats[s]
-	st.byBot, st.pending = left, nil
-	typ := TypeBack
-	if left {
-		typ = TypeLeft
-		x.log.Info("a human hands their seat to its bot", "seat", int(s))
-	} else {
-		x.log.Info("a human takes their seat back", "seat", int(s))
-	}
-	// The notice is a line of the table talk, kept with the match. A table
-	// whose talk is full is still told by the seats message.
-	if err := x.tell(&Line{Type: typ, Seat: s}, now); err != nil {
-		x.log.Warn("no notice of a seat left or taken back", "err", err)
-	}
-	x.publishSeats()
-	return nil
+		// The notice is a line of the table talk, kept with the match. A
+		// table whose talk is full is still told by the seats message; a
+		// notice that waits for the store is told when it lands.
+		if err := x.tell(&Line{Type: typ, Seat: s}, now); err != nil && AsError(err).Code == CodeChatFull {
+			x.log.Debug("no notice of a seat left or taken back", "err", err)
+		}
+		x.publishSeats()
+	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"sync"
 	"time"
@@ -40,6 +41,24 @@ type Config struct {
 	// store (see lease.go): nil runs every match of the store here, as a
 	// single node does.
 	Cluster *Cluster
+
+	// ExpireOpen: an open match nobody started this long after its
+	// creation expires. A day if zero; negative: never.
+	ExpireOpen time.Duration
+	// AbandonAfter: a running match with no seat's player connected for
+	// this long (since it started, or since this server loaded it) is
+	// abandoned, and its bots stop. Three days if zero (a turn-based match
+	// may be played over days); negative: never.
+	AbandonAfter time.Duration
+	// Retain: matches over (finished, expired, abandoned, failed, closed)
+	// for longer than this are deleted from the store. Zero keeps them.
+	Retain time.Duration
+	// ClockSave is how often a running real-time match saves its clock
+	// ahead (see clock.go): a second if zero.
+	ClockSave time.Duration
+	// BotSearches is how many bot decisions the node searches at once
+	// (see budget.go): one fewer than the cores, at least one, if zero.
+	BotSearches int
 }
 
 // Hooks are called as matches run; any may be nil. They must not block.
@@ -54,8 +73,9 @@ type Hooks struct {
 	// Live is called with the number of matches in memory when it changes.
 	Live func(n int)
 	// Ended is called once when a match created with an Owner stops being
-	// under way on this server: it finished, or left memory unfinished. The
-	// server counts each client's unfinished matches with it.
+	// under way on this server: it finished or ended otherwise (expired,
+	// abandoned, failed, closed), or left memory unfinished. The server
+	// counts each client's unfinished matches with it.
 	Ended func(id, owner string)
 
 	// On several nodes:
@@ -68,6 +88,9 @@ type Hooks struct {
 	// result ("ok", "refused", "moved", "gone", "unreachable") and how long
 	// it took.
 	Forwarded func(op, result string, d time.Duration)
+	// Busy is called for each decision a searching bot made without
+	// searching, because every place of the node's budget was taken.
+	Busy func()
 }
 
 // Manager holds the live matches of this server: it creates them, loads them
@@ -84,14 +107,21 @@ type Manager struct {
 	linger time.Duration
 	buffer int
 	hooks  Hooks
-	node   *node         // nil on a single node
-	clock  time.Duration // how often a real-time match saves its clock
+	node   *node // nil on a single node
+
+	expireOpen, abandonAfter, retain, clockSave time.Duration
+
+	budget *budget
+	faults faults
+	done   chan struct{} // closed by Shutdown
 
 	mu       sync.Mutex
 	live     map[string]*Match
 	creating int // creations past the check of max, not yet in live
 	loading  map[string]*loadCall
 	closing  bool
+	failed   map[string]bool // matches whose failure was logged
+	pruning  bool
 }
 
 type loadCall struct {
@@ -105,7 +135,17 @@ func NewManager(c Config) *Manager {
 	m := &Manager{
 		store: c.Store, bus: c.Bus, games: c.Games, log: c.Logger, speed: c.ClockSpeed,
 		max: c.MaxLive, linger: c.Linger, buffer: c.Buffer, hooks: c.Hooks,
-		live: make(map[string]*Match), loading: make(map[string]*loadCall),
+		expireOpen: c.ExpireOpen, abandonAfter: c.AbandonAfter, retain: c.Retain, clockSave: c.ClockSave,
+		budget: newBudget(c.BotSearches, c.Hooks.Busy), done: make(chan struct{}),
+		live: make(map[string]*Match), loading: make(map[string]*loadCall), failed: make(map[string]bool),
+	}
+	for _, d := range []struct {
+		v   *time.Duration
+		def time.Duration
+	}{{&m.expireOpen, defaultExpireOpen}, {&m.abandonAfter, defaultAbandonAfter}, {&m.clockSave, defaultClockSave}} {
+		if *d.v == 0 {
+			*d.v = d.def
+		}
 	}
 	m.infos = make([]engine.Info, len(m.games))
 	for i, g := range m.games {
@@ -129,14 +169,12 @@ func NewManager(c Config) *Manager {
 	if m.buffer <= 0 {
 		m.buffer = 256
 	}
-	m.clock = clockSaveWall
 	if c.Cluster != nil {
 		n, err := newNode(m, *c.Cluster)
 		if err != nil {
 			panic(err) // the caller checks the name first (CheckNode)
 		}
 		m.node = n
-		m.clock = max(time.Duration(float64(clusterClockSave)/m.speed), 10*time.Millisecond)
 	}
 	return m
 }
@@ -363,6 +401,9 @@ func (m *Manager) loadStored(ctx context.Context, id string, lease store.Lease) 
 		m.log.Error("cannot read a match", "match", id, "err", err)
 		return nil, refuse(CodeUnavailable, "The server could not read the match; try again.")
 	}
+	if rec.Status == store.Failed || rec.Status == store.Closed {
+		return nil, overRefusal(rec) // nothing to run or show: the summary says why
+	}
 	g, err := m.Game(rec.Game)
 	if err != nil {
 		return nil, refuse(CodeUnavailable, "The game of this match (%s) is not on this server.", rec.Game)
@@ -380,23 +421,30 @@ func (m *Manager) loadStored(ctx context.Context, id string, lease store.Lease) 
 		return nil, refuse(CodeUnavailable, "The server could not read the match; try again.")
 	}
 	x, err := m.newMatch(g, rec, log)
+	var u *unreplayable
+	if errors.As(err, &u) {
+		return nil, m.failStored(ctx, rec, u)
+	}
 	if err == nil {
 		x.chatN = len(talk)
 	}
 	return x, err
 }
 
-// newMatch builds a match from what is stored, replaying its log.
+// newMatch builds a match from what is stored, replaying its log. A setup
+// or log that no longer replays is an *unreplayable.
 func (m *Manager) newMatch(g engine.Game, rec *store.Match, log [][]byte) (*Match, error) {
 	info := m.info(g, rec.Game)
 	opts, err := info.Check(rec.Setup)
 	if err != nil {
-		return nil, refuse(CodeUnavailable, "The stored setup of match %s no longer fits its game: %v.", rec.ID, err)
+		return nil, &unreplayable{err: err}
 	}
-	state, lastAt, err := replay(g, rec.Setup, log)
+	state, lastAt, n, err := replayAll(g, rec.Setup, log)
 	if err != nil {
-		m.log.Error("cannot rebuild a match", "match", rec.ID, "err", err)
-		return nil, refuse(CodeUnavailable, "Match %s cannot be rebuilt from its log.", rec.ID)
+		if n == 0 && state == nil {
+			return nil, &unreplayable{err: err}
+		}
+		return nil, &unreplayable{record: n + 1, err: err}
 	}
 	x := &Match{
 		id: rec.ID, game: g, info: info, mgr: m,
@@ -408,13 +456,15 @@ func (m *Manager) newMatch(g engine.Game, rec *store.Match, log [][]byte) (*Matc
 		seats: make([]*seat, len(rec.Seats)), spectators: make(map[*bus.Subscription]bool),
 		realTime: info.Timing == engine.RealTime,
 	}
-	x.savedClock = x.clockWall
-	x.idleSince = x.clockWall
+	// A real-time clock runs no further than it was saved until it is saved
+	// ahead again (see clock.go).
+	x.credit = rec.Clock
+	x.idleSince, x.lastPlayer = x.clockWall, x.clockWall
 	x.lease, x.leased = rec.Lease, x.clockWall
-	x.over.Store(rec.Status == store.Finished)
+	x.over.Store(rec.Status.Over())
 	if len(rec.Settings) > 0 {
 		if err := json.Unmarshal(rec.Settings, &x.set); err != nil {
-			return nil, refuse(CodeUnavailable, "The stored settings of match %s cannot be read.", rec.ID)
+			return nil, &unreplayable{err: fmt.Errorf("the settings do not read: %v", err)}
 		}
 	}
 	for i, s := range rec.Seats {
@@ -467,6 +517,12 @@ func (m *Manager) ended(x *Match) {
 // On several nodes it brings back the matches whose lease this node holds
 // (it restarted), takes those nobody runs, and starts keeping the leases.
 func (m *Manager) Resume(ctx context.Context) (int, error) {
+	m.mu.Lock()
+	if m.retain > 0 && !m.pruning && !m.closing {
+		m.pruning = true
+		go m.prune(m.retain)
+	}
+	m.mu.Unlock()
 	if m.node != nil {
 		return m.node.start(ctx)
 	}
@@ -477,7 +533,9 @@ func (m *Manager) Resume(ctx context.Context) (int, error) {
 	n := 0
 	for _, id := range ids {
 		if _, err := m.Get(ctx, id); err != nil {
-			m.log.Error("cannot resume a match", "match", id, "err", err)
+			if c := AsError(err).Code; c != CodeMatchFailed && c != CodeMatchClosed { // (logged once as it failed)
+				m.log.Error("cannot resume a match", "match", id, "err", err)
+			}
 			continue
 		}
 		n++
@@ -541,7 +599,10 @@ func (m *Manager) Replay(ctx context.Context, id string) (*Replay, error) {
 	if err != nil {
 		return nil, err
 	}
-	if rec.Status != store.Finished {
+	switch {
+	case rec.Status == store.Failed:
+		return nil, overRefusal(rec)
+	case !rec.Status.Over():
 		return nil, refuse(CodeNotFinished, "The log and the full reveal are given once the match is over.")
 	}
 	g, err := m.Game(rec.Game)
@@ -554,7 +615,7 @@ func (m *Manager) Replay(ctx context.Context, id string) (*Replay, error) {
 	}
 	state, _, err := replay(g, rec.Setup, log)
 	if err != nil {
-		return nil, refuse(CodeUnavailable, "Match %s cannot be rebuilt from its log.", id)
+		return nil, refuse(CodeMatchFailed, "Match %s cannot be rebuilt from its log.", id)
 	}
 	r := &Replay{Match: summarize(rec, nil), Setup: rec.Setup, Outcome: rec.Outcome, Log: make([]json.RawMessage, len(log))}
 	for i, b := range log {
@@ -578,6 +639,7 @@ func (m *Manager) Shutdown(ctx context.Context) error {
 		return nil
 	}
 	m.closing = true
+	close(m.done)
 	if m.node != nil {
 		m.mu.Unlock()
 		m.node.stop()

@@ -70,14 +70,16 @@ type Match struct {
 	lastAt     engine.Millis // time of the last record
 	clockBase  engine.Millis // match clock at clockWall
 	clockWall  time.Time
-	savedClock time.Time // when the clock was last saved (real time)
+	savedClock time.Time     // when the clock was last saved ahead (real time; zero: not since it ran)
+	credit     engine.Millis // the clock saved ahead, past which it does not run (real time)
 	seats      []*seat
 	spectators map[*bus.Subscription]bool
 	specMemo   *viewMemo // what spectators were last sent of their view
 	chatN      int       // lines of table talk so far
-	idleSince  time.Time // finished with nobody watching since
+	idleSince  time.Time // over with nobody watching since
+	lastPlayer time.Time // when a seat's player was last connected (or the match loaded)
 	realTime   bool
-	broken     bool   // the state could not be rebuilt after a store failure
+	stall      *stall // a write that did not land yet: the match waits for it (see faults.go)
 	owner      string // CreateRequest.Owner until Hooks.Ended is told
 
 	// On several nodes (see lease.go). lease and leased are fixed before
@@ -120,11 +122,10 @@ type move struct {
 }
 
 // How long a real-time bot with nothing to do waits before being asked again,
-// in match time; how often a real-time match saves its clock.
+// in match time; how many refused moves in a row make a bot rest.
 const (
-	botPoll       engine.Millis = 250
-	clockSaveWall               = 5 * time.Second
-	maxRefusals                 = 20
+	botPoll     engine.Millis = 250
+	maxRefusals               = 20
 )
 
 // ID returns the match id.
@@ -177,6 +178,7 @@ func (x *Match) do(ctx context.Context, fn func() error) error {
 // run is the match's goroutine.
 func (x *Match) run() {
 	defer close(x.quit)
+	defer x.leaveStalled()
 	defer func() {
 		if r := recover(); r != nil {
 			x.log.Error("match stopped by a panic", "panic", r)
@@ -231,24 +233,21 @@ func (x *Match) drain() {
 	}
 }
 
-// clock returns the match clock at wall time now.
-func (x *Match) clock(now time.Time) engine.Millis {
-	if x.rec.Status != store.Running {
-		return max(x.clockBase, x.lastAt)
-	}
-	c := x.clockBase + engine.Millis(float64(now.Sub(x.clockWall))*x.mgr.speed/float64(time.Millisecond))
-	return max(c, x.lastAt)
-}
-
-// wall returns when the match clock reaches c.
-func (x *Match) wall(c engine.Millis) time.Time {
-	return x.clockWall.Add(time.Duration(float64(c-x.clockBase) * float64(time.Millisecond) / x.mgr.speed))
-}
-
 // tick does everything that is due at now: deadlines, takeovers, moves out of
 // time, bot moves; then it asks bots for their next moves.
 func (x *Match) tick(now time.Time) {
-	if x.rec.Status != store.Running || x.broken || x.fenced {
+	if x.fenced {
+		return
+	}
+	if x.stall != nil {
+		x.retry(now)
+		return
+	}
+	x.endIfDue(now)
+	if x.creditDue(now) {
+		x.saveCredit(now)
+	}
+	if x.rec.Status != store.Running || x.stall != nil || x.fenced {
 		return
 	}
 	clock := x.clock(now)
@@ -258,13 +257,13 @@ func (x *Match) tick(now time.Time) {
 		if !ok || dl > clock || x.rec.Status != store.Running {
 			break
 		}
-		if !x.advance(clock) {
+		if !x.advance(clock) || x.stall != nil {
 			break
 		}
 	}
 	seatsChanged := false
 	for i, st := range x.seats {
-		if x.rec.Status != store.Running || x.fenced {
+		if x.rec.Status != store.Running || x.stall != nil || x.fenced {
 			break
 		}
 		s := engine.Seat(i)
@@ -287,9 +286,6 @@ func (x *Match) tick(now time.Time) {
 	if seatsChanged {
 		x.publishSeats()
 	}
-	if x.rec.Status == store.Running && x.realTime && now.Sub(x.savedClock) >= x.mgr.clock {
-		x.saveClock(now)
-	}
 	x.plan(x.clock(now))
 }
 
@@ -301,10 +297,21 @@ func (x *Match) nextDue(now time.Time) time.Time {
 			next = t
 		}
 	}
-	if x.rec.Status == store.Finished && x.idle() {
+	if x.stall != nil {
+		if !x.stall.trying {
+			at(x.stall.due)
+		}
+		return next // (a try's answer wakes the match)
+	}
+	if x.rec.Status.Over() && x.idle() {
 		at(x.idleSince.Add(x.mgr.linger))
 	}
-	if x.rec.Status != store.Running || x.broken {
+	for _, t := range []time.Time{x.expiry(), x.abandonment()} {
+		if !t.IsZero() {
+			at(t)
+		}
+	}
+	if x.rec.Status != store.Running {
 		return next
 	}
 	clock := x.clock(now)
@@ -324,7 +331,7 @@ func (x *Match) nextDue(now time.Time) time.Time {
 		}
 	}
 	if x.realTime {
-		at(x.savedClock.Add(x.mgr.clock))
+		at(x.nextCredit())
 	}
 	return next
 }
@@ -342,41 +349,67 @@ func (x *Match) idle() bool {
 }
 
 func (x *Match) unloadable(now time.Time) bool {
-	return x.rec.Status == store.Finished && x.idle() && now.Sub(x.idleSince) >= x.mgr.linger
+	return x.rec.Status.Over() && x.stall == nil && x.idle() && now.Sub(x.idleSince) >= x.mgr.linger
 }
 
-// advance lets the match time pass up to at. If that fired events, it logs a
-// time-only record, broadcasts, and reports true.
+// advance lets the match time pass up to at. If that fires events, it logs a
+// time-only record (see commit), and reports true: what fired is told once it
+// is stored, and the match may be waiting for that.
 func (x *Match) advance(at engine.Millis) bool {
 	at = max(at, x.lastAt)
-	evs := x.state.Advance(at)
+	if dl, ok := x.state.Deadline(); !ok || dl > at {
+		return false // nothing is due: Advance would fire nothing
+	}
+	next := x.state.Clone()
+	evs := next.Advance(at)
 	if len(evs) == 0 {
+		x.state = next
 		return false
 	}
 	// What bots had decided is decided again in the light of what happened.
 	for _, st := range x.seats {
 		st.pending = nil
 	}
-	x.commit(engine.Record{At: at}, evs, engine.Spectator, -1, "clock")
+	_ = x.commit(next, engine.Record{At: at}, evs, engine.Spectator, -1, "clock")
 	return true
 }
 
-// commit appends a record whose effects are already applied to the state,
-// then tells everyone. If the store refuses it, the state is rebuilt from the
-// log so that it matches what is stored again.
-func (x *Match) commit(r engine.Record, evs []engine.Event, actor engine.Seat, ack int64, source string) error {
-	data, err := r.MarshalJSON()
-	if err == nil {
-		err = x.mgr.store.Append(context.Background(), x.id, x.rec.Lease.Epoch, int(x.seq)+1, data, r.At)
-	}
+// play plays record r on a copy of the state and commits it: the match's
+// state is untouched if the game refuses r, and until r is stored.
+func (x *Match) play(r engine.Record, actor engine.Seat, ack int64, source string) error {
+	next := x.state.Clone()
+	evs, err := engine.Play(next, r)
 	if err != nil {
-		if x.lost(err) {
-			return errMoved
-		}
-		x.log.Error("cannot store a record; rebuilding the match", "err", err)
-		x.rebuild()
+		return err
+	}
+	return x.commit(next, r, evs, actor, ack, source)
+}
+
+// commit appends record r, whose effects next (a copy of the state with r
+// played) and evs hold, and only once it is stored makes next the match's
+// state and tells everyone (see recorded). A record the store could not
+// take yet is kept and stored later (see save): commit then returns the
+// CodePending refusal, and nobody sees r meanwhile.
+func (x *Match) commit(next engine.State, r engine.Record, evs []engine.Event, actor engine.Seat, ack int64, source string) error {
+	data, err := r.MarshalJSON()
+	if err != nil {
+		x.log.Error("cannot encode a record", "err", err)
 		return refuse(CodeUnavailable, "The server could not save your action; it was not played. Try again.")
 	}
+	m, id, epoch, n := x.mgr, x.id, x.rec.Lease.Epoch, int(x.seq)+1
+	err = x.save("a record", func(ctx context.Context) error {
+		return m.store.Append(ctx, id, epoch, n, data, r.At)
+	}, func() { x.recorded(next, r, evs, actor, ack, source) })
+	if err != nil && err != errPending {
+		return x.refusedWrite("a record", err)
+	}
+	return pending(err, "action")
+}
+
+// recorded makes the state after a stored record the match's, and tells
+// everyone.
+func (x *Match) recorded(next engine.State, r engine.Record, evs []engine.Event, actor engine.Seat, ack int64, source string) {
+	x.state = next
 	x.seq++
 	x.lastAt = r.At
 	x.rec.Records = int(x.seq)
@@ -390,62 +423,52 @@ func (x *Match) commit(r engine.Record, evs []engine.Event, actor engine.Seat, a
 	x.finishIfOver(now)
 	x.trackActors(actor)
 	x.broadcast(evs, actor, ack)
-	return nil
-}
-
-// rebuild replays the stored log after a failed write.
-func (x *Match) rebuild() {
-	log, err := x.mgr.store.Log(context.Background(), x.id)
-	var s engine.State
-	if err == nil {
-		s, x.lastAt, err = replay(x.game, x.rec.Setup, log)
-	}
-	if err != nil {
-		x.log.Error("cannot rebuild the match; it stops taking actions", "err", err)
-		x.broken = true
-		return
-	}
-	x.state, x.seq = s, uint64(len(log))
-	x.rec.Records = len(log)
-	for _, st := range x.seats {
-		// Bots that remember catch up again; an answer still being thought
-		// out is dropped when it arrives.
-		st.pending, st.bot, st.thinking, st.missed = nil, nil, 0, nil
-	}
-	x.trackActors(engine.Spectator)
 }
 
 // replay builds a state from a setup and a stored log.
 func replay(g engine.Game, setup engine.Setup, log [][]byte) (engine.State, engine.Millis, error) {
+	s, last, _, err := replayAll(g, setup, log)
+	return s, last, err
+}
+
+// replayAll builds a state from a setup and a stored log, and says how many
+// records it replayed: all of them, or those before the one that failed.
+func replayAll(g engine.Game, setup engine.Setup, log [][]byte) (engine.State, engine.Millis, int, error) {
 	s, err := g.New(setup)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, 0, err
 	}
 	var last engine.Millis
 	for i, raw := range log {
 		r, err := engine.DecodeRecord(g, raw)
 		if err != nil {
-			return nil, 0, errors.New("record " + strconv.Itoa(i+1) + ": " + err.Error())
+			return s, last, i, errors.New("record " + strconv.Itoa(i+1) + ": " + err.Error())
 		}
 		if _, err := engine.Play(s, r); err != nil {
-			return nil, 0, errors.New("record " + strconv.Itoa(i+1) + ": " + err.Error())
+			return s, last, i, errors.New("record " + strconv.Itoa(i+1) + ": " + err.Error())
 		}
 		last = r.At
 	}
-	return s, last, nil
+	return s, last, len(log), nil
 }
 
-// finishIfOver ends the match if its game is over.
+// finishIfOver ends the match if its game is over. The outcome follows from
+// the stored log, so everyone is told at once; if the store cannot take the
+// outcome yet, the match waits until it has.
 func (x *Match) finishIfOver(now time.Time) {
 	out, over := x.state.Outcome()
 	if !over || x.rec.Status == store.Finished {
 		return
 	}
 	clock := x.clock(now)
-	if err := x.mgr.store.Finish(context.Background(), x.id, x.rec.Lease.Epoch, out, clock, now); err != nil {
-		if x.lost(err) {
-			return
-		}
+	m, id, epoch := x.mgr, x.id, x.rec.Lease.Epoch
+	err := x.save("the outcome", func(ctx context.Context) error {
+		return m.store.Finish(ctx, id, epoch, out, clock, now)
+	}, func() {})
+	if x.lost(err) {
+		return
+	}
+	if err != nil && err != errPending {
 		// The log is complete; the next start finds the game over and
 		// finishes it again.
 		x.log.Error("cannot store the outcome", "err", err)
@@ -493,14 +516,4 @@ func (x *Match) closeSubs(reason error) {
 		sub.Close(reason)
 	}
 	clear(x.spectators)
-}
-
-func (x *Match) saveClock(now time.Time) {
-	if x.rec.Status != store.Running {
-		return
-	}
-	x.savedClock = now
-	if err := x.mgr.store.SaveClock(context.Background(), x.id, x.rec.Lease.Epoch, x.clock(now)); err != nil && !x.lost(err) {
-		x.log.Warn("cannot save the match clock", "err", err)
-	}
 }

@@ -3,11 +3,9 @@ package match_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"log/slog"
 	"path/filepath"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -16,20 +14,6 @@ import (
 	"sortie/internal/match/matchtest"
 	"sortie/internal/store"
 )
-
-// flaky is a real SQLite store whose appends can be made to fail, to show
-// what the match does when its store refuses a record.
-type flaky struct {
-	*store.SQLite
-	fail atomic.Bool
-}
-
-func (f *flaky) Append(ctx context.Context, id string, e store.Epoch, n int, rec []byte, at engine.Millis) error {
-	if f.fail.Load() {
-		return errors.New("disk full")
-	}
-	return f.SQLite.Append(ctx, id, e, n, rec, at)
-}
 
 func newManager(t *testing.T, st store.Store, linger time.Duration) *match.Manager {
 	t.Helper()
@@ -63,42 +47,6 @@ func snapshot(t *testing.T, x *match.Match, s engine.Seat) match.Message {
 		t.Fatal(err)
 	}
 	return m
-}
-
-// An action whose record the store refuses is refused too, and the match is
-// as it was: the same action then plays once the store is back.
-func TestStoreFailureChangesNothing(t *testing.T) {
-	ctx := context.Background()
-	st := &flaky{SQLite: openStore(t)}
-	m := newManager(t, st, 0)
-	c, err := m.Create(ctx, match.CreateRequest{Game: "testcards", Players: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	x, err := m.Get(ctx, c.Match.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := x.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	before := snapshot(t, x, 0)
-	st.fail.Store(true)
-	err = x.Act(ctx, 0, before.Seq, before.Legal[0])
-	if match.AsError(err).Code != match.CodeUnavailable {
-		t.Fatalf("with the store down: %v", err)
-	}
-	after := snapshot(t, x, 0)
-	if string(after.View) != string(before.View) || after.Seq != before.Seq {
-		t.Fatalf("a refused record changed the match:\n%s\n%s", before.View, after.View)
-	}
-	st.fail.Store(false)
-	if err := x.Act(ctx, 0, before.Seq, before.Legal[0]); err != nil {
-		t.Fatalf("with the store back: %v", err)
-	}
-	if s := snapshot(t, x, 0); s.Seq != before.Seq+1 {
-		t.Fatalf("seq %d after one action", s.Seq)
-	}
 }
 
 // A finished match nobody watches leaves memory, and comes back from its log

@@ -39,6 +39,7 @@ const (
 	opChat      = "chat"
 	opLeave     = "leave"
 	opReturn    = "return"
+	opClose     = "close" // end an open match (its host asked)
 	opAdopt     = "adopt" // take this stored match's lease and run it
 	opCheck     = "check" // which of these watches still stand?
 	opEnded     = "ended" // these watches of yours have ended
@@ -159,6 +160,11 @@ func (r *Remote) Join(ctx context.Context, s engine.Seat, name string) (Summary,
 // Start starts an open match.
 func (r *Remote) Start(ctx context.Context) (Summary, error) {
 	return r.summaryOf(ctx, wireReq{Op: opStart})
+}
+
+// CloseOpen ends an open match.
+func (r *Remote) CloseOpen(ctx context.Context) (Summary, error) {
+	return r.summaryOf(ctx, wireReq{Op: opClose})
 }
 
 // Snapshot returns the state message of audience s.
@@ -305,7 +311,7 @@ func (n *node) call(ctx context.Context, to string, req wireReq) (*wireResp, err
 // without an answer may or may not have been carried out).
 func changes(op string) bool {
 	switch op {
-	case opJoin, opStart, opAct, opChat, opLeave, opReturn, opAdopt:
+	case opJoin, opStart, opAct, opChat, opLeave, opReturn, opAdopt, opClose:
 		return true
 	}
 	return false
@@ -419,6 +425,8 @@ func (n *node) onMatch(ctx context.Context, x *Match, req *wireReq, resp *wireRe
 		sum, err = x.Join(ctx, req.Seat, req.Name)
 	case opStart:
 		sum, err = x.Start(ctx)
+	case opClose:
+		sum, err = x.CloseOpen(ctx)
 	case opAdopt:
 		if req.AutoStart && x.allJoinedNow() {
 			if _, err := x.Start(ctx); err != nil {

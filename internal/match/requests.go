@@ -5,6 +5,7 @@ package match
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"sortie/engine"
@@ -60,8 +61,10 @@ func (x *Match) act(s engine.Seat, seq uint64, raw []byte) error {
 		return refuse(CodeNotStarted, "The match has not started yet.")
 	case x.rec.Status == store.Finished:
 		return engine.GameOver()
-	case x.broken:
-		return refuse(CodeUnavailable, "The match cannot take actions now: its log could not be read back.")
+	case x.rec.Status.Over():
+		return overError(x.rec.Status)
+	case x.stall != nil:
+		return stalledErr
 	case x.rec.Seats[s].Left:
 		return refuse(CodeSeatLeft, "You handed your seat to its bot: take it back to play again.")
 	}
@@ -83,13 +86,17 @@ func (x *Match) act(s engine.Seat, seq uint64, raw []byte) error {
 	}
 	at := x.clock(time.Now())
 	if x.advance(at) {
+		if x.stall != nil {
+			return stalledErr
+		}
 		return refuse(CodeStaleSeq, "Time ran on and the match changed before your action arrived: look at the new state and choose again.")
 	}
-	evs, err := x.state.Apply(s, a, at)
-	if err != nil {
-		return err
-	}
-	return x.commit(engine.Record{Seat: s, Action: a, At: at}, evs, s, int64(seq), "human")
+	return x.play(engine.Record{Seat: s, Action: a, At: at}, s, int64(seq), "human")
+}
+
+// overError refuses what a match over cannot take.
+func overError(st store.Status) error {
+	return refuse(CodeFinished, "The match is over (%s): nothing more can be done in it.", st)
 }
 
 // Watch is a connection to a match: the snapshot to send first, then the
@@ -160,6 +167,7 @@ func (x *Match) Unwatch(w *Watch) {
 		} else if st := x.seats[w.Seat]; st.sub == w.Sub {
 			st.sub = nil
 			st.away = x.clock(now)
+			x.lastPlayer = now
 			x.publishSeats()
 		}
 		if x.idle() {
@@ -203,7 +211,7 @@ func (x *Match) Join(ctx context.Context, s engine.Seat, name string) (Summary, 
 			return refuse(CodeUnknownSeat, "This match has no seat %d.", s)
 		case x.rec.Seats[s].Kind != Human:
 			return refuse(CodeNotHuman, "Seat %d is played by a bot; only human seats can be joined.", s)
-		case x.rec.Status == store.Finished:
+		case x.rec.Status.Over():
 			return refuse(CodeFinished, "The match is over.")
 		}
 		seat := x.rec.Seats[s]
@@ -211,24 +219,33 @@ func (x *Match) Join(ctx context.Context, s engine.Seat, name string) (Summary, 
 		if name != "" {
 			seat.Name = name
 		}
-		if err := x.mgr.store.SetSeat(context.Background(), x.id, x.rec.Lease.Epoch, int(s), seat); err != nil {
-			if x.lost(err) {
-				return errMoved
+		err = x.setSeat(s, seat, "join", func() {
+			x.publishSeats()
+			if x.set.AutoStart && x.rec.Status == store.Open && x.allJoined() {
+				_ = x.start(time.Now()) // (a start that waits for the store is done when it lands)
 			}
-			x.log.Error("cannot store a join", "err", err)
-			return refuse(CodeUnavailable, "The server could not save your seat; try again.")
-		}
-		x.rec.Seats[s] = seat
-		x.publishSeats()
-		if x.set.AutoStart && x.rec.Status == store.Open && x.allJoined() {
-			if err := x.start(time.Now()); err != nil {
-				return err
-			}
-		}
+		})
 		sum = x.summary()
-		return nil
+		return err
 	})
 	return sum, err
+}
+
+// setSeat stores seat s as st, then makes it the match's and runs then
+// (which tells everyone). what names the request for a client told it
+// waits for the store.
+func (x *Match) setSeat(s engine.Seat, st store.Seat, what string, then func()) error {
+	m, id, epoch := x.mgr, x.id, x.rec.Lease.Epoch
+	err := x.save("a seat", func(ctx context.Context) error {
+		return m.store.SetSeat(ctx, id, epoch, int(s), st)
+	}, func() {
+		x.rec.Seats[s] = st
+		then()
+	})
+	if err != nil && err != errPending && err != stalledErr {
+		return x.refusedWrite("a seat", err)
+	}
+	return pending(err, what)
 }
 
 func (x *Match) allJoined() bool {
@@ -254,29 +271,41 @@ func (x *Match) Start(ctx context.Context) (Summary, error) {
 }
 
 func (x *Match) start(now time.Time) error {
-	switch x.rec.Status {
-	case store.Running:
+	switch {
+	case x.rec.Status == store.Running:
 		return refuse(CodeStarted, "The match has already started.")
-	case store.Finished:
+	case x.rec.Status.Over():
 		return refuse(CodeFinished, "The match is over.")
 	}
-	if err := x.mgr.store.Start(context.Background(), x.id, x.rec.Lease.Epoch, now); err != nil {
-		if x.lost(err) {
-			return errMoved
+	m, id, epoch := x.mgr, x.id, x.rec.Lease.Epoch
+	err := x.save("the start", func(ctx context.Context) error {
+		err := m.store.Start(ctx, id, epoch, now)
+		if errors.Is(err, store.ErrConflict) {
+			// A try again of a start that landed the first time.
+			if rec, gerr := m.store.Get(ctx, id); gerr == nil && rec.Status == store.Running {
+				return nil
+			}
 		}
-		x.log.Error("cannot store the start", "err", err)
-		return refuse(CodeUnavailable, "The server could not start the match; try again.")
+		return err
+	}, func() {
+		// The clock starts when the start is stored (now, or once the
+		// store saves again).
+		landed := time.Now()
+		x.rec.Status, x.rec.Started = store.Running, now
+		x.clockBase, x.clockWall, x.savedClock, x.credit = x.lastAt, landed, time.Time{}, x.lastAt
+		x.lastPlayer = landed
+		for _, st := range x.seats {
+			st.away = x.clockBase
+		}
+		x.trackActors(engine.Spectator)
+		x.log.Info("match started")
+		x.finishIfOver(landed)
+		x.publishState(landed)
+	})
+	if err != nil && err != errPending && err != stalledErr {
+		return x.refusedWrite("the start", err)
 	}
-	x.rec.Status, x.rec.Started = store.Running, now
-	x.clockBase, x.clockWall, x.savedClock = x.lastAt, now, now
-	for _, st := range x.seats {
-		st.away = x.clockBase
-	}
-	x.trackActors(engine.Spectator)
-	x.log.Info("match started")
-	x.finishIfOver(now)
-	x.publishState(now)
-	return nil
+	return pending(err, "request")
 }
 
 // Summary returns the match as the lobby sees it, with who is connected.

@@ -110,8 +110,11 @@ type Summary struct {
 	Settings   SettingsSummary   `json:"settings"`
 	CreatedAt  time.Time         `json:"created_at"`
 	StartedAt  *time.Time        `json:"started_at,omitempty"`
-	FinishedAt *time.Time        `json:"finished_at,omitempty"`
+	FinishedAt *time.Time        `json:"finished_at,omitempty"` // when it finished, or ended otherwise
 	Outcome    *engine.Outcome   `json:"outcome,omitempty"`
+	// Reason says why a match ended without an outcome (expired,
+	// abandoned, failed, closed).
+	Reason *Reason `json:"reason,omitempty"`
 	// Live is set when the match runs on this server now; Connected and
 	// PlayedBy of the seats are known only then.
 	Live bool `json:"live"`
@@ -148,7 +151,7 @@ func summarize(m *store.Match, opts engine.Options) Summary {
 	_ = json.Unmarshal(m.Settings, &st)
 	s := Summary{
 		ID: m.ID, Game: m.Game, Players: m.Setup.Players, Options: opts, Status: m.Status,
-		Seq: uint64(m.Records), Clock: m.Clock, CreatedAt: m.Created, Outcome: m.Outcome,
+		Seq: uint64(m.Records), Clock: m.Clock, CreatedAt: m.Created, Outcome: m.Outcome, Reason: decodeReason(m.Reason),
 		Settings: SettingsSummary{
 			TakeoverAfterMs: int64(st.TakeoverAfter), MoveLimitMs: int64(st.MoveLimit),
 			BotDelayMs: int64(st.BotDelay), AutoStart: st.AutoStart,

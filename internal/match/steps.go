@@ -39,7 +39,10 @@ func (m *Manager) View(ctx context.Context, id string, seat engine.Seat, step in
 	if seat != engine.Spectator && (seat < 0 || int(seat) >= len(rec.Seats)) {
 		return nil, refuse(CodeUnknownSeat, "This match has no seat %d.", seat)
 	}
-	if rec.Status != store.Finished && seat != engine.Spectator {
+	if rec.Status == store.Failed || rec.Status == store.Closed {
+		return nil, overRefusal(rec)
+	}
+	if !rec.Status.Over() && seat != engine.Spectator {
 		switch {
 		case token == "":
 			return nil, refuse(CodeNoToken, "While the match is under way, a seat's view is shown to its player alone: send the seat's token.")

@@ -82,8 +82,11 @@ type Message struct {
 	// actions, unless listing them would give a puzzle away.
 	Legal   []json.RawMessage `json:"legal,omitempty"`
 	Outcome *engine.Outcome   `json:"outcome,omitempty"`
-	Seats   []SeatSummary     `json:"seats,omitempty"`
-	Error   *Error            `json:"error,omitempty"`
+	// Reason says why the match ended without an outcome (status expired,
+	// abandoned, failed or closed).
+	Reason *Reason       `json:"reason,omitempty"`
+	Seats  []SeatSummary `json:"seats,omitempty"`
+	Error  *Error        `json:"error,omitempty"`
 	// History, on state messages sent on connecting, is what the audience
 	// was told so far, oldest first: TypeEvents entries and lines of table
 	// talk (at most HistoryLimit).
@@ -114,6 +117,7 @@ type frame struct {
 	events  []engine.Event
 	evJSON  [][]byte // events encoded once, beside events
 	outcome []byte   // JSON of the outcome once over, else nil
+	reason  []byte   // JSON of the reason of an end without an outcome, else nil
 }
 
 // encode builds the message of one audience: with the whole view, or with
@@ -200,6 +204,10 @@ func (f *frame) encode(s engine.Seat, view, patch, drop []byte, legal []engine.A
 	if f.outcome != nil {
 		b = append(b, `,"outcome":`...)
 		b = append(b, f.outcome...)
+	}
+	if f.reason != nil {
+		b = append(b, `,"reason":`...)
+		b = append(b, f.reason...)
 	}
 	return append(b, '}')
 }

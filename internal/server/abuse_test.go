@@ -150,25 +150,8 @@ func TestFloodingClientIsThrottledWhileAnotherPlays(t *testing.T) {
 	}
 	// Meanwhile the other address plays a whole match against a bot.
 	waitFor(t, "the flood to be throttled", func() bool { return limited.Load() > 0 })
-	cm, err := b.Create(context.Background(), match.CreateRequest{Game: "testcards",
-		Seats: []match.SeatRequest{{}, {Kind: match.Bot}}, Options: map[string]string{"hand": "3"}})
-	if err != nil {
-		t.Fatalf("the second address could not create a match while the first was throttled: %v", err)
-	}
-	if _, err := b.Join(context.Background(), cm.Match.ID, cm.Seats[0].Token, "Bea"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := b.Start(context.Background(), cm.Match.ID, cm.HostToken); err != nil {
-		t.Fatal(err)
-	}
-	p, err := dialWith(b, cm.Match.ID, cm.Seats[0].Token, 0)
-	if err != nil {
-		t.Fatalf("the second address could not open its socket: %v", err)
-	}
-	defer p.close()
-	last, err := p.play(context.Background(), newRand(19), playOptions{})
-	if err != nil || last.Status != store.Finished {
-		t.Fatalf("the second address's match did not play to the end: %v", err)
+	if _, err := playsAgainstABot(b, "3", 19); err != nil {
+		t.Fatalf("the second address, while the first was throttled: %v", err)
 	}
 	lat := healthzLatency(t, b)
 	stop()

@@ -55,6 +55,9 @@ var statusOf = map[string]int{
 	match.CodeFinished:      http.StatusConflict,
 	match.CodeNotFinished:   http.StatusConflict,
 	match.CodeUnavailable:   http.StatusServiceUnavailable,
+	match.CodePending:       http.StatusServiceUnavailable,
+	match.CodeMatchFailed:   http.StatusConflict,
+	match.CodeMatchClosed:   http.StatusConflict,
 	match.CodeServerFull:    http.StatusServiceUnavailable,
 	engine.CodeNotYourTurn:  http.StatusConflict,
 	engine.CodeGameOver:     http.StatusConflict,
@@ -256,10 +259,16 @@ func (s *Server) createMatch(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) listMatches(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	f := store.Filter{Status: store.Status(q.Get("status")), Game: q.Get("game"), Limit: 50}
-	if f.Status != "" && !f.Status.Valid() {
-		writeError(w, &match.Error{Code: match.CodeBadParameters, Message: "status is open, running or finished."})
-		return
+	f := store.Filter{Game: q.Get("game"), Limit: 50}
+	if v := q.Get("status"); v != "" {
+		for _, st := range strings.Split(v, ",") {
+			if !store.Status(st).Valid() || len(f.Statuses) == len(store.Statuses) {
+				writeError(w, &match.Error{Code: match.CodeBadParameters,
+					Message: "status is one of open, running, finished, expired, abandoned, failed and closed, or several separated by commas."})
+				return
+			}
+			f.Statuses = append(f.Statuses, store.Status(st))
+		}
 	}
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
@@ -280,11 +289,7 @@ func (s *Server) listMatches(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) getMatch(w http.ResponseWriter, r *http.Request) {
-	var sum match.Summary
-	err := s.mgr.Use(r.Context(), r.PathValue("id"), func(x match.Handle) (err error) {
-		sum, err = x.Summary(r.Context())
-		return err
-	})
+	sum, err := s.mgr.Summary(r.Context(), r.PathValue("id"))
 	if err != nil {
 		writeError(w, err)
 		return
@@ -349,6 +354,22 @@ func (s *Server) startMatch(w http.ResponseWriter, r *http.Request) {
 		sum, err = x.Start(r.Context())
 		return err
 	})
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, sum)
+}
+
+// closeMatch closes a match that never started, or that failed, for its
+// host (see match.Manager.Close).
+func (s *Server) closeMatch(w http.ResponseWriter, r *http.Request) {
+	t := tokenOf(r)
+	if t == "" {
+		writeError(w, &match.Error{Code: CodeNoToken, Message: "Closing a match needs its host token (Authorization: Bearer <token>)."})
+		return
+	}
+	sum, err := s.mgr.Close(r.Context(), r.PathValue("id"), t)
 	if err != nil {
 		writeError(w, err)
 		return

@@ -342,3 +342,83 @@ func sameJSON(a, b []byte) bool {
 	}
 	return reflect.DeepEqual(x, y)
 }
+
+// A real-time match (Outran, nobody acting during a long countdown, so that
+// no record moves its clock) runs while the server is killed with SIGKILL
+// again and again, each time sooner than the server saves its clock (every
+// second): after each restart the match clock resumes no earlier than any
+// clock the server showed before the kill, and the match time moves on
+// across the kills. (Issue 19, finding 9: an Outran match stayed near 0.5 s
+// of match time through kills closer together than the save interval.)
+func TestRealTimeClocksNeverGoBack(t *testing.T) {
+	kills := 8
+	if testing.Short() {
+		kills = 4
+	}
+	bin := buildSortie(t)
+	dir := t.TempDir()
+	data, logPath := filepath.Join(dir, "sortie.db"), filepath.Join(dir, "serve.log")
+	ctx := context.Background()
+	p := startServe(t, bin, data, logPath)
+	running := true
+	t.Cleanup(func() { // a test that fails leaves no server behind
+		if running {
+			p.cmd.Process.Kill()
+			<-p.done
+		}
+	})
+	c := client.New(p.url)
+	cm, err := c.Create(ctx, match.CreateRequest{Game: "outran", Players: 2, TakeoverAfterMs: new(int64(0)),
+		Options: map[string]string{"countdown_ms": "15000"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := cm.Match.ID
+	for _, s := range cm.Seats {
+		if _, err := c.Join(ctx, id, s.Token, "p"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := c.Start(ctx, id, cm.HostToken); err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 9))
+	var shown engine.Millis // the latest clock the server showed
+	var ran time.Duration   // how long the server ran in all
+	for round := range kills {
+		life := time.Duration(300+r.IntN(400)) * time.Millisecond
+		began := time.Now()
+		for first := true; first || time.Since(began) < life; first = false {
+			sum, err := c.Match(ctx, id)
+			if err != nil {
+				t.Fatalf("round %d: %v", round, err)
+			}
+			if sum.Clock < shown {
+				t.Fatalf("round %d: the match clock went back from %d ms to %d ms after a crash", round, shown, sum.Clock)
+			}
+			shown = sum.Clock
+			time.Sleep(50 * time.Millisecond)
+		}
+		ran += time.Since(began)
+		p.cmd.Process.Kill() // SIGKILL
+		<-p.done
+		running = false
+		p = startServe(t, bin, data, logPath)
+		running = true
+		c = client.New(p.url)
+	}
+	sum, err := c.Match(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Clock < shown {
+		t.Fatalf("after the last crash the match clock went back from %d ms to %d ms", shown, sum.Clock)
+	}
+	t.Logf("%d kills; the server ran %v in all; the match clock reached %d ms", kills, ran.Round(time.Millisecond), sum.Clock)
+	if sum.Clock < engine.Millis(ran.Milliseconds()) {
+		t.Fatalf("the match clock reached %d ms while the match ran for %v", sum.Clock, ran)
+	}
+	p.cmd.Process.Signal(syscall.SIGTERM)
+	<-p.done
+	running = false
+}

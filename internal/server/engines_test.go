@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"io"
 	"net/http"
-	"os/exec"
 	"testing"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 	"sortie/internal/match/matchtest"
 	"sortie/internal/server"
 	"sortie/internal/store/pgtest"
+	"sortie/internal/store/storetest"
 )
 
 // healthzBecomes waits until /healthz answers code, for up to 30 s.
@@ -62,14 +62,9 @@ func TestHealthzSaysUnavailableWhenTheStoreCannotWrite(t *testing.T) {
 	t.Run("the files made immutable", func(t *testing.T) {
 		e := newEnv(t, matchtest.Games(), nil)
 		e.newMatch(match.CreateRequest{Game: "testcards", Players: 2}, true)
-		files := []string{e.cfg.DataPath, e.cfg.DataPath + "-wal"}
-		if out, err := exec.Command("chattr", append([]string{"+i"}, files...)...).CombinedOutput(); err != nil {
-			t.Skipf("cannot make files immutable here (needs root and chattr): %v %s", err, out)
-		}
-		mutable := func() { exec.Command("chattr", append([]string{"-i"}, files...)...).Run() }
-		t.Cleanup(mutable)
+		writable := storetest.Immutable(t, e.cfg.DataPath)
 		healthzBecomes(t, e, http.StatusServiceUnavailable, "with immutable files")
-		mutable()
+		writable()
 		healthzBecomes(t, e, http.StatusOK, "once the files are writable again")
 	})
 }

@@ -416,8 +416,8 @@ func checkNoLeak(t *testing.T, g engine.Game, rp *match.Replay, seat engine.Seat
 	}
 	line := []string{"type", "n", "seat", "name", "text", "team", "seq", "clock", "time"}
 	allowed := map[string][]string{
-		match.TypeState:  {"type", "match", "game", "seat", "team", "seats", "seq", "status", "clock", "actors", "deadlines", "view", "events", "legal", "outcome", "history"},
-		match.TypeUpdate: {"type", "seq", "ack", "status", "clock", "actors", "deadlines", "view", "patch", "drop", "events", "legal", "outcome"},
+		match.TypeState:  {"type", "match", "game", "seat", "team", "seats", "seq", "status", "clock", "actors", "deadlines", "view", "events", "legal", "outcome", "reason", "history"},
+		match.TypeUpdate: {"type", "seq", "ack", "status", "clock", "actors", "deadlines", "view", "patch", "drop", "events", "legal", "outcome", "reason"},
 		match.TypeSeats:  {"type", "seq", "seats"},
 		match.TypeError:  {"type", "re", "error"},
 		match.TypePing:   {"type"},

@@ -23,6 +23,7 @@ type metrics struct {
 	batch      prometheus.Histogram
 	refusedMsg *prometheus.CounterVec
 	limited    *prometheus.CounterVec
+	busy       prometheus.Counter
 	// Several nodes.
 	followed  prometheus.Counter
 	fenced    prometheus.Counter
@@ -68,6 +69,9 @@ func newMetrics() *metrics {
 		limited: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "sortie_limited_total", Help: "Requests and connections refused by a limit on a client or on everyone, by code.",
 		}, []string{"code"}),
+		busy: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "sortie_bot_busy_total", Help: "Decisions of searching (hard) bots made without searching: the node's budget of searches was taken.",
+		}),
 		followed: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "sortie_sockets_followed_total",
 			Help: "Fresh snapshots sent to open sockets whose match moved to another node, or whose messages from other nodes may have been missed.",
@@ -89,7 +93,7 @@ func newMetrics() *metrics {
 			Buckets: []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 5},
 		}, []string{"op"}),
 	}
-	reg.MustRegister(m.created, m.sockets, m.records, m.actions, m.latency, m.commit, m.batch, m.refusedMsg, m.limited,
+	reg.MustRegister(m.created, m.sockets, m.records, m.actions, m.latency, m.commit, m.batch, m.refusedMsg, m.limited, m.busy,
 		m.followed, m.fenced, m.acquired, m.forwarded, m.forwardT,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
@@ -100,6 +104,9 @@ func (m *metrics) watch(mgr *match.Manager) {
 	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "sortie_matches_live", Help: "Matches in memory on this server (open, running, or finished and still watched).",
 	}, func() float64 { return float64(mgr.Live()) }))
+	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "sortie_matches_waiting", Help: "Matches waiting for the store to save a write (it cannot save now).",
+	}, func() float64 { return float64(mgr.Waiting()) }))
 }
 
 func (m *metrics) handler() http.Handler {
@@ -111,6 +118,7 @@ func (m *metrics) handler() http.Handler {
 func (m *metrics) hooks(ended func(id, owner string)) match.Hooks {
 	return match.Hooks{
 		Ended:    ended,
+		Busy:     m.busy.Inc,
 		Fenced:   m.fenced.Inc,
 		Acquired: m.acquired.Inc,
 		Forwarded: func(op, result string, d time.Duration) {

@@ -133,6 +133,23 @@ type Config struct {
 	HTTPWriteTimeout time.Duration
 	// IdleTimeout closes an idle keep-alive connection.
 	IdleTimeout time.Duration
+
+	// Ends and retention (match.Config): an open match expires ExpireOpen
+	// after its creation (a day), a running one with no player connected
+	// for AbandonAfter is abandoned (three days); negative: never. Matches
+	// over for longer than Retain are deleted (zero keeps them).
+	ExpireOpen time.Duration
+	// AbandonAfter: see ExpireOpen.
+	AbandonAfter time.Duration
+	// Retain: see ExpireOpen.
+	Retain time.Duration
+	// ClockSave is how often real-time matches save their clock ahead (a
+	// second).
+	ClockSave time.Duration
+	// BotSearches is how many bot decisions are searched at once (one fewer
+	// than the cores, at least one); a hard bot of a busy node decides
+	// without searching.
+	BotSearches int
 }
 
 // Server serves the API. Make it with [New], serve [Server.Handler], and stop
@@ -185,6 +202,8 @@ func New(cfg Config) (*Server, error) {
 	mc := match.Config{
 		Store: s.store, Bus: bus.NewLocal(), Games: cfg.Games, Logger: cfg.Logger, ClockSpeed: cfg.ClockSpeed,
 		MaxLive: cfg.MaxLive, Linger: cfg.Linger, Buffer: cfg.SocketBuffer, Hooks: s.metrics.hooks(s.matchEnded),
+		ExpireOpen: cfg.ExpireOpen, AbandonAfter: cfg.AbandonAfter, Retain: cfg.Retain, ClockSave: cfg.ClockSave,
+		BotSearches: cfg.BotSearches,
 	}
 	if err := s.joinCluster(&mc); err != nil {
 		if s.ownStore {
@@ -291,6 +310,7 @@ func (s *Server) routes() {
 	mux.HandleFunc("GET /api/matches/{id}", s.getMatch)
 	mux.HandleFunc("POST /api/matches/{id}/join", s.joinMatch)
 	mux.HandleFunc("POST /api/matches/{id}/start", s.startMatch)
+	mux.HandleFunc("POST /api/matches/{id}/close", s.closeMatch)
 	mux.HandleFunc("GET /api/matches/{id}/state", s.matchState)
 	mux.HandleFunc("GET /api/matches/{id}/replay", s.matchReplay)
 	mux.HandleFunc("GET /api/matches/{id}/view", s.matchView)

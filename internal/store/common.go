@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"sortie/engine"
@@ -64,6 +65,42 @@ func repeated(id string, n int, rec, last []byte, err, noRow error) error {
 		return err
 	}
 	return outOfOrder(id, n)
+}
+
+// canEnd says why match id, of status from, cannot end with status to
+// (see [Store.End]), or returns nil if it can.
+func canEnd(id string, from, to Status) error {
+	allowed, ok := endsFrom[to]
+	switch {
+	case !ok:
+		return fmt.Errorf("%w: %q is not a status a match ends with", ErrConflict, to)
+	case !slices.Contains(allowed, from):
+		return fmt.Errorf("%w: match %s is %s and cannot become %s", ErrConflict, id, from, to)
+	}
+	return nil
+}
+
+// endable lists the statuses a match may end with status to from, for a
+// query.
+func endable(to Status) []string {
+	var out []string
+	for _, s := range endsFrom[to] {
+		out = append(out, string(s))
+	}
+	return out
+}
+
+// over selects the matches that are over, as the partial index on them
+// says it.
+const over = `status NOT IN ('open', 'running')`
+
+// statusStrings lists statuses for a query.
+func statusStrings(ss []Status) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = string(s)
+	}
+	return out
 }
 
 func badSeat(id string, i int) error {

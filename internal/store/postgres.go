@@ -104,6 +104,11 @@ var postgresMigrations = []string{
 		PRIMARY KEY (match_id, n)
 	);`,
 
+	// Matches that end without an outcome keep why; matches over are
+	// pruned by when they ended.
+	`ALTER TABLE matches ADD COLUMN reason text NOT NULL DEFAULT '';
+	CREATE INDEX matches_over ON matches (finished) WHERE status NOT IN ('open', 'running');`,
+
 	// Who ran a match when: every lease taken, and the lease each record
 	// was written under (0 before leases, or on a single node).
 	`CREATE TABLE leases (
@@ -409,17 +414,52 @@ func (s *Postgres) Finish(ctx context.Context, id string, e Epoch, o engine.Outc
 		return err
 	}
 	return s.write(ctx, id, &pgOp{
-		sql: `UPDATE matches SET status = 'finished', outcome = $3, clock = greatest(clock, $4), finished = $5
+		sql: `UPDATE matches SET status = 'finished', outcome = $3, clock = $4, finished = $5
 			WHERE id = $1 AND ` + fence,
 		args:    []any{id, int64(e), string(out), int64(clock), at},
 		refusal: refuse(id, e, "", nil),
 	})
 }
 
+// End marks a match over without an outcome.
+func (s *Postgres) End(ctx context.Context, id string, e Epoch, status Status, reason string, clock engine.Millis, at time.Time) error {
+	return s.write(ctx, id, &pgOp{
+		sql: `UPDATE matches SET status = $3, reason = $4, clock = $5, finished = $6
+			WHERE id = $1 AND ` + fence + ` AND status = ANY($7)`,
+		args: []any{id, int64(e), string(status), reason, int64(clock), at, endable(status)},
+		refusal: func(ctx context.Context, tx pgx.Tx) error {
+			h, err := holdFor(ctx, tx, id)
+			if err != nil {
+				return err
+			}
+			if err := h.refusal(id, e, ""); err != nil {
+				return err
+			}
+			return canEnd(id, h.status, status)
+		},
+	})
+}
+
+// Prune deletes matches over since before the given time.
+func (s *Postgres) Prune(ctx context.Context, before time.Time, limit int) (int, error) {
+	var n int
+	err := s.write(ctx, "", &pgOp{
+		sql: `WITH gone AS (SELECT id FROM matches WHERE ` + over + ` AND finished < $1
+				ORDER BY finished, id LIMIT $2 FOR UPDATE SKIP LOCKED),
+			r AS (DELETE FROM records WHERE match_id IN (SELECT id FROM gone)),
+			c AS (DELETE FROM chat WHERE match_id IN (SELECT id FROM gone)),
+			m AS (DELETE FROM matches WHERE id IN (SELECT id FROM gone) RETURNING 1)
+			SELECT count(*) FROM m`,
+		args: []any{before, limitOr100(limit)},
+		scan: func(r pgx.Row) error { return r.Scan(&n) },
+	})
+	return n, err
+}
+
 // SaveClock saves the clock of a running match.
 func (s *Postgres) SaveClock(ctx context.Context, id string, e Epoch, clock engine.Millis) error {
 	return s.write(ctx, id, &pgOp{
-		sql:     `UPDATE matches SET clock = greatest(clock, $3) WHERE id = $1 AND ` + fence + ` AND status = 'running'`,
+		sql:     `UPDATE matches SET clock = $3 WHERE id = $1 AND ` + fence + ` AND status = 'running'`,
 		args:    []any{id, int64(e), int64(clock)},
 		refusal: refuse(id, e, "", nil),
 	})
@@ -508,7 +548,7 @@ func (s *Postgres) Check(ctx context.Context) error {
 }
 
 const pgMatchColumns = `id, game, setup, seats::text, host_hash, settings, status, records, clock, outcome,
-	created, started, finished, epoch, owner, (SELECT expires FROM nodes WHERE name = m.owner)`
+	created, started, finished, epoch, owner, (SELECT expires FROM nodes WHERE name = m.owner), reason`
 
 func scanPgMatch(row pgx.Row) (*Match, error) {
 	var (
@@ -519,7 +559,7 @@ func scanPgMatch(row pgx.Row) (*Match, error) {
 		started, finished, expires *time.Time
 	)
 	if err := row.Scan(&m.ID, &m.Game, &setup, &seats, &m.HostHash, &m.Settings, &status, &m.Records, &clock, &outcome,
-		&m.Created, &started, &finished, &m.Lease.Epoch, &m.Lease.Node, &expires); err != nil {
+		&m.Created, &started, &finished, &m.Lease.Epoch, &m.Lease.Node, &expires, &m.Reason); err != nil {
 		return nil, err
 	}
 	m.Status, m.Clock = Status(status), engine.Millis(clock)
@@ -567,8 +607,8 @@ func (s *Postgres) List(ctx context.Context, f Filter) ([]*Match, error) {
 	ctx, cancel := s.read(ctx)
 	defer cancel()
 	rows, err := s.pool.Query(ctx, `SELECT `+pgMatchColumns+` FROM matches m
-		WHERE ($1 = '' OR status = $1) AND ($2 = '' OR game = $2) ORDER BY created DESC, id LIMIT $3`,
-		string(f.Status), f.Game, limitOr100(f.Limit))
+		WHERE (cardinality($1::text[]) = 0 OR status = ANY($1)) AND ($2 = '' OR game = $2) ORDER BY created DESC, id LIMIT $3`,
+		statusStrings(f.Statuses), f.Game, limitOr100(f.Limit))
 	if err != nil {
 		return nil, s.fault(err)
 	}

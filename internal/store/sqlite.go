@@ -101,6 +101,11 @@ var sqliteMigrations = []string{
 		line     BLOB NOT NULL,
 		PRIMARY KEY (match_id, n)
 	) WITHOUT ROWID;`,
+
+	// Matches that end without an outcome (expired, abandoned, failed,
+	// closed) keep why; matches over are pruned by when they ended.
+	`ALTER TABLE matches ADD COLUMN reason TEXT NOT NULL DEFAULT '';
+	CREATE INDEX matches_over ON matches(finished) WHERE status NOT IN ('open', 'running');`,
 }
 
 // OpenSQLite opens the store in the file at path, creating the file (and its
@@ -539,16 +544,62 @@ func (s *SQLite) Finish(ctx context.Context, id string, e Epoch, o engine.Outcom
 		return err
 	}
 	return s.fenced(ctx, id, e, "", func(tx *sql.Tx) error {
-		_, err := tx.Exec(`UPDATE matches SET status = 'finished', outcome = ?, clock = max(clock, ?), finished = ? WHERE id = ?`,
+		_, err := tx.Exec(`UPDATE matches SET status = 'finished', outcome = ?, clock = ?, finished = ? WHERE id = ?`,
 			string(out), int64(clock), millis(at), id)
 		return err
 	})
 }
 
+// End marks a match over without an outcome.
+func (s *SQLite) End(ctx context.Context, id string, e Epoch, status Status, reason string, clock engine.Millis, at time.Time) error {
+	return s.q.write(ctx, id, func(tx *sql.Tx) error {
+		h, err := hold(tx, id)
+		if err != nil {
+			return err
+		}
+		if err := h.refusal(id, e, ""); err != nil {
+			return err
+		}
+		if err := canEnd(id, h.status, status); err != nil {
+			return err
+		}
+		_, err = tx.Exec(`UPDATE matches SET status = ?, reason = ?, clock = ?, finished = ? WHERE id = ?`,
+			string(status), reason, int64(clock), millis(at), id)
+		return err
+	})
+}
+
+// Prune deletes matches over since before the given time.
+func (s *SQLite) Prune(ctx context.Context, before time.Time, limit int) (int, error) {
+	var n int
+	err := s.q.write(ctx, "", func(tx *sql.Tx) error {
+		rows, err := tx.Query(`SELECT id FROM matches WHERE `+over+` AND finished < ?
+			ORDER BY finished, id LIMIT ?`, millis(before), limitOr100(limit))
+		if err != nil {
+			return err
+		}
+		ids, err := readIDs(rows, func(err error) error { return err })
+		rows.Close()
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			for _, q := range []string{`DELETE FROM records WHERE match_id = ?`, `DELETE FROM chat WHERE match_id = ?`, `DELETE FROM matches WHERE id = ?`} {
+				if _, err := tx.Exec(q, id); err != nil {
+					return err
+				}
+			}
+		}
+		n = len(ids)
+		return nil
+	})
+	return n, err
+}
+
 // SaveClock saves the clock of a running match.
 func (s *SQLite) SaveClock(ctx context.Context, id string, e Epoch, clock engine.Millis) error {
 	return s.fenced(ctx, id, e, "", func(tx *sql.Tx) error {
-		_, err := tx.Exec(`UPDATE matches SET clock = max(clock, ?) WHERE id = ? AND status = 'running'`, int64(clock), id)
+		_, err := tx.Exec(`UPDATE matches SET clock = ? WHERE id = ? AND status = 'running'`, int64(clock), id)
 		return err
 	})
 }
@@ -659,7 +710,7 @@ func (s *SQLite) Check(ctx context.Context) error {
 // matchColumns are read from matches m; the record count comes from the log.
 const matchColumns = `id, game, setup, seats, host_hash, settings, status,
 	(SELECT coalesce(max(n), 0) FROM records WHERE match_id = m.id), clock, outcome, created, started, finished,
-	epoch, owner, coalesce((SELECT expires FROM nodes WHERE name = m.owner), 0)`
+	epoch, owner, coalesce((SELECT expires FROM nodes WHERE name = m.owner), 0), reason`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -672,7 +723,7 @@ func scanMatch(row scanner) (*Match, error) {
 		created, started, finished, expires int64
 	)
 	if err := row.Scan(&m.ID, &m.Game, &setup, &seats, &m.HostHash, &m.Settings, &status, &m.Records, &clock, &outcome,
-		&created, &started, &finished, &m.Lease.Epoch, &m.Lease.Node, &expires); err != nil {
+		&created, &started, &finished, &m.Lease.Epoch, &m.Lease.Node, &expires, &m.Reason); err != nil {
 		return nil, err
 	}
 	m.Status, m.Clock = Status(status), engine.Millis(clock)
@@ -708,9 +759,11 @@ func (s *SQLite) Log(ctx context.Context, id string) ([][]byte, error) {
 func (s *SQLite) List(ctx context.Context, f Filter) ([]*Match, error) {
 	q := `SELECT ` + matchColumns + ` FROM matches m WHERE 1=1`
 	var args []any
-	if f.Status != "" {
-		q += ` AND status = ?`
-		args = append(args, string(f.Status))
+	if len(f.Statuses) > 0 {
+		q += ` AND status IN (?` + strings.Repeat(`, ?`, len(f.Statuses)-1) + `)`
+		for _, st := range f.Statuses {
+			args = append(args, string(st))
+		}
 	}
 	if f.Game != "" {
 		q += ` AND game = ?`

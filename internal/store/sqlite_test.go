@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -90,7 +89,7 @@ func TestSQLiteMigratesAnOldFile(t *testing.T) {
 		t.Fatalf("log after reopening: %q %v", log, err)
 	}
 	versions := readVersions(t, path)
-	if versions != "1 2 3" { // (3: the table talk)
+	if versions != "1 2 3 4" { // (3: the table talk, 4: ends and their reasons)
 		t.Fatalf("schema versions recorded: %q", versions)
 	}
 }
@@ -324,15 +323,8 @@ func TestSQLiteCheckFailsWhenTheFileIsImmutable(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "sortie.db")
 	s := openSQLite(t, path)
 	fill(t, s, 1, 1)
-	// The shared-memory index stays writable: it is mapped in memory, and
-	// the race detector does not survive a fault there.
-	files := []string{path, path + "-wal"}
-	if out, err := exec.Command("chattr", append([]string{"+i"}, files...)...).CombinedOutput(); err != nil {
-		t.Skipf("cannot make files immutable here (needs root and chattr): %v %s", err, out)
-	}
-	mutable := func() { exec.Command("chattr", append([]string{"-i"}, files...)...).Run() }
-	t.Cleanup(mutable)
+	writable := storetest.Immutable(t, path)
 	checkBecomes(t, s, false, "with immutable files")
-	mutable()
+	writable()
 	checkBecomes(t, s, true, "once the files are writable again")
 }

@@ -22,6 +22,7 @@ package store
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"sortie/engine"
@@ -37,10 +38,41 @@ const (
 	Running Status = "running"
 	// Finished matches have an outcome; their log no longer changes.
 	Finished Status = "finished"
+
+	// The statuses of matches that ended without an outcome, each with a
+	// reason ([Match.Reason]); like finished ones, they change no more.
+
+	// Expired matches were never started in the time a server gives them.
+	Expired Status = "expired"
+	// Abandoned matches ran for long with nobody connected; they stopped
+	// where they were.
+	Abandoned Status = "abandoned"
+	// Failed matches cannot go on: their stored log or setup no longer
+	// replays.
+	Failed Status = "failed"
+	// Closed matches were closed by their host (one never started, or one
+	// that failed).
+	Closed Status = "closed"
 )
 
+// Statuses are the known statuses, those under way first.
+var Statuses = []Status{Open, Running, Finished, Expired, Abandoned, Failed, Closed}
+
 // Valid reports whether s is one of the known statuses.
-func (s Status) Valid() bool { return s == Open || s == Running || s == Finished }
+func (s Status) Valid() bool { return slices.Contains(Statuses, s) }
+
+// Over reports whether a match of status s is over: finished, or ended
+// without an outcome. An over match takes no more records.
+func (s Status) Over() bool { return s != Open && s != Running }
+
+// endsFrom lists, for each status a match may end with ([Store.End]), the
+// statuses it may end from.
+var endsFrom = map[Status][]Status{
+	Expired:   {Open},
+	Abandoned: {Running},
+	Failed:    {Open, Running, Finished},
+	Closed:    {Open, Failed},
+}
 
 // Seat is one seat of a match as it was set up and claimed.
 type Seat struct {
@@ -81,17 +113,21 @@ type Match struct {
 	Clock engine.Millis
 	// Outcome is set once the match is finished.
 	Outcome *engine.Outcome
+	// Reason says why a match ended without an outcome (expired,
+	// abandoned, failed, closed): the match package's own account, opaque
+	// here; empty otherwise.
+	Reason string
 	// Lease says which node runs the match, under which epoch.
 	Lease    Lease
 	Created  time.Time
 	Started  time.Time // zero until started
-	Finished time.Time // zero until finished
+	Finished time.Time // when it finished or ended; zero until then
 }
 
 // Filter selects matches to list.
 type Filter struct {
-	// Status keeps matches of this status; empty keeps all.
-	Status Status
+	// Statuses keeps matches of any of these statuses; empty keeps all.
+	Statuses []Status
 	// Game keeps matches of this game; empty keeps all.
 	Game string
 	// Limit bounds the answer (newest first); 0 means 100.
@@ -183,11 +219,23 @@ type Store interface {
 	AppendChat(ctx context.Context, id string, e Epoch, n int, line []byte) error
 	// Chat returns match id's lines of table talk, in order.
 	Chat(ctx context.Context, id string) ([][]byte, error)
-	// SaveClock saves the match clock of a running match; it never moves
-	// back, and a match that is not running is left as it is.
+	// SaveClock sets the saved match clock of a running match (it may move
+	// back: a server that stops saves the exact clock over one it saved
+	// ahead); a match that is not running is left as it is.
 	SaveClock(ctx context.Context, id string, e Epoch, clock engine.Millis) error
-	// Finish marks match id finished with its outcome and final clock.
+	// Finish marks match id finished with its outcome and final clock (set
+	// as given).
 	Finish(ctx context.Context, id string, e Epoch, o engine.Outcome, clock engine.Millis, at time.Time) error
+	// End marks match id over without an outcome: status is [Expired] (an
+	// open match), [Abandoned] (a running one), [Failed] (an open, running
+	// or finished one) or [Closed] (an open or failed one), with the reason,
+	// its final clock and when. A match in another status, or another
+	// status, is an [ErrConflict] and writes nothing.
+	End(ctx context.Context, id string, e Epoch, status Status, reason string, clock engine.Millis, at time.Time) error
+	// Prune deletes up to limit matches that have been over since before
+	// the given time, oldest first, with their logs and talk, and returns
+	// how many it deleted.
+	Prune(ctx context.Context, before time.Time, limit int) (int, error)
 
 	// Get returns match id without its log, with its lease.
 	Get(ctx context.Context, id string) (*Match, error)

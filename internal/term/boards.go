@@ -6,11 +6,11 @@ func boardOf(game string) board {
 	case "plandesecours":
 		return &pds{}
 	case "temple":
-		return temple{}
+		return &temple{sel: map[int]bool{}}
 	case "room25":
 		return room25{}
 	case "evades":
-		return evades{}
+		return &evades{}
 	case "outran":
 		return &outran{}
 	}

@@ -343,5 +343,5 @@ func (l *local) refuse(seq uint64, err error) {
 	if !errors.As(err, &re) {
 		re = &engine.RuleError{Code: engine.CodeMalformed, Message: fmt.Sprint(err)}
 	}
-	l.emit(&match.Message{Type: match.TypeError, Re: &seq, Error: &match.Error{Code: re.Code, Message: re.Message}})
+	l.emit(&match.Message{Type: match.TypeError, Re: &seq, Error: &match.Error{Code: re.Code, Message: re.Message, Params: re.Params}})
 }

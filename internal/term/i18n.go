@@ -6,12 +6,14 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
 
 	"embed"
 
+	"sortie/internal/match"
 	"sortie/web"
 )
 
@@ -152,6 +154,15 @@ func (x *texts) tn(key string, n int, params ...p) string {
 	return x.t(key+".other", all)
 }
 
+// colon is the colon between a name and what it names, as the language
+// writes it ("Hand: …", « Main : … »).
+func (x *texts) colon() string {
+	if x.lang == "fr" {
+		return "\u00a0: " // a no-break space: the colon never starts a line
+	}
+	return ": "
+}
+
 // list joins words as a sentence does: "a, b and c".
 func (x *texts) list(items []string) string {
 	var kept []string
@@ -166,22 +177,124 @@ func (x *texts) list(items []string) string {
 	return strings.Join(kept[:len(kept)-1], ", ") + " " + x.t("word.and") + " " + kept[len(kept)-1]
 }
 
-// errorText says a refusal in the player's language: the game's own text
-// for its rule code, the client's for the server's codes, else the server's
-// sentence.
-func (x *texts) errorText(code, message, game string) string {
-	// A text that needs the refusal's params (a wait, a count) is left for
-	// the server's sentence, which holds them.
-	if code != "" && game != "" && x.has(game+".error."+code) && !placeholder.MatchString(x.t(game+".error."+code)) {
-		return x.t(game + ".error." + code)
+// errorText says a refusal in the player's language as the web page's
+// errorText does (web/js/i18n.js): the game's own text for its rule code,
+// the client's for the server's codes, filled with the refusal's params
+// (durations said as a person says them, seats by name, numbers as the
+// language writes them), else the server's sentence.
+func (x *texts) errorText(e *match.Error, game string, name func(int) string) string {
+	if e == nil {
+		return x.t("error.unknown")
 	}
-	if code != "" && x.has("error."+code) && !placeholder.MatchString(x.t("error."+code)) {
-		return x.t("error." + code)
+	params := x.errorParams(e.Params, name)
+	for _, key := range []string{game + ".error." + e.Code, "error." + e.Code} {
+		if e.Code == "" || strings.HasPrefix(key, ".") || !x.has(key) {
+			continue
+		}
+		if s := x.t(key, params); !placeholder.MatchString(s) {
+			return s
+		}
 	}
-	if message != "" {
-		return message
+	if e.Message != "" {
+		return e.Message
 	}
 	return x.t("error.unknown")
+}
+
+func (x *texts) errorParams(in map[string]any, name func(int) string) p {
+	out := p{}
+	for k, v := range in {
+		f, isNum := number(v)
+		switch {
+		case strings.HasSuffix(k, "_ms") && isNum:
+			d := x.duration(f)
+			out[k], out[strings.TrimSuffix(k, "_ms")] = d, d
+		case (k == "seat" || k == "target") && isNum && name != nil:
+			out[k] = name(int(f))
+		case isNum:
+			out[k] = x.num(f, 2)
+		default:
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// number reads a JSON number (float64 once decoded; any Go number, named
+// types such as engine.Millis included, when a refusal comes from a match
+// in this process).
+func number(v any) (float64, bool) {
+	if n, ok := v.(json.Number); ok {
+		f, err := n.Float64()
+		return f, err == nil
+	}
+	r := reflect.ValueOf(v)
+	switch r.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return float64(r.Int()), true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return float64(r.Uint()), true
+	case reflect.Float32, reflect.Float64:
+		return r.Float(), true
+	}
+	return 0, false
+}
+
+// num writes a number as the language does, with at most digits decimals,
+// as Intl.NumberFormat does on the web page: "1,234.5" in English,
+// "1 234,5" in French (a narrow no-break space between thousands).
+func (x *texts) num(f float64, digits int) string {
+	scale := math.Pow(10, float64(digits))
+	r := math.Round(math.Abs(f)*scale) / scale // half away from zero, as Intl
+	s := strconv.FormatFloat(r, 'f', digits, 64)
+	intPart, frac, _ := strings.Cut(s, ".")
+	frac = strings.TrimRight(frac, "0")
+	group, point := ",", "."
+	if x.lang == "fr" {
+		group, point = "\u202f", ","
+	}
+	var b strings.Builder
+	if f < 0 && r != 0 {
+		b.WriteString("-")
+	}
+	for i, c := range intPart {
+		if i > 0 && (len(intPart)-i)%3 == 0 {
+			b.WriteString(group)
+		}
+		b.WriteRune(c)
+	}
+	if frac != "" {
+		b.WriteString(point + frac)
+	}
+	return b.String()
+}
+
+// duration says a duration as the web page's fmtDuration does: "2.5 s",
+// "45 s", "1 min 30 s", "2 h 5 min", "3 days"; seconds are rounded up, so
+// that a wait is never said shorter than it is.
+func (x *texts) duration(ms float64) string {
+	ms = max(ms, 0)
+	if ms < 10000 {
+		return x.t("time.s", p{"n": x.num(math.Ceil(ms/100)/10, 1)})
+	}
+	secs := int(math.Ceil(ms / 1000))
+	switch {
+	case secs < 60:
+		return x.t("time.s", p{"n": secs})
+	case secs < 3600:
+		m, s := secs/60, secs%60
+		if s != 0 {
+			return x.t("time.minS", p{"m": m, "s": s})
+		}
+		return x.t("time.min", p{"n": m})
+	case secs < 86400 || secs%86400 != 0:
+		h, m := secs/3600, int(math.Round(float64(secs%3600)/60))
+		if m != 0 {
+			return x.t("time.hMin", p{"h": h, "m": m})
+		}
+		return x.t("time.h", p{"n": h})
+	}
+	return x.tn("time.day", secs/86400)
 }
 
 // jsString writes a value as JavaScript's String() does, so that sentences

@@ -2,15 +2,13 @@ package term
 
 import (
 	"encoding/json"
-	"fmt"
+	"errors"
 	"io"
 	"strconv"
 	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
 
 	"sortie/engine"
 	"sortie/games/all"
@@ -23,6 +21,10 @@ type Options struct {
 	Lang string
 	// Colour draws in colour; false keeps to bold and reverse.
 	Colour bool
+	// ClockSpeed is how fast the screen's clock runs between messages,
+	// as LocalConfig.ClockSpeed: 1 is real time, 0 stops it (tests draw a
+	// real-time game at a fixed moment). Options{} runs in real time.
+	ClockSpeed *float64
 	// Input and Output are the terminal (nil: the process's).
 	Input  io.Reader
 	Output io.Writer
@@ -50,6 +52,9 @@ func Run(conn Conn, opt Options) error {
 		out = stdout()
 	}
 	m := newModel(conn, tx, newStyles(out, opt.Colour))
+	if opt.ClockSpeed != nil {
+		m.speed = *opt.ClockSpeed
+	}
 	final, err := tea.NewProgram(m, tops...).Run()
 	if err != nil {
 		return err
@@ -66,7 +71,8 @@ const (
 )
 
 // model is the match screen: the newest state of the match as this seat
-// knows it, the log of sentences, the list of actions and the typed line.
+// knows it, the log of sentences and table talk, the list of actions and
+// the typed line.
 type model struct {
 	conn  Conn
 	tx    *texts
@@ -75,32 +81,40 @@ type model struct {
 	info  engine.Info
 	board board
 
-	seat     int
-	seats    []match.SeatSummary
-	have     bool
-	seq      uint64
-	status   string
-	clock    int64
-	clockAt  time.Time
-	actors   []int
-	view     json.RawMessage
-	legal    []obj
-	outcome  *engine.Outcome
-	log      []string
-	refusal  string
-	banner   string
-	cursor   int
-	input    string
-	busy     bool
-	lastSent json.RawMessage
-	resent   bool
-	closed   bool
-	fatal    error
-	w, h     int
+	seat       int
+	seats      []match.SeatSummary
+	team       *int
+	have       bool
+	seq        uint64
+	status     string
+	clock      int64
+	clockAt    time.Time
+	actors     []int
+	deadlines  []match.Deadline
+	view       json.RawMessage
+	legal      []obj
+	outcome    *engine.Outcome
+	log        []logLine
+	refusal    string
+	notice     string
+	flash      string // said for a few seconds (connected again)
+	flashUntil time.Time
+	banner     string
+	cursor     int
+	input      string
+	busy       bool
+	lastSent   json.RawMessage
+	resent     bool
+	closed     bool
+	lost       bool // the line dropped: the next state is a reconnection
+	fatal      error
+	talk       talk
+	speed      float64 // of the clock between messages (0: stopped)
+	w, h       int
 }
 
 func newModel(conn Conn, tx *texts, st *styles) *model {
-	return &model{conn: conn, tx: tx, st: st, seat: -1, board: generic{}, w: 80, h: 24}
+	return &model{conn: conn, tx: tx, st: st, seat: -1, board: generic{}, speed: 1, w: 80, h: 24}
 }
 
 type inMsg struct{ m *match.Message }
@@ -129,6 +143,9 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
 	case tickMsg:
+		if m.flash != "" && time.Time(msg).After(m.flashUntil) {
+			m.flash = ""
+		}
 		return m, m.tick()
 	case closedMsg:
 		m.closed = true
@@ -160,36 +177,61 @@ func (m *model) receive(msg *match.Message) tea.Cmd {
 		if len(msg.Seats) > 0 {
 			m.seats = msg.Seats
 		}
-		if m.have && msg.Seq > m.seq {
+		m.team = msg.Team
+		reconnected := m.lost
+		m.lost = false
+		missed := m.have && msg.Seq > m.seq
+		m.banner = ""
+		m.setState(msg, !m.have || msg.Seq > m.seq)
+		switch {
+		case msg.History != nil:
+			// What this seat was told so far: the same log as a screen
+			// that stayed open.
+			m.setHistory(msg.History)
+		case missed:
 			m.addLog(m.tx.t("match.missed"))
 		}
-		m.banner = ""
-		m.setState(msg)
+		if reconnected {
+			m.flash, m.flashUntil = m.tx.t("match.reconnected"), time.Now().Add(5*time.Second)
+		}
 	case match.TypeUpdate:
 		if m.have && msg.Seq <= m.seq {
 			return nil
 		}
-		m.setState(msg)
+		m.setState(msg, true)
 	case match.TypeSeats:
 		if len(msg.Seats) > 0 {
+			m.noteAway(msg.Seats)
 			m.seats = msg.Seats
 		}
+	case match.TypeChat, match.TypeLeft, match.TypeBack:
+		m.hearLine(msg)
 	case match.TypeError:
-		m.busy = false
 		if msg.Error == nil {
 			return nil
 		}
+		if isTalkError(msg.Error.Code) {
+			m.talkRefused(msg.Error)
+			return nil
+		}
+		m.busy = false
 		if msg.Error.Code == match.CodeStaleSeq && !m.resent && m.lastSent != nil && m.stillOffered(m.lastSent) {
 			// The match moved on (another seat acted, or time passed):
 			// the same action, still legal, goes again on the new state.
 			m.resent = true
 			return m.send(m.lastSent)
 		}
-		m.refusal = m.tx.errorText(msg.Error.Code, msg.Error.Message, m.gameID())
+		m.refusal = m.errorText(msg.Error)
 	case LostType:
+		m.lost = true
 		m.banner = m.tx.t("match.reconnecting", p{"s": (msg.Clock + 999) / 1000})
 	}
 	return nil
+}
+
+// errorText says a refusal in words, seats by their names.
+func (m *model) errorText(e *match.Error) string {
+	return m.tx.errorText(e, m.gameID(), m.name)
 }
 
 func (m *model) stillOffered(a json.RawMessage) bool {
@@ -215,7 +257,9 @@ func (m *model) gameID() string {
 	return m.info.ID
 }
 
-func (m *model) setState(msg *match.Message) {
+// setState takes the state a message shows; fresh says it is newer than
+// the one held (its events are then told).
+func (m *model) setState(msg *match.Message, fresh bool) {
 	prev := m.view
 	view := msg.View
 	if view == nil && msg.Patch != nil && prev != nil {
@@ -227,6 +271,7 @@ func (m *model) setState(msg *match.Message) {
 	for _, a := range msg.Actors {
 		m.actors = append(m.actors, int(a))
 	}
+	m.deadlines = msg.Deadlines
 	m.view = view
 	oldLen := len(m.legal)
 	m.legal = objs(msg.Legal)
@@ -239,12 +284,14 @@ func (m *model) setState(msg *match.Message) {
 	}
 	m.busy = false
 	if msg.Ack != nil {
-		m.lastSent, m.resent = nil, false
+		// A refusal stays until the person acts again: other seats' moves
+		// must not wipe it unread.
+		m.lastSent, m.resent, m.refusal = nil, false, ""
+	}
+	if !fresh {
+		return
 	}
 	evs := objs(msg.Events)
-	if len(evs) > 0 {
-		m.refusal = ""
-	}
 	c := m.ctx()
 	for _, ev := range evs {
 		if s, ok := sentence(m.board, ev, c); ok && s != "" {
@@ -297,19 +344,10 @@ func mergeView(prev, patch json.RawMessage, drop []string) json.RawMessage {
 	return json.RawMessage(b.String())
 }
 
-// maxLog bounds the sentences kept: the screen shows the newest, and there
-// is no scrolling back through a match (Plan de Secours is about memory).
-const maxLog = 200
-
-func (m *model) addLog(s string) {
-	m.log = append(m.log, s)
-	if len(m.log) > maxLog {
-		m.log = m.log[len(m.log)-maxLog:]
-	}
-}
-
+// myTurn says whether this screen's person must act now (not while their
+// seat is left to its bot).
 func (m *model) myTurn() bool {
-	if m.status != "running" || m.seat < 0 {
+	if m.status != "running" || m.seat < 0 || m.seatLeft() {
 		return false
 	}
 	for _, a := range m.actors {
@@ -325,7 +363,7 @@ func (m *model) liveClock() int64 {
 	if m.status != "running" {
 		return m.clock
 	}
-	return m.clock + time.Since(m.clockAt).Milliseconds()
+	return m.clock + int64(float64(time.Since(m.clockAt).Milliseconds())*m.speed)
 }
 
 // name is a seat's name as the web page says it (web/js/names.js): the
@@ -340,7 +378,7 @@ func (m *model) name(s int) string {
 	for i, st := range m.seats {
 		switch {
 		case st.Name != "" && !(st.Kind == match.Bot && st.Name == st.Bot+" bot"): // (bot seats once had that name)
-			base[i] = st.Name
+			base[i] = plain(st.Name)
 		case st.Kind == match.Bot && m.tx.has("name.bot."+st.Bot):
 			base[i] = m.tx.t("name.bot." + st.Bot)
 		case st.Kind == match.Bot:
@@ -400,7 +438,7 @@ func (m *model) shown() []obj {
 // send plays an action on the state shown.
 func (m *model) send(action json.RawMessage) tea.Cmd {
 	if m.closed {
-		m.refusal = m.tx.errorText("offline", "", "")
+		m.refusal = m.errorText(&match.Error{Code: "offline"})
 		return nil
 	}
 	m.busy = true
@@ -413,13 +451,36 @@ func (m *model) send(action json.RawMessage) tea.Cmd {
 	}
 }
 
+// composer is a board on which the person composes an action the list does
+// not hold (Les Évadés' long choices): compose reads a typed line in the
+// board's own form, ok false leaving it to the screen.
+type composer interface {
+	compose(line string, c *ctx) (action json.RawMessage, refusal string, ok bool)
+}
+
 func (m *model) key(k tea.KeyMsg) tea.Cmd {
-	switch k.Type {
-	case tea.KeyCtrlC:
+	if k.Type == tea.KeyCtrlC {
 		return tea.Quit
 	}
-	if m.input == "" && (m.status == "finished" || m.closed) && k.String() == "q" {
+	if k.Type == tea.KeyRunes && len(k.Runes) > 1 && !k.Paste && !k.Alt {
+		// Keys typed faster than the screen reads them come together:
+		// each is a key of its own (a board's keys are single letters).
+		var cmds []tea.Cmd
+		for _, r := range k.Runes {
+			cmds = append(cmds, m.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}}))
+		}
+		return tea.Batch(cmds...)
+	}
+	if m.talk.open {
+		return m.talkKey(k)
+	}
+	over := m.status == "finished" || m.closed
+	if m.input == "" && over && k.String() == "q" {
 		return tea.Quit
+	}
+	if m.input == "" && k.Type == tea.KeyTab && m.atTable() {
+		m.talk.open, m.talk.err = true, ""
+		return nil
 	}
 	if m.have && m.input == "" {
 		if ok, cmd := m.board.key(k, m.ctx()); ok {
@@ -441,7 +502,7 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 	case tea.KeyEnd:
 		m.cursor = max(len(list)-1, 0)
 	case tea.KeyEsc:
-		m.input, m.refusal = "", ""
+		m.input, m.refusal, m.notice, m.talk.leave = "", "", "", false
 	case tea.KeyBackspace:
 		if r := []rune(m.input); len(r) > 0 {
 			m.input = string(r[:len(r)-1])
@@ -451,22 +512,26 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 	case tea.KeySpace:
 		m.input += " "
 	case tea.KeyRunes:
-		if m.input == "" && (m.status == "finished" || m.closed) && string(k.Runes) == "q" {
-			return tea.Quit
-		}
 		m.input += string(k.Runes)
 	}
 	return nil
 }
 
 // enter plays what the person chose: the action under the cursor, the one
-// whose number was typed, or the action typed in the game's short form.
+// whose number was typed, one composed in the board's form, or the action
+// typed in the game's short form; or runs a table command.
 func (m *model) enter(list []obj) tea.Cmd {
 	line := strings.TrimSpace(m.input)
-	m.input = ""
+	m.input, m.notice = "", ""
 	switch strings.ToLower(line) {
 	case "q", "quit", "exit":
 		return tea.Quit
+	}
+	if !strings.EqualFold(line, "/leave") && !strings.EqualFold(line, "/quitter") {
+		m.talk.leave = false
+	}
+	if cmd, ok := m.command(line); ok {
+		return cmd
 	}
 	if !m.have || m.busy {
 		return nil
@@ -485,6 +550,15 @@ func (m *model) enter(list []obj) tea.Cmd {
 	if n, err := strconv.Atoi(line); err == nil && n >= 1 && n <= len(list) {
 		m.cursor = n - 1
 		return m.send(list[n-1].raw)
+	}
+	if cp, ok := m.board.(composer); ok && m.myTurn() {
+		if a, refusal, ok := cp.compose(line, m.ctx()); ok {
+			if refusal != "" {
+				m.refusal = refusal
+				return nil
+			}
+			return m.send(a)
+		}
 	}
 	if tp, ok := m.game.(engine.TextParser); ok {
 		a, err := tp.ParseAction(line)
@@ -518,344 +592,9 @@ func (m *model) typeHelp() string {
 }
 
 func (m *model) ruleText(err error) string {
-	if re, ok := err.(*engine.RuleError); ok {
-		return m.tx.errorText(re.Code, re.Message, m.gameID())
+	var re *engine.RuleError
+	if errors.As(err, &re) {
+		return m.errorText(&match.Error{Code: re.Code, Message: re.Message, Params: re.Params})
 	}
 	return err.Error()
 }
-
-// ---- drawing ----
-
-func (m *model) View() string {
-	if !m.have {
-		return m.tx.t("term.connecting")
-	}
-	w, h := max(m.w, 40), max(m.h, 12)
-	c := m.ctx()
-	head := m.header(c, w)
-	var foot []string
-	if m.banner != "" {
-		foot = append(foot, m.st.refusal.Render(fit(m.banner, w)))
-	}
-	if m.refusal != "" {
-		foot = append(foot, wrap(m.st.refusal.Render(m.tx.t("match.refused"))+" "+m.refusal, w)...)
-	}
-	foot = append(foot, m.prompt(w), m.st.dim.Render(fit(m.keysHelp(), w)))
-	rest := h - len(head) - len(foot)
-	var body []string
-	if w >= 110 {
-		side := min(48, w/3)
-		bw := w - side - 1
-		board := m.boardLines(c, bw, rest)
-		sideLines := m.side(c, side, rest)
-		body = joinColumns(board, bw, sideLines, side, rest)
-	} else {
-		bottom := min(max(rest/3, 6), 9)
-		board := m.boardLines(c, w, rest-bottom)
-		half := (w - 1) / 2
-		acts := m.actionsBox(c, half, bottom)
-		logs := m.logBox(w-half-1, bottom)
-		body = append(pad(board, rest-bottom), joinColumns(acts, half, logs, w-half-1, bottom)...)
-	}
-	lines := append(append(head, pad(body, rest)...), foot...)
-	return strings.Join(lines, "\n")
-}
-
-func (m *model) header(c *ctx, w int) []string {
-	title := m.gameID()
-	if m.game != nil {
-		title = m.info.Name[m.tx.lang]
-		if title == "" {
-			title = m.info.Name["en"]
-		}
-	}
-	parts := []string{title, m.tx.t("status." + m.status)}
-	if m.info.Timing == engine.RealTime || m.status == "running" {
-		parts = append(parts, m.tx.t("match.clock", p{"time": fmtClock(c.clock)}))
-	}
-	top := m.st.title.Render(fit(" "+strings.Join(parts, " · ")+" ", w))
-	lines := []string{top}
-	turn := m.turnText(c)
-	st := m.st.bold
-	if c.myTurn {
-		st = m.st.mine
-	}
-	lines = append(lines, wrap(st.Render(turn), w)...)
-	lines = append(lines, wrap(m.seatsLine(c), w)...)
-	return lines
-}
-
-// turnText says whose turn it is, as the web page's turn line does.
-func (m *model) turnText(c *ctx) string {
-	switch m.status {
-	case "open":
-		joined, total := 0, 0
-		for _, s := range m.seats {
-			if s.Kind == match.Human {
-				total++
-				if s.Joined {
-					joined++
-				}
-			}
-		}
-		return m.tx.t("match.waitingJoin", p{"joined": joined, "total": total})
-	case "finished":
-		return m.tx.t("match.over")
-	}
-	var text string
-	switch {
-	case c.myTurn && len(m.actors) > 1:
-		var others []string
-		for _, a := range m.actors {
-			if a != m.seat {
-				others = append(others, m.name(a))
-			}
-		}
-		text = m.tx.t("match.youAndOthers", p{"others": m.tx.list(others)})
-	case c.myTurn:
-		text = m.tx.t("match.yourTurn")
-	case len(m.actors) == 0:
-		text = m.tx.t("match.nobody")
-	default:
-		var names []string
-		for _, a := range m.actors {
-			names = append(names, m.name(a))
-		}
-		text = m.tx.tn("match.waitingFor", len(m.actors), p{"names": m.tx.list(names)})
-	}
-	if extra := m.board.status(c); extra != "" {
-		text += " " + extra
-	}
-	return text
-}
-
-func (m *model) seatsLine(c *ctx) string {
-	var parts []string
-	for i := range max(len(m.seats), c.players) {
-		s := c.mark(i) + " " + m.name(i)
-		if i == m.seat {
-			s += " (" + m.tx.t("match.you") + ")"
-		}
-		if m.status == "running" && c.isActor(i) {
-			s = m.st.acting.Render("▸"+s) + " " + m.st.dim.Render(m.tx.t("match.toAct"))
-		}
-		parts = append(parts, s)
-	}
-	return m.st.bold.Render(m.tx.t("match.players")+":") + " " + strings.Join(parts, "  ")
-}
-
-func (m *model) boardLines(c *ctx, w, h int) []string {
-	if h <= 0 {
-		return nil
-	}
-	var s string
-	func() {
-		defer func() {
-			if r := recover(); r != nil {
-				s = m.tx.t("match.boardFailed")
-			}
-		}()
-		s = m.board.render(c, w, h)
-	}()
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	for i := range lines {
-		lines[i] = fit(lines[i], w)
-	}
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	return lines
-}
-
-func (m *model) side(c *ctx, w, h int) []string {
-	acts := m.actionsBox(c, w, min(h/2, 14))
-	return append(acts, m.logBox(w, h-len(acts))...)
-}
-
-// actionsBox is the list of actions (or the end of the match), in a frame.
-func (m *model) actionsBox(c *ctx, w, h int) []string {
-	var lines []string
-	title := m.tx.t("match.actions")
-	if m.status == "finished" {
-		title = m.tx.t("end.title")
-		lines = m.endLines(c, w-4)
-	} else {
-		list := m.shown()
-		switch {
-		case m.seat < 0:
-			lines = []string{m.tx.t("match.spectating")}
-		case !c.myTurn:
-			lines = []string{m.st.dim.Render(m.tx.t("match.notYourTurn"))}
-		case len(list) == 0:
-			lines = wrap(m.tx.t("term.onBoard"), w-4)
-		default:
-			room := max(h-2, 1)
-			first := 0
-			if m.cursor >= room {
-				first = m.cursor - room + 1
-			}
-			for i := first; i < len(list) && i < first+room; i++ {
-				item := fmt.Sprintf("%2d %s", i+1, actionLabel(m.board, list[i], c))
-				item = fit(item, w-4)
-				if i == m.cursor {
-					item = m.st.selected.Render(item)
-				}
-				lines = append(lines, item)
-			}
-			title = m.tx.tn("term.actionsCount", len(list))
-		}
-	}
-	return frame(m.st, title, lines, w, h)
-}
-
-func (m *model) endLines(c *ctx, w int) []string {
-	out := m.outcome
-	var winners []engine.Seat
-	if out != nil {
-		winners = out.Winners
-	}
-	var head string
-	switch {
-	case len(winners) == 0:
-		head = m.tx.t("end.noWinner")
-	case out.Won(engine.Seat(m.seat)) && len(winners) > 1:
-		head = m.tx.t("end.youShare")
-	case out.Won(engine.Seat(m.seat)):
-		head = m.tx.t("end.youWin")
-	default:
-		var names []string
-		for _, s := range winners {
-			names = append(names, m.name(int(s)))
-		}
-		head = m.tx.tn("end.winners", len(winners), p{"names": m.tx.list(names)})
-	}
-	lines := wrap(m.st.bold.Render(head), w)
-	if out != nil {
-		order := make([]int, len(out.Ranks))
-		for i := range order {
-			order[i] = i
-		}
-		for i := range order {
-			for j := i + 1; j < len(order); j++ {
-				if out.Ranks[order[j]] < out.Ranks[order[i]] {
-					order[i], order[j] = order[j], order[i]
-				}
-			}
-		}
-		for _, s := range order {
-			star := " "
-			if out.Won(engine.Seat(s)) {
-				star = "★"
-			}
-			score := "—"
-			if s < len(out.Scores) {
-				score = strconv.Itoa(out.Scores[s])
-			}
-			lines = append(lines, fit(fmt.Sprintf("%d %s %s %s  %s %s", out.Ranks[s], star, c.mark(s), m.name(s), m.tx.t("end.score"), score), w))
-		}
-	}
-	lines = append(lines, m.st.dim.Render(fit(m.tx.t("term.leave"), w)))
-	return lines
-}
-
-// logBox shows the newest sentences, as many as fit.
-func (m *model) logBox(w, h int) []string {
-	room := max(h-2, 0)
-	var lines []string
-	for i := len(m.log) - 1; i >= 0 && len(lines) < room; i-- {
-		l := wrap("• "+m.log[i], w-4)
-		lines = append(l, lines...)
-	}
-	if len(lines) > room {
-		lines = lines[len(lines)-room:]
-	}
-	return frame(m.st, m.tx.t("match.log"), lines, w, h)
-}
-
-func (m *model) prompt(w int) string {
-	cur := "█"
-	hint := ""
-	if m.input == "" {
-		switch {
-		case m.busy:
-			hint = m.st.dim.Render(m.tx.t("term.sending"))
-		case m.myTurn():
-			hint = m.st.dim.Render(m.typeHelp())
-		}
-	}
-	return fit("› "+m.input+cur+" "+hint, w)
-}
-
-func (m *model) keysHelp() string {
-	if m.status == "finished" || m.closed {
-		return m.tx.t("term.keysEnd")
-	}
-	if h, ok := m.board.(interface{ keysHelp(*ctx) string }); ok {
-		if s := h.keysHelp(m.ctx()); s != "" {
-			return s
-		}
-	}
-	return m.tx.t("term.keys")
-}
-
-// ---- layout helpers ----
-
-// fit cuts a line to w columns.
-func fit(s string, w int) string {
-	if ansi.StringWidth(s) <= w {
-		return s
-	}
-	return ansi.Truncate(s, w, "…")
-}
-
-// wrap breaks text into lines of at most w columns.
-func wrap(s string, w int) []string {
-	if w <= 0 {
-		return nil
-	}
-	return strings.Split(ansi.Wrap(s, w, " "), "\n")
-}
-
-func pad(lines []string, h int) []string {
-	for len(lines) < h {
-		lines = append(lines, "")
-	}
-	if len(lines) > h {
-		lines = lines[:max(h, 0)]
-	}
-	return lines
-}
-
-// joinColumns puts two blocks of lines side by side, h lines high.
-func joinColumns(a []string, aw int, b []string, bw int, h int) []string {
-	a, b = pad(a, h), pad(b, h)
-	out := make([]string, h)
-	for i := range h {
-		left := fit(a[i], aw)
-		out[i] = left + strings.Repeat(" ", max(aw-ansi.StringWidth(left), 0)) + " " + fit(b[i], bw)
-	}
-	return out
-}
-
-// frame draws lines in a box of w×h with a title on its top edge.
-func frame(st *styles, title string, lines []string, w, h int) []string {
-	if h < 2 || w < 4 {
-		return nil
-	}
-	inner := w - 4
-	t := fit(" "+title+" ", max(inner, 0))
-	top := "╭─" + st.bold.Render(t) + strings.Repeat("─", max(w-3-ansi.StringWidth(t), 0)) + "╮"
-	out := []string{top}
-	for i := 0; i < h-2; i++ {
-		l := ""
-		if i < len(lines) {
-			l = fit(lines[i], inner)
-		}
-		out = append(out, "│ "+l+strings.Repeat(" ", max(inner-ansi.StringWidth(l), 0))+" │")
-	}
-	return append(out, "╰"+strings.Repeat("─", w-2)+"╯")
-}
-
-var _ = lipgloss.Width
-
-func lipWidth(s string) int { return ansi.StringWidth(s) }

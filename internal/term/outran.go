@@ -1,6 +1,7 @@
 package term
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -194,10 +195,18 @@ func (b *outran) keysHelp(c *ctx) string {
 	if _, ok := b.laying(c); ok {
 		return c.t("term.outran.keys")
 	}
+	if _, ok := c.legalOf(`{"type":"vote_stop"}`); ok {
+		return c.t("term.outran.voteKeys")
+	}
 	return ""
 }
 
 func (b *outran) key(k tea.KeyMsg, c *ctx) (bool, tea.Cmd) {
+	if vote, ok := c.legalOf(`{"type":"vote_stop"}`); ok && !c.busy && strings.ToLower(k.String()) == "s" {
+		if _, laying := b.laying(c); !laying {
+			return true, c.play(vote.raw)
+		}
+	}
 	v, ok := b.laying(c)
 	if !ok {
 		return false, nil
@@ -292,17 +301,36 @@ func (b *outran) render(c *ctx, w, h int) string {
 	case "over":
 		out = append(out, c.bold.Render(c.t("outran.over")))
 	}
-	pathCol := b.path(v, c)
-	right := b.rightColumn(v, c, w-17)
-	out = append(out, joinColumns(pathCol, 16, right, w-17, max(len(pathCol), len(right)))...)
-	out = append(out, b.exitPath(v, c, w)...)
-	out = append(out, b.hands(v, c, w)...)
+	big := h >= 34 && w >= 90
+	top := b.path(v, c, big)
+	pw := 16
+	if big {
+		pw = 28
+	}
+	if !v.has("path") {
+		pw = min(max(lipWidth(top[0])+1, pw), w/2)
+	}
+	right := b.rightColumn(v, c, w-pw-1)
+	pathAndRight := joinColumns(top, pw, right, w-pw-1, max(len(top), len(right)))
+	if ph := v.str("phase"); ph == "countdown" || ph == "run" {
+		// The run: the path and the arrows first.
+		out = append(out, pathAndRight...)
+		out = append(out, b.lanes(v, c, w)...)
+		out = append(out, b.monsterBoard(v, c, w, big)...)
+		out = append(out, b.hands(v, c, w)...)
+	} else {
+		// Between runs: where everyone stands, and the cards.
+		out = append(out, b.lanes(v, c, w)...)
+		out = append(out, b.hands(v, c, w)...)
+		out = append(out, b.monsterBoard(v, c, w, big)...)
+		out = append(out, pathAndRight...)
+	}
 	return strings.Join(out, "\n")
 }
 
 // path draws the 3×3 path card: each cell of the trail holds its arrow
 // and its step number.
-func (b *outran) path(v obj, c *ctx) []string {
+func (b *outran) path(v obj, c *ctx, big bool) []string {
 	if !v.has("path") {
 		return []string{c.dim.Render(c.t("outran.noPath"))}
 	}
@@ -317,32 +345,56 @@ func (b *outran) path(v obj, c *ctx) []string {
 	if hidden {
 		title = c.t("outran.lastPath")
 	}
-	lines := []string{c.bold.Render(fit(title, 16)), "┌───┬───┬───┐"}
+	// A cell holds its step's number and arrow; in a large window each
+	// cell is a square of three lines with the arrow in its middle.
+	cw, ch := 3, 1
+	if big {
+		cw, ch = 7, 3
+	}
+	rule := func(l, m, r string) string {
+		return l + strings.Repeat(strings.Repeat("─", cw)+m, 2) + strings.Repeat("─", cw) + r
+	}
+	lines := []string{c.bold.Render(fit(title, 4*cw+1)), rule("┌", "┬", "┐")}
 	for r := 0; r < 3; r++ {
-		row := "│"
+		rows := make([]string, ch)
+		for k := range rows {
+			rows[k] = "│"
+		}
 		for col := 0; col < 3; col++ {
 			id := string("abc"[col]) + fmt.Sprint(r+1)
 			i, ok := at[id]
-			cell := "   "
+			cell := make([]string, ch)
+			for k := range cell {
+				cell[k] = strings.Repeat(" ", cw)
+			}
 			if ok && i < len(syms) {
-				g := orGlyph[syms[i]]
+				g := c.accent.Render(orGlyph[syms[i]])
+				num := fmt.Sprint((i + 1) % 10)
 				if i == 0 {
-					cell = c.warn.Render("*"+g) + " "
+					g, num = c.warn.Render(orGlyph[syms[i]]), c.warn.Render("*")
+				}
+				if big {
+					cell[0] = num + strings.Repeat(" ", cw-1)
+					cell[1] = strings.Repeat(" ", cw/2) + g + strings.Repeat(" ", cw-cw/2-1)
 				} else {
-					cell = fmt.Sprintf("%d%s ", (i+1)%10, c.accent.Render(g))
+					cell[0] = num + g + " "
 				}
 				if hidden {
-					cell = c.dim.Render(cell)
+					for k := range cell {
+						cell[k] = c.dim.Render(ansiStrip(cell[k]))
+					}
 				}
 			}
-			row += cell + "│"
+			for k := range rows {
+				rows[k] += cell[k] + "│"
+			}
 		}
-		lines = append(lines, row)
+		lines = append(lines, rows...)
 		if r < 2 {
-			lines = append(lines, "├───┼───┼───┤")
+			lines = append(lines, rule("├", "┼", "┤"))
 		}
 	}
-	lines = append(lines, "└───┴───┴───┘")
+	lines = append(lines, rule("└", "┴", "┘"))
 	return lines
 }
 
@@ -352,6 +404,9 @@ func (b *outran) rightColumn(v obj, c *ctx, w int) []string {
 	if hasMe && v.str("phase") == "run" {
 		if me.boolean("submitted") {
 			out = append(out, wrap(c.mine.Render(c.t("outran.submitted", p{"rank": me.num("rank")}))+" "+orGlyphs(me.strs("cards")), w)...)
+			if _, ok := c.legalOf(`{"type":"vote_stop"}`); ok {
+				out = append(out, c.mine.Render(fit("[S] "+c.t("outran.vote"), w)))
+			}
 		} else {
 			var pal []string
 			for _, t := range v.strs("palette") {
@@ -364,7 +419,7 @@ func (b *outran) rightColumn(v obj, c *ctx, w int) []string {
 				pal = append(pal, orGlyph[t]+c.dim.Render(key))
 			}
 			out = append(out, fit(c.bold.Render(c.t("outran.yourArrows"))+" "+strings.Join(pal, " "), w))
-			seq := c.dim.Render(c.t("outran.emptySeq"))
+			seq := c.dim.Render(c.t("term.outran.emptySeq"))
 			if len(b.seq) > 0 {
 				var parts []string
 				for i, t := range b.seq {
@@ -400,7 +455,7 @@ func (b *outran) rightColumn(v obj, c *ctx, w int) []string {
 		if st.str("result") == "" {
 			continue
 		}
-		r := c.mark(q) + " " + c.name(q) + ": " + c.t("outran.result."+st.str("result"))
+		r := c.mark(q) + " " + c.name(q) + c.colon() + c.t("outran.result."+st.str("result"))
 		if st.num("elapsed") > 0 {
 			r += " (" + toFixed1(st.float("elapsed")/1000) + " s)"
 		}
@@ -416,50 +471,148 @@ func (b *outran) rightColumn(v obj, c *ctx, w int) []string {
 	return out
 }
 
-// exitPath draws the way out as a track with every runner on it, and the
-// monster's board below it.
-func (b *outran) exitPath(v obj, c *ctx, w int) []string {
+// lanes draw the way out with one lane a runner, so that runners on the
+// same step never hide each other: the runner's mark at its step, the exit
+// at the end.
+func (b *outran) lanes(v obj, c *ctx, w int) []string {
 	L := v.num("path_length")
-	var out []string
-	cols := min(L+1, max(w-14, 4))
-	track := []rune(strings.Repeat("─", cols))
-	line := c.bold.Render(c.t("outran.exitPath")) + " "
-	var who []string
-	for q, st := range v.subs("seats") {
-		pos := min(st.num("progress"), L)
-		x := pos * (cols - 1) / max(L, 1)
-		if x >= 0 && x < len(track) {
-			track[x] = []rune(c.shape(q))[0]
-		}
-		who = append(who, c.mark(q)+" "+c.t("outran.progressOf", p{"name": c.name(q), "n": st.num("progress"), "L": L}))
+	seats := v.subs("seats")
+	nameW := 0
+	for q := range seats {
+		nameW = max(nameW, lipWidth(c.name(q)))
 	}
-	out = append(out, fit(line+"├"+string(track)+"┤ "+c.t("term.outran.exit"), w))
-	out = append(out, wrap(strings.Join(who, "  "), w)...)
+	nameW = min(nameW, max(w/4, 8))
+	// One column a step, or up to three where the window is wide.
+	per := min(max((w-nameW-48)/(L+1), 1), 3)
+	cols := (L + 1) * per
+	if cols > w-nameW-18 {
+		per, cols = 1, min(L+1, max(w-nameW-18, 4))
+	}
+	out := []string{c.bold.Render(c.t("outran.exitPath"))}
+	for q, st := range seats {
+		pos := min(st.num("progress"), L)
+		x := pos * per
+		if per == 1 {
+			x = pos * (cols - 1) / max(L, 1)
+		}
+		track := []rune(strings.Repeat("─", cols))
+		for i := range track {
+			if i < x {
+				track[i] = '═'
+			}
+		}
+		lane := string(track[:x]) + c.mark(q) + string(track[x+1:])
+		name := fit(c.name(q), nameW)
+		name += strings.Repeat(" ", nameW-lipWidth(name))
+		line := c.mark(q) + " " + name + " ├" + lane + "┤ " + fmt.Sprintf("%d/%d", st.num("progress"), L)
+		if st.num("progress") >= L {
+			line += " " + c.good.Render(c.t("term.outran.exit"))
+		}
+		if n := st.num("hand_count"); n > 0 {
+			line += " · " + c.tn("outran.inHand", n)
+		}
+		var front []string
+		for _, x := range st.strs("front") {
+			front = append(front, orCardName(c, x))
+		}
+		if len(front) > 0 {
+			line += " · " + c.warn.Render(c.t("outran.inFront", p{"list": c.list(front)}))
+		}
+		if st.boolean("infected") {
+			line += " · " + c.bad.Render(c.t("outran.infectedTag"))
+		}
+		if st.boolean("immune") {
+			line += " · " + c.t("outran.immuneTag")
+		}
+		out = append(out, fit(line, w))
+	}
+	return out
+}
+
+// monsterBoard is the monster's board: each place with the steps it
+// gives, its icons and the runners on it, the places not in play dimmed;
+// drawn as a row of boxes where the screen is large.
+func (b *outran) monsterBoard(v obj, c *ctx, w int, big bool) []string {
 	bd := v.sub("board")
 	vals := bd.nums("values")
 	active := map[int]bool{0: true}
 	for _, a := range bd.nums("active") {
 		active[a] = true
 	}
+	var icons [][]string
+	_ = json.Unmarshal(bd.m["icons"], &icons)
 	at := map[int][]int{}
 	for q, st := range v.subs("seats") {
 		at[st.num("position")] = append(at[st.num("position")], q)
 	}
-	var cells []string
-	for i, val := range vals {
-		s := fmt.Sprintf("#%d:%d", i, val)
+	place := func(i int) string {
 		if i == 0 {
-			s = fmt.Sprintf("+0:%d", val)
+			return "+0"
 		}
-		for _, q := range at[i] {
-			s += c.mark(q)
-		}
-		if !active[i] {
-			s = c.dim.Render(s)
-		}
-		cells = append(cells, s)
+		return fmt.Sprintf("#%d", i)
 	}
-	out = append(out, wrap(c.bold.Render(c.t("outran.board"))+" "+strings.Join(cells, " "), w)...)
+	iconText := func(i int) string {
+		if i >= len(icons) {
+			return ""
+		}
+		var names []string
+		for _, ic := range icons[i] {
+			names = append(names, c.t("outran.icon."+ic))
+		}
+		return strings.Join(names, ", ")
+	}
+	marks := func(i int) string {
+		var m string
+		for _, q := range at[i] {
+			m += c.mark(q)
+		}
+		return m
+	}
+	title := c.bold.Render(c.t("outran.board")) + " " + c.dim.Render(c.t("term.outran.boardHelp"))
+	if !big {
+		var cells []string
+		for i, val := range vals {
+			cell := fmt.Sprintf("%s=%d", place(i), val)
+			if ic := iconText(i); ic != "" {
+				cell += " " + ic
+			}
+			if !active[i] {
+				cell = c.dim.Render(cell)
+			}
+			cells = append(cells, cell+marks(i))
+		}
+		return wrap(title+" "+strings.Join(cells, "  "), w)
+	}
+	cw := 8
+	for i := range vals {
+		cw = max(cw, lipWidth(iconText(i))+2)
+	}
+	per := max((w-1)/(cw+1), 1)
+	out := []string{fit(title, w)}
+	for from := 0; from < len(vals); from += per {
+		to := min(from+per, len(vals))
+		n := to - from
+		rule := func(l, m, r string) string {
+			return l + strings.Repeat(strings.Repeat("─", cw)+m, n-1) + strings.Repeat("─", cw) + r
+		}
+		rows := make([]string, 4)
+		for k := range rows {
+			rows[k] = "│"
+		}
+		for i := from; i < to; i++ {
+			cells := []string{place(i), c.tn("outran.steps", vals[i]), iconText(i), marks(i)}
+			for k, cell := range cells {
+				cell = center(cell, cw, " ")
+				if !active[i] && k < 3 {
+					cell = c.dim.Render(cell)
+				}
+				rows[k] += cell + "│"
+			}
+		}
+		out = append(out, rule("┌", "┬", "┐"))
+		out = append(out, rows...)
+		out = append(out, rule("└", "┴", "┘"))
+	}
 	return out
 }
 
@@ -475,23 +628,6 @@ func (b *outran) hands(v obj, c *ctx, w int) []string {
 			hs = c.list(hand)
 		}
 		out = append(out, wrap(c.bold.Render(c.t("outran.interference"))+" · "+c.t("outran.yourHand")+" "+hs, w)...)
-	}
-	for q, st := range v.subs("seats") {
-		s := c.mark(q) + " " + c.name(q) + ": " + c.tn("outran.inHand", st.num("hand_count"))
-		var front []string
-		for _, x := range st.strs("front") {
-			front = append(front, orCardName(c, x))
-		}
-		if len(front) > 0 {
-			s += " · " + c.t("outran.inFront", p{"list": c.list(front)})
-		}
-		if st.boolean("infected") {
-			s += " · " + c.t("outran.infectedTag")
-		}
-		if st.boolean("immune") {
-			s += " · " + c.t("outran.immuneTag")
-		}
-		out = append(out, fit(s, w))
 	}
 	return out
 }

@@ -300,7 +300,7 @@ func (b *pds) render(c *ctx, w, h int) string {
 		return ""
 	}
 	if b.reveal != nil {
-		return b.revealPanel(*b.reveal, c, w)
+		return b.revealPanel(*b.reveal, c, w, h)
 	}
 	var out []string
 	// The strip.
@@ -312,34 +312,24 @@ func (b *pds) render(c *ctx, w, h int) string {
 	out = append(out, wrap(strings.Join(stats, " · "), w)...)
 	// The top of the stack beside the players.
 	top := b.topTile(v, c)
-	players := b.players(v, c, w-16)
-	out = append(out, joinColumns(top, 16, players, w-17, max(len(top), len(players)))...)
+	tw := 16
+	for _, l := range top {
+		tw = max(tw, lipWidth(l)+1)
+	}
+	tw = min(tw, 24)
+	players := b.players(v, c, w-tw)
+	out = append(out, joinColumns(top, tw, players, w-tw-1, max(len(top), len(players)))...)
 	if v.str("next_facing") == "free" {
 		out = append(out, wrap(c.accent.Render(c.t("pds.nextFree")), w)...)
 	} else {
 		nf := v.num("next_facing")
 		out = append(out, wrap(c.t("pds.nextFacing", p{"dir": b.dirName(c, nf), "arrow": arrow(nf)}), w)...)
 	}
-	// The cards in force.
-	var floors []string
-	for _, f := range v.strs("floors") {
-		floors = append(floors, c.bold.Render("▦ "+c.t("pds.id."+f))+": "+c.t("pds.floorText."+f))
+	// The hand and the call being asked come before the cards in force,
+	// which are cut first when the screen is short.
+	if v.num("seat") >= 0 {
+		out = append(out, b.hand(v, c, w, h >= 30 && w >= 96)...)
 	}
-	out = append(out, wrap(c.bold.Render(c.t("pds.floors"))+" "+c.dim.Render(c.tn("pds.deckLeft", v.num("floor_deck")))+" "+strings.Join(floors, " "), w)...)
-	if v.boolean("danger") {
-		var ds []string
-		for _, d := range v.strs("dangers") {
-			ds = append(ds, c.warn.Render("⚠ "+c.t("pds.id."+d))+": "+c.t("pds.dangerText."+d))
-		}
-		line := c.bold.Render(c.t("pds.dangers")) + " " + c.dim.Render(c.tn("pds.deckLeft", v.num("danger_deck"))) + " "
-		if len(ds) == 0 {
-			line += c.t("pds.noDanger")
-		} else {
-			line += strings.Join(ds, " ")
-		}
-		out = append(out, wrap(line, w)...)
-	}
-	// The call being asked.
 	if v.str("phase") == "lost_chain" && v.has("chain") {
 		ch := v.sub("chain")
 		var joined []string
@@ -357,15 +347,50 @@ func (b *pds) render(c *ctx, w, h int) string {
 			out = append(out, wrap(who+" "+c.t("pds.chainWaiting", p{"name": c.name(ch.num("asked"))}), w)...)
 		}
 	}
-	// The hand.
-	if v.num("seat") >= 0 {
-		out = append(out, b.hand(v, c, w)...)
-	}
+	out = append(out, b.cardsInForce(v, c, w, h-len(out)-1)...)
 	if v.has("last_reveal") {
 		out = append(out, c.dim.Render(fit("[R] "+c.t("pds.showReveal", p{"round": v.sub("last_reveal").num("round")}), w)))
 	}
 	return strings.Join(out, "\n")
 }
+
+// cardsInForce lists the FLOOR cards (and the DANGER cards) in force with
+// what each does, or by name alone when the screen has not the room.
+func (b *pds) cardsInForce(v obj, c *ctx, w, room int) []string {
+	group := func(title, deck string, ids []string, none, prefix, kind string, st func(...string) string) (full, short string) {
+		head := c.bold.Render(title) + " " + c.dim.Render(deck) + " "
+		if len(ids) == 0 {
+			return head + none, head + none
+		}
+		var long, names []string
+		for _, id := range ids {
+			long = append(long, st(prefix+" "+c.t("pds.id."+id))+c.colon()+c.t("pds."+kind+"Text."+id))
+			names = append(names, st(prefix+" "+c.t("pds.id."+id)))
+		}
+		return head + strings.Join(long, " "), head + strings.Join(names, " ")
+	}
+	fullF, shortF := group(c.t("pds.floors"), c.tn("pds.deckLeft", v.num("floor_deck")), v.strs("floors"), "", "▦", "floor", c.bold.Render)
+	full, short := []string{fullF}, []string{shortF}
+	if v.boolean("danger") {
+		fullD, shortD := group(c.t("pds.dangers"), c.tn("pds.deckLeft", v.num("danger_deck")), v.strs("dangers"), c.t("pds.noDanger"), "⚠", "danger", c.warn.Render)
+		full, short = append(full, fullD), append(short, shortD)
+	}
+	var out []string
+	for _, l := range full {
+		out = append(out, wrap(l, w)...)
+	}
+	if len(out) <= room {
+		return out
+	}
+	out = out[:0]
+	for _, l := range short {
+		out = append(out, wrap(l, w)...)
+	}
+	return out
+}
+
+// modal: the reveal covers the screen until it is closed.
+func (b *pds) modal(*ctx) bool { return b.reveal != nil }
 
 // tileBox draws a tile as a small box: its arrow (or mark) in the middle
 // and its character's letter in the corner.
@@ -386,9 +411,9 @@ func (b *pds) topTile(v obj, c *ctx) []string {
 	var box []string
 	switch t.str("kind") {
 	case "lost":
-		box = tileBox(c, c.refusal.Render("✖"), "", fit(c.t("pds.lostWord")+" "+c.name(t.num("seat")), 16))
+		box = tileBox(c, c.refusal.Render("✖"), "", fit(c.t("pds.lostWord")+" "+c.name(t.num("seat")), 23))
 	case "face_down":
-		box = tileBox(c, "?", "", fit(c.t("pds.aria.faceDown"), 16))
+		box = tileBox(c, "?", "", fit(c.t("pds.aria.faceDown"), 23))
 	case "start":
 		box = tileBox(c, c.accent.Render(arrow(t.num("facing"))), "", c.t("pds.start"))
 	default:
@@ -401,9 +426,9 @@ func (b *pds) topTile(v obj, c *ctx) []string {
 		if ch := t.str("character"); ch != "" {
 			corner = c.t("pds.char." + ch + ".abbr")
 		}
-		box = tileBox(c, c.accent.Render(mid), corner, fit(c.t("pds.type."+typ), 16))
+		box = tileBox(c, c.accent.Render(mid), corner, fit(c.t("pds.type."+typ), 23))
 	}
-	return append([]string{c.dim.Render(fit(c.t("pds.topOfStack"), 16))}, box...)
+	return append([]string{c.dim.Render(fit(c.t("pds.topOfStack"), 23))}, box...)
 }
 
 func (b *pds) players(v obj, c *ctx, w int) []string {
@@ -447,30 +472,59 @@ func (b *pds) players(v obj, c *ctx, w int) []string {
 	return out
 }
 
-func (b *pds) hand(v obj, c *ctx, w int) []string {
+func (b *pds) hand(v obj, c *ctx, w int, big bool) []string {
 	hand := v.subs("hand")
 	title := c.bold.Render(c.t("pds.yourHand")) + " "
 	if len(hand) == 0 {
 		return []string{title + c.dim.Render(c.t("pds.emptyHand"))}
 	}
 	free := v.str("next_facing") == "free"
+	// markOf is where a tile in the hand would point if laid now.
+	markOf := func(t obj) string {
+		typ := pdsType(t.str("tile"))
+		switch {
+		case typ == "repetition":
+			return "↻"
+		case free:
+			return "?"
+		}
+		return arrow(v.num("next_facing") + arrowTurn[typ])
+	}
 	var items []string
 	for i, t := range hand {
-		typ := pdsType(t.str("tile"))
-		mark := "?"
-		if !free {
-			mark = arrow(v.num("next_facing") + arrowTurn[typ])
-		}
-		if typ == "repetition" {
-			mark = "↻"
-		}
-		item := fmt.Sprintf("[%d] %s %s", i+1, c.accent.Render(mark), b.tileName(c, t.str("tile"), t.str("character")))
+		item := fmt.Sprintf("[%d] %s %s", i+1, c.accent.Render(markOf(t)), b.tileName(c, t.str("tile"), t.str("character")))
 		if b.pick == t.str("tile") {
 			item = c.selected.Render(item)
 		}
 		items = append(items, item)
 	}
 	out := wrap(title+strings.Join(items, "   "), w)
+	if big {
+		// Where there is room, the tiles drawn as on the table.
+		out = []string{c.bold.Render(c.t("pds.yourHand"))}
+		var cols [][]string
+		for i, t := range hand {
+			corner := ""
+			if ch := t.str("character"); ch != "" {
+				corner = c.t("pds.char." + ch + ".abbr")
+			}
+			box := tileBox(c, c.accent.Render(markOf(t)), corner, "")[:3]
+			label := fmt.Sprintf("[%d] %s", i+1, b.tileName(c, t.str("tile"), t.str("character")))
+			if b.pick == t.str("tile") {
+				label = c.selected.Render(label)
+			}
+			cols = append(cols, append(box, label))
+		}
+		colW := min(w/len(cols), 40)
+		for r := range 4 {
+			var line string
+			for _, col := range cols {
+				cell := fit(col[r], colW-2)
+				line += cell + strings.Repeat(" ", max(colW-lipWidth(cell), 1))
+			}
+			out = append(out, strings.TrimRight(line, " "))
+		}
+	}
 	switch {
 	case b.pick != "":
 		out = append(out, c.mine.Render(fit(c.t("pds.chooseFacing")+" ↑ → ↓ ← · Esc "+c.t("word.cancel"), w)))
@@ -487,7 +541,7 @@ func (b *pds) hand(v obj, c *ctx, w int) []string {
 // revealPanel lays out the revealed path on a grid, one cell per tile: the
 // start, each step's arrow, the tile where the group got lost and the wall
 // it ran into.
-func (b *pds) revealPanel(r obj, c *ctx, w int) string {
+func (b *pds) revealPanel(r obj, c *ctx, w, h int) string {
 	steps := r.subs("steps")
 	type cell struct{ x, y int }
 	marks := map[cell]string{{0, 0}: c.accent.Render("S")}
@@ -545,31 +599,49 @@ func (b *pds) revealPanel(r obj, c *ctx, w int) string {
 	} else {
 		text = append(text, c.t("pds.nobodyScored"))
 	}
-	var stack []string
-	for i, it := range r.subs("stack") {
-		if it.str("kind") == "lost" {
-			stack = append(stack, fmt.Sprintf("%d. ", i+1)+c.bad.Render(c.t("pds.revealLost", p{"name": c.name(it.num("seat")), "chain": it.num("chain"), "status": c.t("pds.judge." + it.str("status"))})))
-			continue
+	// The stack, bottom to top: each tile with its player's name, or with
+	// their shape alone when it takes several columns to show.
+	stackOf := func(room int) []string {
+		items := r.subs("stack")
+		short := len(items) > room
+		var out []string
+		for i, it := range items {
+			who := c.name(it.num("seat"))
+			if short {
+				who = c.mark(it.num("seat"))
+			}
+			if it.str("kind") == "lost" {
+				if short {
+					out = append(out, fmt.Sprintf("%d ", i+1)+who+" "+c.bad.Render(c.t("pds.lostWord")+" "+c.t("pds.judge."+it.str("status"))))
+				} else {
+					out = append(out, fmt.Sprintf("%d. ", i+1)+c.bad.Render(c.t("pds.revealLost", p{"name": who, "chain": it.num("chain"), "status": c.t("pds.judge." + it.str("status"))})))
+				}
+				continue
+			}
+			tile := b.tileName(c, it.str("tile"), pdsCharacters[it.str("tile")])
+			if short {
+				out = append(out, fmt.Sprintf("%d %s %s", i+1, who, tile))
+				continue
+			}
+			s := fmt.Sprintf("%d. %s — %s", i+1, tile, who)
+			if it.boolean("face_down") {
+				s += " (" + c.t("pds.wasFaceDown") + ")"
+			}
+			out = append(out, s)
 		}
-		s := fmt.Sprintf("%d. %s — %s", i+1, b.tileName(c, it.str("tile"), pdsCharacters[it.str("tile")]), c.name(it.num("seat")))
-		if it.boolean("face_down") {
-			s += " (" + c.t("pds.wasFaceDown") + ")"
-		}
-		stack = append(stack, s)
+		return out
 	}
 	side := w - (cols*2 + 4)
 	if len(grid) > 0 && side >= 30 {
 		right := append(wrap(strings.Join(text, " "), side), c.dim.Render(c.t("pds.revealStack")))
-		for _, s := range stack {
-			right = append(right, fit(s, side))
-		}
+		room := max(h-1-len(right), len(grid)-len(right), 1)
+		right = append(right, columns(stackOf(room), side, room)...)
 		lines = append(lines, joinColumns(grid, cols*2+3, right, side, max(len(grid), len(right)))...)
 	} else {
 		lines = append(lines, grid...)
 		lines = append(lines, wrap(strings.Join(text, " "), w)...)
-		for _, s := range stack {
-			lines = append(lines, fit(s, w))
-		}
+		room := max(h-len(lines), 1)
+		lines = append(lines, columns(stackOf(room), w, room)...)
 	}
 	return strings.Join(lines, "\n")
 }

@@ -108,6 +108,33 @@ func (r *remote) Send(seq uint64, action json.RawMessage) {
 	}
 }
 
+// Say sends a message of the table: a line of talk, leave or return. A
+// refusal comes back as an error message.
+func (r *remote) Say(m match.ClientMessage) {
+	r.mu.Lock()
+	conn := r.conn
+	r.mu.Unlock()
+	offline := &match.Message{Type: match.TypeError, Error: &match.Error{Code: "offline"}}
+	if conn == nil {
+		r.tell(offline)
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var err error
+	switch m.Type {
+	case match.ClientChat:
+		err = conn.Chat(ctx, m.Text, m.Team)
+	case match.ClientLeave:
+		err = conn.Leave(ctx)
+	case match.ClientReturn:
+		err = conn.Return(ctx)
+	}
+	if err != nil {
+		r.tell(offline)
+	}
+}
+
 func (r *remote) Close() error {
 	select {
 	case <-r.quit:

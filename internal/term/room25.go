@@ -2,6 +2,7 @@ package term
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -13,7 +14,23 @@ import (
 // for. Choices are made from the list.
 type room25 struct{}
 
-var r25ClassMark = map[string]string{"green": "●", "yellow": "▲", "red": "✖", "blue": "◆"}
+var r25ClassMark = map[string]string{"green": "●", "yellow": "▲", "red": "✖", "blue": "◆", "none": "○"}
+
+// r25Mark is a class mark (or a hint's colour) in its colour.
+func r25Mark(c *ctx, colour string) string {
+	m := r25ClassMark[colour]
+	switch colour {
+	case "green":
+		return c.good.Render(m)
+	case "yellow":
+		return c.warn.Render(m)
+	case "red":
+		return c.bad.Render(m)
+	case "blue":
+		return c.accent.Render(m)
+	}
+	return m
+}
 
 func r25CellName(c *ctx, cell int) string {
 	return c.t("room25.cell", p{"row": cell/5 + 1, "col": cell%5 + 1})
@@ -24,7 +41,7 @@ func r25LineName(c *ctx, l string) string {
 		return l
 	}
 	var n int
-	fmt.Sscan(l[3:], &n)
+	n, _ = strconv.Atoi(l[3:])
 	return c.t("room25.line."+l[:3], p{"n": n + 1})
 }
 
@@ -204,75 +221,231 @@ func (room25) render(c *ctx, w, h int) string {
 		ph += " · " + c.t("room25.round", p{"n": v.num("round")})
 	}
 	out = append(out, wrap(strings.Join(append(stats, ph), " · "), w)...)
-	if v.has("decision") && !c.myTurn {
+	if v.has("decision") {
 		d := v.sub("decision")
-		out = append(out, wrap(c.t("room25.waitDecision", p{"name": c.name(d.num("seat")), "char": c.t("room25.char." + d.str("character"))}), w)...)
-	}
-	// The grid: 5×5 cells of 7 columns: the room's class mark and short
-	// name (or ? face down), and the characters' initials.
-	chars := map[string]int{}
-	for _, x := range v.subs("characters") {
-		chars[x.str("id")] = x.num("seat")
-	}
-	cells := v.subs("cells")
-	const cw = 9
-	grid := []string{"┌" + strings.Repeat(strings.Repeat("─", cw)+"┬", 4) + strings.Repeat("─", cw) + "┐"}
-	for r := 0; r < 5; r++ {
-		top, bottom := "│", "│"
-		for col := 0; col < 5; col++ {
-			i := r*5 + col
-			var cell obj
-			if i < len(cells) {
-				cell = cells[i]
-			}
-			room := cell.str("room")
-			name := "?"
-			if room != "" {
-				name = r25ClassMark[r25Class[room]] + fit(c.t("room25.room."+room), 4)
-				if !cell.boolean("face_up") {
-					name = c.dim.Render(name)
-				}
-			} else if i == 12 {
-				name = "·"
-			}
-			var who []string
-			for _, ch := range cell.strs("characters") {
-				who = append(who, c.seatStyle(chars[ch]).Render(string([]rune(c.t("room25.char." + ch + ".short"))[:1])))
-			}
-			top += pad1(name+" "+strings.Join(who, ""), cw) + "│"
+		if c.myTurn {
+			out = append(out, wrap(c.mine.Render(c.t("room25.decision."+d.str("kind"), p{"char": c.t("room25.char." + d.str("character")), "token": c.t("room25.tok." + d.str("token"))})), w)...)
+		} else {
+			out = append(out, wrap(c.t("room25.waitDecision", p{"name": c.name(d.num("seat")), "char": c.t("room25.char." + d.str("character"))}), w)...)
 		}
-		grid = append(grid, top)
-		_ = bottom
 	}
-	grid = append(grid, "└"+strings.Repeat(strings.Repeat("─", cw)+"┴", 4)+strings.Repeat("─", cw)+"┘")
-	gw := 5*cw + 6
-	var side []string
-	for _, x := range v.subs("characters") {
-		s := c.mark(x.num("seat")) + " " + c.t("room25.char."+x.str("id"))
-		if !x.boolean("alive") {
-			s = c.dim.Render(s + " ✝")
-		} else if x.num("cell") >= 0 {
-			s += " " + c.dim.Render(r25CellName(c, x.num("cell")))
-		}
-		if prog := x.strs("program"); len(prog) > 0 {
-			var toks []string
-			for _, k := range prog {
-				toks = append(toks, c.t("room25.tok."+k))
-			}
-			s += " · " + strings.Join(toks, " → ")
-		}
-		side = append(side, s)
+	side := r25Side(v, c)
+	// The complex takes two lines a room where the screen is tall enough,
+	// one otherwise; the characters go beside it where it is wide enough,
+	// under it otherwise.
+	tall := h-len(out) >= 17+len(side)/3
+	cw := 13
+	if tall {
+		cw = 11
 	}
-	if w-gw-1 >= 24 {
-		out = append(out, joinColumns(grid, gw, side, w-gw-1, max(len(grid), len(side)))...)
+	gw := 2 + 5*cw + 6
+	sw := w - gw - 2
+	if sw < 36 {
+		cw = min(max((w-8)/5, 9), 16)
+		gw, sw = 2+5*cw+6, 0
+	}
+	grid := r25Grid(v, c, cw, tall)
+	if sw > 0 {
+		var right []string
+		for _, l := range side {
+			right = append(right, wrap(l, sw)...)
+		}
+		out = append(out, joinColumns(grid, gw, append([]string{""}, right...), sw, max(len(grid), len(right)+1))...)
 	} else {
 		out = append(out, grid...)
-		out = append(out, side...)
+		for _, l := range side {
+			out = append(out, fit(l, w))
+		}
 	}
 	if v.has("result") {
 		out = append(out, c.bold.Render(c.t("room25.result."+v.sub("result").str("reason"))))
 	}
 	return strings.Join(out, "\n")
+}
+
+// r25Grid draws the 5×5 complex, rows and columns numbered as the
+// sentences name them: each room's class mark and short name (or ? face
+// down, dim when only this seat has seen it), the colour hints given on
+// it, and the characters in it by their short names in their seat's
+// colour (the one acting now underlined).
+func r25Grid(v obj, c *ctx, cw int, tall bool) []string {
+	chars := map[string]obj{}
+	for _, x := range v.subs("characters") {
+		chars[x.str("id")] = x
+	}
+	cells := v.subs("cells")
+	rule := func(l, m, r string) string {
+		return "  " + l + strings.Repeat(strings.Repeat("─", cw)+m, 4) + strings.Repeat("─", cw) + r
+	}
+	top := "  ┌"
+	for col := range 5 {
+		top += center("─"+fmt.Sprint(col+1)+"─", cw, "─")
+		if col < 4 {
+			top += "┬"
+		}
+	}
+	grid := []string{top + "┐"}
+	for r := range 5 {
+		first, second := fmt.Sprintf("%d │", r+1), "  │"
+		for col := range 5 {
+			var cell obj
+			if i := r*5 + col; i < len(cells) {
+				cell = cells[i]
+			}
+			name, who := r25CellText(cell, chars, v, c, cw)
+			if tall {
+				first += pad1(name, cw) + "│"
+				second += pad1(who, cw) + "│"
+				continue
+			}
+			both := name
+			if who != "" {
+				room := cw - lipWidth(who) - 1
+				both = fit(name, max(room, 1)) + " " + who
+			}
+			first += pad1(both, cw) + "│"
+		}
+		grid = append(grid, first)
+		if tall {
+			grid = append(grid, second)
+			if r < 4 {
+				grid = append(grid, rule("├", "┼", "┤"))
+			}
+		}
+	}
+	return append(grid, rule("└", "┴", "┘"))
+}
+
+// r25CellText is a room's name (with its class mark) and who is in it.
+func r25CellText(cell obj, chars map[string]obj, v obj, c *ctx, cw int) (string, string) {
+	room := cell.str("room")
+	var name string
+	switch {
+	case room != "" && cell.boolean("face_up"):
+		name = r25Mark(c, r25Class[room]) + c.t("term.room25.room."+room)
+	case room != "":
+		name = r25Mark(c, r25Class[room]) + c.dim.Render(c.t("term.room25.room."+room)+"?")
+	default:
+		name = c.dim.Render("?")
+		var hints []string
+		for _, hn := range cell.subs("hints") {
+			hints = append(hints, r25Mark(c, hn.str("colour"))+c.mark(hn.num("seat")))
+		}
+		if len(hints) > 0 {
+			name += " " + strings.Join(hints, " ")
+		}
+	}
+	if cell.boolean("flooded") {
+		name += " ≈"
+	}
+	if len(cell.strs("beacons")) > 0 {
+		name += " ⚑"
+	}
+	var who []string
+	for _, id := range cell.strs("characters") {
+		ch := chars[id]
+		st := c.seatStyle(ch.num("seat"))
+		if v.str("slot") == id {
+			st = st.Underline(true)
+		}
+		who = append(who, st.Render(c.t("room25.char."+id+".short")))
+	}
+	return fit(name, cw), strings.Join(who, "")
+}
+
+// r25Side is one line per character (seat, where, program or hidden
+// tokens, trapped, drowning), then the order of play, the roles and the
+// dead.
+func r25Side(v obj, c *ctx) []string {
+	var out []string
+	for _, x := range v.subs("characters") {
+		id := x.str("id")
+		s := c.seatStyle(x.num("seat")).Render(c.t("room25.char."+id+".short")) + " " + c.bold.Render(c.t("room25.char."+id)) + " (" + c.name(x.num("seat"))
+		if team := x.str("team"); team != "" {
+			s += ", " + c.t("room25.team", p{"team": team})
+		}
+		s += ")"
+		if v.str("slot") == id {
+			s = "▸" + s
+		}
+		switch {
+		case !x.boolean("alive"):
+			out = append(out, c.dim.Render(s+" — "+c.t("room25.dead")))
+			continue
+		case x.num("cell") >= 0:
+			s += " " + c.dim.Render(r25CellName(c, x.num("cell")))
+		}
+		if x.boolean("trapped") {
+			s += " — " + c.bad.Render(c.t("room25.trapped"))
+		}
+		if x.num("drowns_turn") != 0 {
+			s += " — " + c.bad.Render(c.t("room25.drowns", p{"turn": x.num("drowns_turn")}))
+		}
+		var toks []string
+		for _, k := range x.strs("program") {
+			toks = append(toks, c.t("room25.tok."+k))
+		}
+		switch {
+		case len(toks) > 0:
+			s += " · " + strings.Join(toks, ", "+c.t("room25.then")+" ")
+		case x.boolean("programmed"):
+			s += " · " + c.tn("room25.tokensHidden", x.num("tokens"))
+		}
+		var shown []string
+		for _, k := range x.strs("shown") {
+			if k != "" {
+				shown = append(shown, c.t("room25.tok."+k))
+			}
+		}
+		if len(shown) > 0 {
+			s += " · " + c.t("room25.shown", p{"list": strings.Join(shown, ", ")})
+		}
+		out = append(out, s)
+	}
+	var legend []string
+	for _, k := range []string{"green", "yellow", "red", "blue"} {
+		legend = append(legend, r25Mark(c, k)+" "+c.t("term.room25.class."+k))
+	}
+	out = append(out, c.dim.Render(strings.Join(legend, " ")), c.dim.Render(c.t("term.room25.legend")))
+	if line := v.strs("line"); len(line) > 0 {
+		var names []string
+		for _, id := range line {
+			n := c.t("room25.char." + id + ".short")
+			if v.str("slot") == id {
+				n = "▸" + n
+			}
+			names = append(names, n)
+		}
+		out = append(out, c.dim.Render(c.t("room25.line")+c.colon()+strings.Join(names, " → ")))
+	}
+	var roles []string
+	for _, st := range v.subs("seats") {
+		if r := st.str("role"); r != "" {
+			role := c.t("room25.role." + r)
+			if st.boolean("role_revealed") {
+				role += " (" + c.t("room25.public") + ")"
+			} else if st.num("seat") == c.seat {
+				role += " (" + c.t("room25.secret") + ")"
+			}
+			roles = append(roles, c.name(st.num("seat"))+c.colon()+role)
+		}
+	}
+	if len(roles) > 0 {
+		out = append(out, c.t("room25.roles")+c.colon()+strings.Join(roles, " · "))
+	}
+	for _, st := range v.subs("seats") {
+		if st.num("seat") == c.seat && st.str("team") != "" {
+			out = append(out, c.bold.Render(c.t("room25.yourTeam", p{"team": st.str("team")})))
+		}
+	}
+	return out
+}
+
+// center centres s in w columns, filling with fill.
+func center(s string, w int, fill string) string {
+	s = fit(s, w)
+	n := w - lipWidth(s)
+	return strings.Repeat(fill, n/2) + s + strings.Repeat(fill, n-n/2)
 }
 
 // pad1 centres s in w columns.

@@ -153,7 +153,7 @@ func TestSentencesAreTheWebPages(t *testing.T) {
 			recs := record(t, g, players, 150)
 			seats := make([]match.SeatSummary, players)
 			for p := range seats {
-				seats[p] = match.SeatSummary{Seat: engine.Seat(p), Kind: match.Bot, Bot: "heuristic"}
+				seats[p] = match.SeatSummary{Seat: engine.Seat(p), Kind: match.Bot, Bot: "medium"}
 			}
 			seats[0] = match.SeatSummary{Seat: 0, Kind: match.Human, Name: "Ana"}
 			in, _ := json.Marshal(map[string]any{"game": id, "seats": seats, "recs": recs})

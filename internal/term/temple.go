@@ -10,12 +10,24 @@ import (
 
 // temple is the board of Escape: The Curse of the Temple
 // (web/games/temple.js): the countdown running live, the gems and the
-// escape's cost, this adventurer's dice, the chambers discovered with who
-// stands where, and every adventurer. Everything is played from the list
-// (roll, enter, discover, pool, escape…), which the game keeps short.
-type temple struct{}
+// escape's cost, this adventurer's dice (keys 1–7 pick the dice to reroll,
+// R rolls them, or all the free ones, as on the web page), the chambers
+// discovered drawn as a map around this adventurer, and every adventurer.
+// Everything else is played from the list (enter, discover, pool,
+// escape…), which the game keeps short.
+type temple struct {
+	sel map[int]bool // the dice picked to reroll, by id
+}
 
-var faceLetter = map[string]string{"none": "·", "adventurer": "A", "key": "K", "torch": "T", "gold_mask": "G", "black_mask": "B"}
+// tpLetter is a die face in one letter of the language ("K" key, "C" clé),
+// as the map's legend explains.
+func tpLetter(c *ctx, face string) string {
+	if face == "none" || face == "" {
+		return "·"
+	}
+	return c.t("term.temple.letter." + face)
+}
+
 var gemChamber = regexp.MustCompile(`^gem_.*`)
 var idNumber = regexp.MustCompile(`_(\d+)$`)
 
@@ -38,7 +50,7 @@ func tpTreasure(c *ctx, id string) string {
 	return c.t("temple.treasure." + tileNum.ReplaceAllString(id, ""))
 }
 
-func (temple) describe(ev obj, c *ctx) (string, bool) {
+func (b *temple) describe(ev obj, c *ctx) (string, bool) {
 	n := func(k string) string { return c.name(ev.num(k)) }
 	switch ev.typ() {
 	case "rolled", "committed", "withdrawn", "retargeted":
@@ -96,10 +108,26 @@ func (temple) describe(ev obj, c *ctx) (string, bool) {
 	return "", false
 }
 
-func (temple) label(a obj, c *ctx) string {
+func (b *temple) label(a obj, c *ctx) string {
 	switch a.typ() {
 	case "roll":
-		return c.tn("temple.rollSome", len(a.nums("dice")))
+		// A roll is named by the dice it keeps, so that two rolls of as
+		// many dice never read alike.
+		base := c.tn("temple.rollSome", len(a.nums("dice")))
+		rolled := map[int]bool{}
+		for _, d := range a.nums("dice") {
+			rolled[d] = true
+		}
+		var kept []string
+		for _, d := range b.myDice(newObj(c.view)) {
+			if tpRollable(d) && !rolled[d.num("id")] {
+				kept = append(kept, c.t("temple.face."+d.str("face")))
+			}
+		}
+		if len(kept) > 0 {
+			return base + ", " + c.t("temple.keeping", p{"faces": c.list(kept)})
+		}
+		return base
 	case "unlock":
 		return tpUnlockLabel(a, c)
 	case "enter":
@@ -134,7 +162,7 @@ func (temple) label(a obj, c *ctx) string {
 	return ""
 }
 
-func (temple) status(c *ctx) string {
+func (b *temple) status(c *ctx) string {
 	v := newObj(c.view)
 	if len(v.m) == 0 || v.boolean("over") {
 		return ""
@@ -142,10 +170,87 @@ func (temple) status(c *ctx) string {
 	return c.t("temple.statusLine")
 }
 
-func (temple) listed(obj, *ctx) bool                { return true }
-func (temple) key(tea.KeyMsg, *ctx) (bool, tea.Cmd) { return false, nil }
+func (b *temple) listed(obj, *ctx) bool { return true }
 
-func (temple) render(c *ctx, w, h int) string {
+// tpRollable says whether a die may be rolled (kept or to roll).
+func tpRollable(d obj) bool { return d.str("status") == "live" || d.str("status") == "spent" }
+
+// myDice are this adventurer's dice, in the order the keys 1–7 name them.
+func (b *temple) myDice(v obj) []obj {
+	if !v.has("you") {
+		return nil
+	}
+	var out []obj
+	for _, d := range v.subs("dice") {
+		if d.num("owner") == v.num("you") {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// chosen are the dice R rolls: those picked, else every free one.
+func (b *temple) chosen(v obj) []int {
+	var picked, free []int
+	for _, d := range b.myDice(v) {
+		if !tpRollable(d) {
+			delete(b.sel, d.num("id"))
+			continue
+		}
+		free = append(free, d.num("id"))
+		if b.sel[d.num("id")] {
+			picked = append(picked, d.num("id"))
+		}
+	}
+	if len(picked) > 0 {
+		return picked
+	}
+	return free
+}
+
+func (b *temple) keysHelp(c *ctx) string {
+	if !c.myTurn {
+		return ""
+	}
+	return c.t("term.temple.keys")
+}
+
+func (b *temple) key(k tea.KeyMsg, c *ctx) (bool, tea.Cmd) {
+	v := newObj(c.view)
+	if !c.myTurn || len(v.m) == 0 {
+		return false, nil
+	}
+	key := strings.ToLower(k.String())
+	switch {
+	case len(key) == 1 && key[0] >= '1' && key[0] <= '7':
+		dice := b.myDice(v)
+		i := int(key[0] - '1')
+		if i >= len(dice) || !tpRollable(dice[i]) {
+			return true, nil
+		}
+		id := dice[i].num("id")
+		if b.sel[id] {
+			delete(b.sel, id)
+		} else {
+			b.sel[id] = true
+		}
+		return true, nil
+	case key == "r":
+		dice := b.chosen(v)
+		if len(dice) == 0 || c.busy {
+			return true, nil
+		}
+		clear(b.sel)
+		ids := make([]string, len(dice))
+		for i, d := range dice {
+			ids[i] = fmt.Sprint(d)
+		}
+		return true, c.play([]byte(`{"type":"roll","dice":[` + strings.Join(ids, ",") + `]}`))
+	}
+	return false, nil
+}
+
+func (b *temple) render(c *ctx, w, h int) string {
 	v := newObj(c.view)
 	if len(v.m) == 0 {
 		return ""
@@ -174,19 +279,14 @@ func (temple) render(c *ctx, w, h int) string {
 		stats = append(stats, c.t("temple.breach"))
 	}
 	out = append(out, wrap(strings.Join(stats, " · "), w)...)
-	// My dice.
+	// My dice, numbered for the keys that pick them.
 	dice := v.subs("dice")
 	if v.has("you") {
 		you := v.num("you")
 		var mine []string
-		for _, d := range dice {
-			if d.num("owner") != you {
-				continue
-			}
-			f := faceLetter[d.str("face")]
-			st := d.str("status")
-			cell := "[" + f + "]"
-			switch st {
+		for i, d := range b.myDice(v) {
+			cell := tpLetter(c, d.str("face"))
+			switch d.str("status") {
 			case "locked":
 				cell = c.bad.Render(cell)
 			case "live":
@@ -194,15 +294,35 @@ func (temple) render(c *ctx, w, h int) string {
 			case "lost", "out":
 				cell = c.dim.Render(cell)
 			}
-			mine = append(mine, cell+" "+c.dim.Render(c.t("temple.status."+st)))
+			item := fmt.Sprintf("%d[%s]", i+1, cell)
+			if b.sel[d.num("id")] {
+				item = c.selected.Render(item)
+			}
+			mine = append(mine, item+" "+c.dim.Render(c.t("temple.status."+d.str("status"))))
 		}
 		out = append(out, wrap(c.bold.Render(c.t("temple.yourDice"))+" "+strings.Join(mine, "  "), w)...)
 		for _, st := range v.subs("seats") {
 			if st.num("seat") != you {
 				continue
 			}
-			if next := int64(st.num("next_roll_at")); next > c.clock {
-				out = append(out, c.dim.Render(c.t("temple.cooldown", p{"s": toFixed1(float64(next-c.clock) / 1000)})))
+			locked := 0
+			for _, d := range b.myDice(v) {
+				if d.str("status") == "locked" {
+					locked++
+				}
+			}
+			if c.myTurn && !st.boolean("escaped") && len(b.chosen(v)) == 0 && locked > 0 {
+				out = append(out, wrap(c.warn.Render(c.t("tip.temple.allLocked")), w)...)
+			} else if c.myTurn && !st.boolean("escaped") {
+				roll := c.t("temple.rollAll")
+				if picked := b.chosen(v); len(b.sel) > 0 {
+					roll = c.tn("temple.rollSome", len(picked))
+				}
+				wait := c.good.Render(c.t("temple.ready"))
+				if next := int64(st.num("next_roll_at")); next > c.clock {
+					wait = c.dim.Render(c.t("temple.cooldown", p{"s": c.num(float64(next-c.clock)/1000, 1)}))
+				}
+				out = append(out, fit("[R] "+roll+" · "+wait+" · "+c.dim.Render(c.t("term.temple.pick")), w))
 			}
 			if cs := st.strs("curses"); len(cs) > 0 {
 				var names []string
@@ -220,15 +340,9 @@ func (temple) render(c *ctx, w, h int) string {
 			}
 		}
 	}
-	// The chambers, with who stands where.
-	chambers := v.subs("chambers")
-	at := map[int][]int{}
-	for _, st := range v.subs("seats") {
-		at[st.num("chamber")] = append(at[st.num("chamber")], st.num("seat"))
-	}
-	out = append(out, b(c, c.t("temple.map")))
-	out = append(out, b2(c, chambers, at, w)...)
-	// The adventurers.
+	// The adventurers, the end, and the map of the chambers in the room
+	// left between them.
+	var advs []string
 	for _, st := range v.subs("seats") {
 		s := st.num("seat")
 		where := tpChamberName(c, st.str("chamber_id"))
@@ -241,56 +355,250 @@ func (temple) render(c *ctx, w, h int) string {
 			if d.num("owner") != s || d.str("status") == "lost" || d.str("status") == "out" {
 				continue
 			}
-			faces = append(faces, faceLetter[d.str("face")])
+			faces = append(faces, tpLetter(c, d.str("face")))
 			if d.str("status") == "locked" {
 				locked++
 			}
 		}
-		line := c.mark(s) + " " + c.name(s) + " — " + where + " · " + c.tn("temple.dice", st.num("dice")) + ": " + strings.Join(faces, " ")
+		line := c.mark(s) + " " + c.name(s) + " — " + where + " · " + c.tn("temple.dice", st.num("dice")) + c.colon() + strings.Join(faces, " ")
 		if locked > 0 {
 			line += " · " + c.tn("temple.locked", locked)
 		}
-		out = append(out, fit(line, w))
+		advs = append(advs, fit(line, w))
 	}
 	if v.boolean("over") {
 		if v.boolean("won") {
-			out = append(out, c.good.Render(c.t("temple.won")))
+			advs = append(advs, c.good.Render(c.t("temple.won")))
 		} else {
-			out = append(out, c.bad.Render(c.t("temple.lost."+v.str("reason"))))
+			advs = append(advs, c.bad.Render(c.t("temple.lost."+v.str("reason"))))
 		}
 	}
+	out = append(out, b.chamberMap(v, c, w, h-len(out)-len(advs))...)
+	out = append(out, advs...)
 	return strings.Join(out, "\n")
 }
 
-func b(c *ctx, s string) string { return c.bold.Render(s) }
+// tpShortName names a chamber in a map's cell: "Start", "Gem 2", "09".
+func tpShortName(c *ctx, id string) string {
+	kind := gemChamber.ReplaceAllString(tileNum.ReplaceAllString(id, ""), "gem")
+	s := c.t("term.temple.short." + kind)
+	if m := idNumber.FindStringSubmatch(id); m != nil {
+		s += " " + m[1]
+	}
+	return s
+}
 
-// b2 lists the chambers one per cell: name, its cost in die letters, a
-// gem field's pool and who stands there.
-func b2(c *ctx, chambers []obj, at map[int][]int, w int) []string {
-	var cells []string
+// chamberMap draws the chambers discovered on their grid, around this
+// adventurer's chamber (the start for a spectator) as far as the room
+// allows: each chamber with the dice its entry costs, its gem field's pool
+// and gems, and who stands there; corridors join the chambers that
+// connect; a + marks where this adventurer may discover a chamber.
+func (b *temple) chamberMap(v obj, c *ctx, w, room int) []string {
+	chambers := v.subs("chambers")
+	if room < 3 || len(chambers) == 0 {
+		return nil
+	}
+	type xy struct{ x, y int }
+	at := map[xy]int{}
+	minX, maxX, minY, maxY := 1<<30, -1<<30, 1<<30, -1<<30
 	for i, ch := range chambers {
+		p := xy{ch.num("x"), ch.num("y")}
+		at[p] = i
+		minX, maxX, minY, maxY = min(minX, p.x), max(maxX, p.x), min(minY, p.y), max(maxY, p.y)
+	}
+	who := map[int][]int{}
+	here := 0
+	for _, st := range v.subs("seats") {
+		if st.boolean("escaped") {
+			continue
+		}
+		who[st.num("chamber")] = append(who[st.num("chamber")], st.num("seat"))
+		if v.has("you") && st.num("seat") == v.num("you") {
+			here = st.num("chamber")
+		}
+	}
+	// Where this adventurer may discover a chamber.
+	sides := map[xy]string{}
+	if c.myTurn {
+		for _, a := range c.find("discover") {
+			h := chambers[here]
+			d := map[string]xy{"N": {0, -1}, "E": {1, 0}, "S": {0, 1}, "W": {-1, 0}}[a.str("side")]
+			sides[xy{h.num("x") + d.x, h.num("y") + d.y}] = a.str("side")
+		}
+	}
+	linked := func(i int, p xy) bool {
+		j, ok := at[p]
+		if !ok {
+			return false
+		}
+		for _, l := range chambers[i].nums("links") {
+			if l == j {
+				return true
+			}
+		}
+		return false
+	}
+	// Chambers drawn as boxes where there is room, else two lines or one
+	// in brackets.
+	framed, two := room >= 16, room >= 10
+	cellW, gap := 17, 3
+	pitchH := 2
+	switch {
+	case framed:
+		cellW, pitchH = 15, 5
+	case two:
+		cellW, pitchH = 15, 3
+	}
+	cols := max((w+gap)/(cellW+2+gap), 1)
+	rows := max((room-1+1)/pitchH, 1)
+	for p := range sides {
+		minX, maxX, minY, maxY = min(minX, p.x), max(maxX, p.x), min(minY, p.y), max(maxY, p.y)
+	}
+	// The window: the whole map if it fits, else as much around here.
+	hx, hy := chambers[here].num("x"), chambers[here].num("y")
+	win := func(lo, hi, at, n int) int {
+		if hi-lo+1 <= n {
+			return lo
+		}
+		return min(max(at-n/2, lo), hi-n+1)
+	}
+	x0, y0 := win(minX, maxX, hx, cols), win(minY, maxY, hy, rows)
+	cols, rows = min(cols, maxX-x0+1), min(rows, maxY-y0+1)
+	cellText := func(i int) (string, string) {
+		ch := chambers[i]
+		name := tpShortName(c, ch.str("id"))
+		if i == here && v.has("you") {
+			name = c.mine.Render(name)
+		}
 		var cost []string
 		for _, f := range ch.strs("cost") {
-			if l := faceLetter[f]; l != "·" {
+			if l := tpLetter(c, f); l != "·" {
 				cost = append(cost, l)
 			}
 		}
-		s := tpChamberName(c, ch.str("id"))
+		first := name
 		if len(cost) > 0 {
-			s += " " + c.dim.Render(strings.Join(cost, "+"))
+			first += " " + c.dim.Render(strings.Join(cost, ""))
+		}
+		var more []string
+		if ch.has("tiers") {
+			more = append(more, fmt.Sprintf("Σ%d", ch.num("pool_value")))
 		}
 		if ch.num("gems") > 0 {
-			s += " ◆×" + fmt.Sprint(ch.num("gems"))
+			more = append(more, c.accent.Render(fmt.Sprintf("◆%d", ch.num("gems"))))
 		}
 		if ch.num("activated") > 0 {
-			s += " ✔"
+			more = append(more, c.good.Render("✔"))
 		}
-		for _, q := range at[i] {
-			s += " " + c.mark(q)
+		var marks []string
+		for _, q := range who[i] {
+			marks = append(marks, c.mark(q))
 		}
-		cells = append(cells, "["+s+"]")
+		second := strings.Join(more, " ")
+		if len(marks) > 0 {
+			second = strings.TrimSpace(second + " " + strings.Join(marks, ""))
+		}
+		return first, second
 	}
-	return wrap(strings.Join(cells, " "), w)
+	var out []string
+	title := c.bold.Render(c.t("temple.map")) + " " + c.dim.Render(c.t("term.temple.legend"))
+	out = append(out, fit(title, w))
+	box := func(s string, mine bool) string {
+		s = fit(s, cellW)
+		s += strings.Repeat(" ", cellW-lipWidth(s))
+		if mine {
+			return c.mine.Render("[") + s + c.mine.Render("]")
+		}
+		return "[" + s + "]"
+	}
+	blank := strings.Repeat(" ", cellW+2)
+	edge := func(l, mid, r string, joint bool, st func(...string) string) string {
+		line := strings.Repeat("─", cellW/2)
+		if joint {
+			line += mid
+		} else {
+			line += "─"
+		}
+		line += strings.Repeat("─", cellW-cellW/2-1)
+		return st(l + line + r)
+	}
+	plainStyle := func(s ...string) string { return strings.Join(s, "") }
+	for gy := y0; gy < y0+rows; gy++ {
+		n := 2 // the chamber's line(s), then the corridors down
+		switch {
+		case framed:
+			n = 5
+		case two:
+			n = 3
+		}
+		lines := make([]strings.Builder, n)
+		for gx := x0; gx < x0+cols; gx++ {
+			p := xy{gx, gy}
+			i, ok := at[p]
+			cells := make([]string, n)
+			for k := range cells {
+				cells[k] = blank
+			}
+			right := "   "
+			switch {
+			case ok:
+				a, bb := cellText(i)
+				mine := i == here && v.has("you")
+				down := linked(i, xy{gx, gy + 1})
+				if linked(i, xy{gx + 1, gy}) {
+					right = "───"
+				}
+				switch {
+				case framed:
+					st := plainStyle
+					if mine {
+						st = c.mine.Render
+					}
+					pad := func(s string) string {
+						s = fit(s, cellW)
+						return st("│") + s + strings.Repeat(" ", cellW-lipWidth(s)) + st("│")
+					}
+					cells[0] = edge("┌", "┴", "┐", linked(i, xy{gx, gy - 1}), st)
+					cells[1], cells[2] = pad(a), pad(bb)
+					cells[3] = edge("└", "┬", "┘", down, st)
+				case two:
+					cells[0], cells[1] = box(a, mine), box(bb, mine)
+				default:
+					cells[0] = box(strings.TrimSpace(a+" "+bb), mine)
+				}
+				if down {
+					cells[n-1] = center("│", cellW+2, " ")
+				}
+			case sides[p] != "":
+				row := 0
+				if framed {
+					row = 1
+				}
+				cells[row] = c.dim.Render(center("+ "+c.t("temple.side."+sides[p]), cellW+2, " "))
+			}
+			for k := range cells {
+				lines[k].WriteString(cells[k])
+				if gx < x0+cols-1 {
+					if k == 0 && !framed || k == 1 && framed {
+						lines[k].WriteString(right)
+					} else {
+						lines[k].WriteString(strings.Repeat(" ", gap))
+					}
+				}
+			}
+		}
+		for k := range lines {
+			if k == n-1 && gy == y0+rows-1 {
+				break
+			}
+			out = append(out, strings.TrimRight(lines[k].String(), " "))
+		}
+	}
+	// No empty rows at the end of the map.
+	for len(out) > 1 && strings.TrimSpace(ansiStrip(out[len(out)-1])) == "" {
+		out = out[:len(out)-1]
+	}
+	return out
 }
 
 // tpUnlockLabel names the dice a gold mask frees by their places in their

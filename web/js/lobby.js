@@ -8,10 +8,14 @@ import {h, fill, toast, copyText} from './ui.js';
 import {keyOf, canFocus} from './focus.js';
 import {emblem} from './pictures.js';
 import {botName, seatNames} from './names.js';
+import {ENDED, isOver, endedText} from './ended.js';
 
 export {botName};
 
-const STATUSES = ['open', 'running', 'finished'];
+// The lobby's tabs: a status each, and the matches that ended early
+// (expired, abandoned, failed, closed) together.
+const STATUSES = ['open', 'running', 'finished', 'ended'];
+const QUERY = {ended: ENDED.join(',')};
 // The difficulty levels every game offers (bot.Levels on the server).
 const LEVELS = ['easy', 'medium', 'hard'];
 
@@ -44,7 +48,7 @@ export class Lobby {
 
   async loadMatches() {
     try {
-      const r = await api('GET', '/api/matches?status=' + this.tab + '&limit=50');
+      const r = await api('GET', '/api/matches?status=' + (QUERY[this.tab] || this.tab) + '&limit=50');
       this.matches = r.matches || [];
     } catch (e) {
       this.matches = [];
@@ -308,14 +312,17 @@ export class Lobby {
       const seatTexts = (m.seats || []).map((st, i) => names[i] +
         (st.kind === 'bot' ? ' (' + t('seat.bot') + ')' : st.joined ? '' : ' (' + t('seat.free') + ')'));
       const mySeat = mine && Object.keys(mine.seats || {}).length ? (mine.last != null ? mine.last : Object.keys(mine.seats)[0]) : null;
+      // A match that failed or was closed has nothing to show but why.
+      const open = m.status === 'failed' || m.status === 'closed' ? t('lobby.seeWhy') : isOver(m.status) ? t('lobby.replay') : t('lobby.spectate');
       return h('li', {class: 'match', 'data-match': m.id},
         h('span', {class: 'game-name'}, this.gameName(m.game)), ' ',
         h('span', {class: 'badge'}, t('status.' + m.status)), ' ',
         h('span', {class: 'seats-list'}, seatTexts.join(' · ')), ' ',
         m.outcome && m.outcome.winners ? h('span', {class: 'winners'}, t('lobby.won', {names: m.outcome.winners.map((w) => names[w] || t('seat.n', {n: w + 1})).join(', ')})) : null,
+        ENDED.includes(m.status) ? h('span', {class: 'reason'}, endedText(m.status, m.reason)) : null,
         h('span', {class: 'actions'},
-          mySeat != null && m.status !== 'finished' ? h('a', {class: 'button primary', 'data-key': 'resume-' + m.id, href: '/play/' + m.id + '?seat=' + mySeat}, t('lobby.resume'), matchContext(this.gameName(m.game), seatTexts)) : null,
-          h('a', {class: 'button', 'data-key': 'open-' + m.id, href: '/play/' + m.id}, m.status === 'finished' ? t('lobby.replay') : t('lobby.spectate'), matchContext(this.gameName(m.game), seatTexts))));
+          mySeat != null && !isOver(m.status) ? h('a', {class: 'button primary', 'data-key': 'resume-' + m.id, href: '/play/' + m.id + '?seat=' + mySeat}, t('lobby.resume'), matchContext(this.gameName(m.game), seatTexts)) : null,
+          h('a', {class: 'button', 'data-key': 'open-' + m.id, href: '/play/' + m.id}, open, matchContext(this.gameName(m.game), seatTexts))));
     })));
   }
 }

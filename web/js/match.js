@@ -8,6 +8,7 @@ import {t, tn, tx, has, onLang, errorText, getLang, list} from './i18n.js';
 import {h, fill, toast, copyText, fmtClock, sameAction} from './ui.js';
 import {loadBoard, describeEvent, labelAction} from './boards.js';
 import {botName, seatNames} from './names.js';
+import {ENDED, isOver, endedText} from './ended.js';
 import {TurnAlert, AlertSettings} from './alerts.js';
 import {FocusKeeper} from './focus.js';
 import {installTips} from './tips.js';
@@ -76,11 +77,15 @@ export class MatchPage {
       return;
     }
     if (mine && !mine.game) remember(this.id, {game: this.summary.game});
+    if (this.summary.status === 'failed' || this.summary.status === 'closed') {
+      this.drawNotice(); // nothing to replay or show but why
+      return;
+    }
     this.mod = await loadBoard(this.summary.game);
     this.seats = this.summary.seats || [];
     this.skeleton();
     const me = this.seats[this.seat];
-    if (this.token && me && me.kind === 'human' && !me.joined && this.summary.status !== 'finished') {
+    if (this.token && me && me.kind === 'human' && !me.joined && !isOver(this.summary.status)) {
       this.drawJoin();
       return;
     }
@@ -153,6 +158,7 @@ export class MatchPage {
   }
 
   drawAll() {
+    if (this.notice) { this.drawNotice(); return; }
     if (!this.el) return;
     this.root.querySelector('.back').textContent = t('match.backToLobby');
     this.drawChrome();
@@ -291,7 +297,7 @@ export class MatchPage {
     m.view = view;
     this.msg = {
       seq: m.seq, status: m.status, clock: m.clock || 0, actors: m.actors || [], view,
-      legal: m.legal || [], outcome: m.outcome || null, deadlines: m.deadlines || [],
+      legal: m.legal || [], outcome: m.outcome || null, deadlines: m.deadlines || [], reason: m.reason || null,
     };
     this.clockAt = performance.now();
     this.sending = false;
@@ -325,7 +331,10 @@ export class MatchPage {
 
   showError(e) {
     const text = errorText(e, this.game, (s) => this.name(s));
-    fill(this.el.error, h('strong', {}, t('match.refused')), ' ', h('span', {class: 'error-text'}, text),
+    // A move kept until the server can save it is not refused: its
+    // acknowledgement comes later and clears this.
+    const head = e && e.code === 'pending' ? t('ended.notSaved') : t('match.refused');
+    fill(this.el.error, h('strong', {}, head), ' ', h('span', {class: 'error-text'}, text),
       h('button', {type: 'button', class: 'close', onclick: () => this.hideError()}, icon('cross', {label: t('match.dismiss')})));
     this.el.error.hidden = false;
     this.el.error.dataset.code = (e && e.code) || '';
@@ -419,6 +428,8 @@ export class MatchPage {
       text = t('match.waitingJoin', {joined: humans.filter((s) => s.joined).length, total: humans.length});
     } else if (st === 'finished') {
       text = t('match.over');
+    } else if (ENDED.includes(st)) {
+      text = endedText(st, this.msg.reason);
     } else {
       const actors = this.msg.actors;
       let extra = null;
@@ -543,8 +554,55 @@ export class MatchPage {
       })) : null,
       h('button', {type: 'button', id: 'start-btn', onclick: async () => {
         try { await api('POST', '/api/matches/' + this.id + '/start', undefined, mine.host); } catch (e) { this.showError(e); }
-      }}, t('match.startNow')));
+      }}, t('match.startNow')),
+      ' ', this.closeButton(mine.host, () => this.drawHost()));
     this.el.host.hidden = false;
+  }
+
+  // closeButton lets the host close a match that never started, or that
+  // failed: a second press within 8 s confirms. redraw draws it again.
+  closeButton(host, redraw) {
+    const armed = this.closeArmed;
+    return h('button', {type: 'button', id: 'close-match', 'data-key': 'close-match', class: armed ? 'danger' : null, onclick: async () => {
+      if (!this.closeArmed) {
+        this.closeArmed = true;
+        redraw();
+        document.getElementById('close-match')?.focus();
+        clearTimeout(this.closeTimer);
+        this.closeTimer = setTimeout(() => { this.closeArmed = false; redraw(); }, 8000);
+        return;
+      }
+      clearTimeout(this.closeTimer);
+      this.closeArmed = false;
+      try {
+        this.summary = await api('POST', '/api/matches/' + this.id + '/close', undefined, host);
+        redraw();
+      } catch (e) {
+        toast(errorText(e), 'error');
+      }
+    }}, armed ? t('ended.closeConfirm') : t('ended.close'));
+  }
+
+  // drawNotice is the whole page of a match that failed or was closed:
+  // why, and for its host a way to close a failed one.
+  drawNotice() {
+    this.notice = true;
+    const s = this.summary, mine = held(this.id);
+    const host = s.status === 'failed' && mine && mine.host;
+    document.title = t('match.pageTitle', {game: s.game});
+    fill(this.root, h('div', {class: 'match-page notice', id: 'match', 'data-status': s.status},
+      h('div', {class: 'match-head'},
+        h('h1', {}, s.game),
+        h('span', {class: 'badge', id: 'status-badge'}, t('status.' + s.status))),
+      h('p', {class: 'turn', id: 'turn'}, endedText(s.status, s.reason)),
+      host ? h('section', {class: 'panel host', id: 'host'}, h('p', {}, t('ended.closeHelp')), this.closeButton(mine.host, () => this.drawNotice())) : null,
+      h('p', {}, h('a', {href: '/', class: 'back'}, t('match.backToLobby')))));
+    api('GET', '/api/games/' + s.game).then((info) => {
+      const name = tx(info.name);
+      document.title = t('match.pageTitle', {game: name});
+      const title = this.root.querySelector('h1');
+      if (title) title.textContent = name;
+    }).catch(() => {});
   }
 
   currentClock() {

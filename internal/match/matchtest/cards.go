@@ -1,8 +1,9 @@
 // Package matchtest holds two small games made to test the match server
 // before and beside the real ones: [Cards], turn-based with hidden hands and a
-// hidden deck, and [Race], real-time with a countdown and private secrets. They
-// are test fixtures, not games to play: nothing outside tests imports this
-// package, and the server never does.
+// hidden deck, and [Race], real-time with a countdown and private secrets —
+// and [Logs], to count what a server logs. They are test fixtures, not games
+// to play: nothing outside tests imports this package, and the server never
+// does.
 package matchtest
 
 import (

@@ -128,6 +128,14 @@ func (c *Client) Start(ctx context.Context, id, hostToken string) (match.Summary
 	return out, err
 }
 
+// CloseMatch closes, with its host token, a match that never started or
+// that failed.
+func (c *Client) CloseMatch(ctx context.Context, id, hostToken string) (match.Summary, error) {
+	var out match.Summary
+	err := c.Do(ctx, "POST", "/api/matches/"+id+"/close", hostToken, nil, &out)
+	return out, err
+}
+
 // Match returns a match's summary.
 func (c *Client) Match(ctx context.Context, id string) (match.Summary, error) {
 	var out match.Summary

@@ -71,6 +71,8 @@ var scenarios = []scenario{
 	{"RoundTrip", roundTrip},
 	{"AppendOrder", appendOrder},
 	{"Chat", chat},
+	{"Ends", ends},
+	{"Prune", prune},
 	{"Conflicts", conflicts},
 	{"List", list},
 	{"Leases", leases},
@@ -194,8 +196,8 @@ func roundTrip(r *run) {
 	}
 	seat := store.Seat{Kind: "human", Bot: "random", Name: "Ana", Joined: true, TokenHash: []byte{1, 2, 3}}
 	r.ok(s.SetSeat(r.ctx, "m1", 0, 0, seat), "set seat")
-	r.ok(s.SaveClock(r.ctx, "m1", 0, 25), "save clock")
-	r.ok(s.SaveClock(r.ctx, "m1", 0, 20), "save an earlier clock")
+	r.ok(s.SaveClock(r.ctx, "m1", 0, 30), "save clock")
+	r.ok(s.SaveClock(r.ctx, "m1", 0, 25), "save an earlier clock (a server stopping saves its exact clock over one saved ahead)")
 	s.Close()
 	s = r.store()
 	m := r.get(s, "m1")
@@ -209,11 +211,12 @@ func roundTrip(r *run) {
 		r.fail("log: %q", log)
 	}
 	out := engine.Outcome{Winners: []engine.Seat{1}, Ranks: []int{2, 1}, Scores: []int{0, 1}}
+	r.ok(s.SaveClock(r.ctx, "m1", 0, 70), "save a clock ahead")
 	r.ok(s.Finish(r.ctx, "m1", 0, out, 55, t0.Add(time.Hour)), "finish")
 	m = r.get(s, "m1")
 	if m.Status != store.Finished || m.Outcome == nil || len(m.Outcome.Winners) != 1 || m.Outcome.Winners[0] != 1 ||
-		m.Outcome.Ranks[0] != 2 || m.Clock != 55 || !m.Finished.Equal(t0.Add(time.Hour)) {
-		r.fail("finished: %+v", m)
+		m.Outcome.Ranks[0] != 2 || m.Clock != 55 || !m.Finished.Equal(t0.Add(time.Hour)) || m.Reason != "" {
+		r.fail("finished (at its final clock, below the one saved ahead): %+v", m)
 	}
 	r.is(s.Append(r.ctx, "m1", 0, 4, rec(4), 60), store.ErrConflict, "append after finish")
 	r.ok(s.SaveClock(r.ctx, "m1", 0, 99), "save the clock of a finished match")
@@ -343,17 +346,20 @@ func conflicts(r *run) {
 // Listing by status and game, newest first; unfinished matches oldest first.
 func list(r *run) {
 	s := r.store()
-	for i, st := range []store.Status{store.Open, store.Running, store.Finished, store.Running} {
+	for i, st := range []store.Status{store.Open, store.Running, store.Finished, store.Running, store.Expired} {
 		m := newMatch(fmt.Sprint("m", i), t0.Add(time.Duration(i)*time.Second))
 		if i == 1 {
 			m.Game = "other"
 		}
 		r.ok(s.Create(r.ctx, m), "create")
-		if st != store.Open {
+		if st != store.Open && st != store.Expired {
 			r.ok(s.Start(r.ctx, m.ID, 0, t0), "start")
 		}
 		if st == store.Finished {
 			r.ok(s.Finish(r.ctx, m.ID, 0, engine.Outcome{}, 0, t0), "finish")
+		}
+		if st == store.Expired {
+			r.ok(s.End(r.ctx, m.ID, 0, store.Expired, "late", 0, t0), "expire")
 		}
 	}
 	r.ok(s.Append(r.ctx, "m3", 0, 1, rec(1), 10), "append")
@@ -370,18 +376,19 @@ func list(r *run) {
 		f    store.Filter
 		want string
 	}{
-		{store.Filter{Status: store.Running}, "m3 m1"},
-		{store.Filter{Limit: 3}, "m3 m2 m1"},
-		{store.Filter{}, "m3 m2 m1 m0"},
+		{store.Filter{Statuses: []store.Status{store.Running}}, "m3 m1"},
+		{store.Filter{Limit: 3}, "m4 m3 m2"},
+		{store.Filter{}, "m4 m3 m2 m1 m0"},
 		{store.Filter{Game: "other"}, "m1"},
-		{store.Filter{Game: "testcards", Status: store.Running}, "m3"},
+		{store.Filter{Game: "testcards", Statuses: []store.Status{store.Running}}, "m3"},
+		{store.Filter{Statuses: []store.Status{store.Finished, store.Expired, store.Failed}}, "m4 m2"},
 		{store.Filter{Game: "chess"}, ""},
 	} {
 		if g := got(c.f); g != c.want {
 			r.fail("list %+v: %q, want %q", c.f, g, c.want)
 		}
 	}
-	ms, err := s.List(r.ctx, store.Filter{Status: store.Running})
+	ms, err := s.List(r.ctx, store.Filter{Statuses: []store.Status{store.Running}})
 	r.ok(err, "list")
 	if ms[0].Records != 1 || ms[0].Setup.Seed != 42 || ms[1].Game != "other" {
 		r.fail("listed matches lack their fields: %+v", ms[0])
@@ -395,6 +402,134 @@ func list(r *run) {
 	r.ok(err, "orphans")
 	if fmt.Sprint(or) != "[m0 m1]" {
 		r.fail("orphans (at most 2): %v, want the two oldest unfinished", or)
+	}
+}
+
+// Matches end without an outcome from the statuses each end allows, with
+// their reason and final clock, and are then over: no record, no start, not
+// among the unfinished matches, the orphans or a node's leases. A refused
+// end changes nothing.
+func ends(r *run) {
+	s := r.store()
+	r.ok(s.Create(r.ctx, newMatch("open", t0)), "create")
+	r.running(s, "run", t0.Add(time.Second))
+	r.running(s, "done", t0.Add(2*time.Second))
+	r.ok(s.Finish(r.ctx, "done", 0, engine.Outcome{Winners: []engine.Seat{0}}, 40, t0), "finish")
+	for _, c := range []struct {
+		id   string
+		to   store.Status
+		want error
+	}{
+		{"open", store.Abandoned, store.ErrConflict},
+		{"run", store.Expired, store.ErrConflict},
+		{"run", store.Closed, store.ErrConflict},
+		{"done", store.Abandoned, store.ErrConflict},
+		{"run", store.Finished, store.ErrConflict},
+		{"run", store.Running, store.ErrConflict},
+		{"nope", store.Failed, store.ErrNotFound},
+	} {
+		r.is(s.End(r.ctx, c.id, 0, c.to, "why", 1, t0), c.want, "%s becomes %s", c.id, c.to)
+	}
+	if m := r.get(s, "run"); m.Status != store.Running || m.Reason != "" || !m.Finished.IsZero() {
+		r.fail("refused ends changed the match: %+v", m)
+	}
+	a, err := s.Acquire(r.ctx, "run", "A", time.Minute)
+	r.ok(err, "acquire")
+	r.is(s.End(r.ctx, "run", 0, store.Abandoned, "why", 1, t0), store.ErrFenced, "abandon under a passed epoch")
+	r.ok(s.Append(r.ctx, "run", a.Epoch, 1, rec(1), 10), "append")
+	r.ok(s.End(r.ctx, "run", a.Epoch, store.Abandoned, `{"code":"no_humans"}`, 77, t0.Add(time.Hour)), "abandon")
+	r.ok(s.End(r.ctx, "open", 0, store.Expired, "never started", 0, t0.Add(2*time.Hour)), "expire")
+	r.ok(s.End(r.ctx, "done", 0, store.Failed, "record 1", 40, t0.Add(3*time.Hour)), "fail a finished match")
+	r.is(s.End(r.ctx, "open", 0, store.Closed, "again", 0, t0), store.ErrConflict, "close an expired match")
+	r.ok(s.End(r.ctx, "done", 0, store.Closed, "by its host", 40, t0.Add(4*time.Hour)), "close a failed match")
+	s.Close()
+	s = r.store()
+	m := r.get(s, "run")
+	if m.Status != store.Abandoned || m.Reason != `{"code":"no_humans"}` || m.Clock != 77 || !m.Finished.Equal(t0.Add(time.Hour)) || m.Records != 1 {
+		r.fail("abandoned reads back as %+v", m)
+	}
+	if m := r.get(s, "open"); m.Status != store.Expired || m.Reason != "never started" || !m.Finished.Equal(t0.Add(2*time.Hour)) {
+		r.fail("expired reads back as %+v", m)
+	}
+	if m := r.get(s, "done"); m.Status != store.Closed || m.Reason != "by its host" || m.Outcome == nil {
+		r.fail("closed reads back as %+v", m)
+	}
+	r.is(s.Append(r.ctx, "run", a.Epoch, 2, rec(2), 20), store.ErrConflict, "append to an abandoned match")
+	r.is(s.Start(r.ctx, "open", 0, t0), store.ErrConflict, "start an expired match")
+	r.ok(s.SaveClock(r.ctx, "run", a.Epoch, 99), "save the clock of an abandoned match")
+	if m := r.get(s, "run"); m.Clock != 77 {
+		r.fail("saving the clock of an abandoned match moved it to %d", m.Clock)
+	}
+	for _, st := range store.Statuses {
+		if st.Over() == (st == store.Open || st == store.Running) || !st.Valid() {
+			r.fail("status %s: over %v, valid %v", st, st.Over(), st.Valid())
+		}
+	}
+	if un, err := s.Unfinished(r.ctx); err != nil || len(un) != 0 {
+		r.fail("unfinished after every match ended: %v %v", un, err)
+	}
+	if or, err := s.Orphans(r.ctx, 10); err != nil || len(or) != 0 {
+		r.fail("orphans after every match ended: %v %v", or, err)
+	}
+	if ls, err := s.Renew(r.ctx, "A", time.Minute); err != nil || len(ls) != 0 {
+		r.fail("A's leases after its match was abandoned: %+v %v", ls, err)
+	}
+}
+
+// Matches over since before a time are deleted with their logs and talk,
+// the oldest first, as many as asked; matches under way and those over
+// since later stay.
+func prune(r *run) {
+	s := r.store()
+	line := []byte(`{"type":"chat"}`)
+	for i := range 4 {
+		id := fmt.Sprint("f", i)
+		r.running(s, id, t0)
+		r.ok(s.Append(r.ctx, id, 0, 1, rec(1), 10), "append")
+		r.ok(s.AppendChat(r.ctx, id, 0, 1, line), "talk")
+		r.ok(s.Finish(r.ctx, id, 0, engine.Outcome{}, 10, t0.Add(time.Duration(i)*time.Hour)), "finish")
+	}
+	r.ok(s.Create(r.ctx, newMatch("old-open", t0.Add(-time.Hour))), "create")
+	r.ok(s.Create(r.ctx, newMatch("expired", t0)), "create")
+	r.ok(s.End(r.ctx, "expired", 0, store.Expired, "", 0, t0.Add(30*time.Minute)), "expire")
+	r.running(s, "run", t0.Add(-time.Hour))
+	cut := t0.Add(150 * time.Minute) // after f0, expired, f1 and f2; before f3
+	n, err := s.Prune(r.ctx, cut, 2)
+	r.ok(err, "prune 2")
+	if n != 2 {
+		r.fail("pruned %d, want 2", n)
+	}
+	for _, id := range []string{"f0", "expired"} {
+		if _, err := s.Get(r.ctx, id); !errors.Is(err, store.ErrNotFound) {
+			r.fail("%s was over first but is still there: %v", id, err)
+		}
+	}
+	n, err = s.Prune(r.ctx, cut, 100)
+	r.ok(err, "prune the rest")
+	if n != 2 {
+		r.fail("pruned %d more, want 2 (f1, f2)", n)
+	}
+	if n, err := s.Prune(r.ctx, cut, 100); err != nil || n != 0 {
+		r.fail("a third prune: %d, %v", n, err)
+	}
+	for _, id := range []string{"f1", "f2"} {
+		if log := r.log(s, id); len(log) != 0 {
+			r.fail("%s's log outlived it: %q", id, log)
+		}
+		if lines, err := s.Chat(r.ctx, id); err != nil || len(lines) != 0 {
+			r.fail("%s's talk outlived it: %q %v", id, lines, err)
+		}
+	}
+	for _, id := range []string{"f3", "old-open", "run"} {
+		r.get(s, id)
+	}
+	if log := r.log(s, "f3"); len(log) != 1 {
+		r.fail("f3 lost its log: %q", log)
+	}
+	// A pruned id may be taken again, from nothing.
+	r.ok(s.Create(r.ctx, newMatch("f0", t0)), "create f0 again")
+	if log := r.log(s, "f0"); len(log) != 0 {
+		r.fail("a new f0 has an old log: %q", log)
 	}
 }
 

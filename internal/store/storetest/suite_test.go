@@ -82,6 +82,20 @@ func (b backwards) List(ctx context.Context, f store.Filter) ([]*store.Match, er
 	return ms, err
 }
 
+// greedy prunes every match over, whatever the limit.
+type greedy struct{ store.Store }
+
+func (g greedy) Prune(ctx context.Context, before time.Time, _ int) (int, error) {
+	return g.Store.Prune(ctx, before, 1000)
+}
+
+// careless keeps no reason for a match that ended.
+type careless struct{ store.Store }
+
+func (c careless) End(ctx context.Context, id string, e store.Epoch, st store.Status, _ string, clock engine.Millis, at time.Time) error {
+	return c.Store.End(ctx, id, e, st, "", clock, at)
+}
+
 // TestSuiteCatchesFlaws plants one flaw at a time in a real store and
 // expects the suite to name it.
 func TestSuiteCatchesFlaws(t *testing.T) {
@@ -101,6 +115,10 @@ func TestSuiteCatchesFlaws(t *testing.T) {
 			[]string{"CloseKeepsAcknowledged"}, "append after close"},
 		{"a list in the wrong order", func(s store.Store) store.Store { return backwards{s} },
 			[]string{"List"}, "List: list"},
+		{"a prune past its limit", func(s store.Store) store.Store { return greedy{s} },
+			[]string{"Prune"}, "pruned 4, want 2"},
+		{"ends that forget why", func(s store.Store) store.Store { return careless{s} },
+			[]string{"Ends"}, "abandoned reads back"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			err := storetest.Check(t, harness(c.wrap), c.scenarios...)
