@@ -135,6 +135,11 @@ type player struct {
 
 	// last is the newest state or update taken from in.
 	last *match.Message
+	// sent holds the actions not yet answered, by the seq they named:
+	// never two at once on one seq, so that an answer names its action.
+	// It outlives a call of play (an action kept by a server that cannot
+	// save is answered later).
+	sent map[uint64]json.RawMessage
 }
 
 type got struct {
@@ -253,15 +258,16 @@ func (p *player) play(ctx context.Context, r *rand.Rand, o playOptions) (*match.
 		legal []json.RawMessage
 		acked int
 		timer <-chan time.Time
-		// sent holds the actions not yet answered, by the seq they named:
-		// never two at once on one seq, so that an answer names its action.
-		sent = map[uint64]json.RawMessage{}
 		// An action refused as unavailable may or may not have been
 		// played (the node that ran the match did not answer): it is sent
 		// again as it was, never another in its place, until an answer
 		// says which.
 		again <-chan time.Time
 	)
+	if p.sent == nil {
+		p.sent = map[uint64]json.RawMessage{}
+	}
+	sent := p.sent
 	if p.last != nil {
 		last, seq, legal = p.last, p.last.Seq, p.last.Legal
 		if last.Status == store.Finished {
@@ -317,7 +323,7 @@ func (p *player) play(ctx context.Context, r *rand.Rand, o playOptions) (*match.
 					o.onRefusal(m.Error)
 				}
 				switch m.Error.Code {
-				case match.CodeStaleSeq, server.CodeRateLimited, match.CodeUnavailable:
+				case match.CodeStaleSeq, server.CodeRateLimited, match.CodeUnavailable, match.CodePending:
 				default:
 					// A refusal of a legal action is a bug, except in real
 					// time where the state may move on meanwhile.
@@ -330,6 +336,9 @@ func (p *player) play(ctx context.Context, r *rand.Rand, o playOptions) (*match.
 						again = time.After(100 * time.Millisecond)
 					}
 					continue
+				}
+				if m.Re != nil && m.Error.Code == match.CodePending {
+					continue // the server keeps the action: its update answers it
 				}
 				if m.Re != nil {
 					delete(sent, *m.Re)
