@@ -320,9 +320,6 @@ func jsNumber(f float64) string {
 	return strconv.FormatFloat(f, 'g', -1, 64)
 }
 
-// toFixed1 writes n with one decimal, as JavaScript's n.toFixed(1).
-func toFixed1(n float64) string { return strconv.FormatFloat(n, 'f', 1, 64) }
-
 // fmtClock writes milliseconds as m:ss.
 func fmtClock(ms int64) string {
 	s := max(ms, 0) / 1000

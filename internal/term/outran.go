@@ -86,7 +86,7 @@ func (b *outran) describe(ev obj, c *ctx) (string, bool) {
 	case "revealed":
 		return c.t("outran.ev.revealed", p{"list": orTokNames(c, ev.strs("symbols"))}), false
 	case "submitted":
-		return c.t("outran.ev.submitted", p{"seat": n(ev.num("seat")), "rank": ev.num("rank"), "s": toFixed1(ev.float("elapsed") / 1000)}), false
+		return c.t("outran.ev.submitted", p{"seat": n(ev.num("seat")), "rank": ev.num("rank"), "s": c.num(ev.float("elapsed")/1000, 1)}), false
 	case "vote_open", "positions", "place_offered", "infect_offered", "turn_started", "turn_ended", "discarded", "reshuffled", "chose_place":
 		return "", true
 	case "voted":
@@ -457,7 +457,7 @@ func (b *outran) rightColumn(v obj, c *ctx, w int) []string {
 		}
 		r := c.mark(q) + " " + c.name(q) + c.colon() + c.t("outran.result."+st.str("result"))
 		if st.num("elapsed") > 0 {
-			r += " (" + toFixed1(st.float("elapsed")/1000) + " s)"
+			r += " (" + c.num(st.float("elapsed")/1000, 1) + " s)"
 		}
 		if st.has("cards") {
 			r += " " + orGlyphs(st.strs("cards"))

@@ -9,7 +9,7 @@
 // board never reads it and keeps it out of the page's list of actions.
 
 import {h, s, fmtClock} from '/js/ui.js';
-import {t, tn, list} from '/js/i18n.js';
+import {t, tn, list, num} from '/js/i18n.js';
 import {tip, attachTips} from '/js/tips.js';
 import {announce} from '/js/announce.js';
 import {icon, seatShape, seatMark} from '/pieces/common.js';
@@ -232,7 +232,7 @@ function results(v, ctx) {
     h('ul', {}, v.seats.map((st, q) => st.result ? h('li', {class: 'r-' + st.result},
       icon(st.result === 'correct' ? 'check' : st.result === 'wrong' ? 'cross' : 'hourglass', {cls: 'res'}), ' ',
       seatMark(q), ' ', h('strong', {}, ctx.name(q)), ': ', t('outran.result.' + st.result),
-      st.elapsed > 0 ? h('span', {'data-elapsed': st.elapsed}, ' (' + (st.elapsed / 1000).toFixed(1) + ' s)') : '',
+      st.elapsed > 0 ? h('span', {'data-elapsed': st.elapsed}, ' (' + num(st.elapsed / 1000) + ' s)') : '',
       st.cards ? [' — ', st.cards.length ? tokens(st.cards) : t('outran.nothing')] : '',
       st.result !== 'correct' && st.canonical ? [' · ', t('outran.answerIs'), ' ', tokens(st.canonical)] : '') : null)));
 }
@@ -288,7 +288,7 @@ export function describe(ev, ctx) {
   switch (ev.type) {
     case 'countdown': return t('outran.ev.countdown', {n: ev.round});
     case 'revealed': return t('outran.ev.revealed', {list: ev.symbols.map(tokName).join(', ')});
-    case 'submitted': return t('outran.ev.submitted', {seat: n(ev.seat), rank: ev.rank, s: (ev.elapsed / 1000).toFixed(1)});
+    case 'submitted': return t('outran.ev.submitted', {seat: n(ev.seat), rank: ev.rank, s: num(ev.elapsed / 1000)});
     case 'vote_open': return false;
     case 'voted': return t('outran.ev.voted', {seat: n(ev.seat)});
     case 'run_ended': return t('outran.ev.run_ended.' + ev.reason) + ' ' + list((ev.results || []).map((r) => n(r.seat) + ' ' + t('outran.result.' + r.result)));

@@ -5,7 +5,7 @@
 // made with the Web Audio API, curses and treasures.
 
 import {h, s, fmtClock} from '/js/ui.js';
-import {t, tn, list} from '/js/i18n.js';
+import {t, tn, list, num} from '/js/i18n.js';
 import {tip, attachTips} from '/js/tips.js';
 import {roving, centreInPan} from '/js/focus.js';
 import {announce} from '/js/announce.js';
@@ -183,7 +183,7 @@ export function tick(root, ctx) {
   const cd = root.querySelector('#tp-cooldown');
   if (cd) {
     const left = Math.max(0, +cd.dataset.at - now);
-    const text = left > 0 ? t('temple.cooldown', {s: (left / 1000).toFixed(1)}) : t('temple.ready');
+    const text = left > 0 ? t('temple.cooldown', {s: num(left / 1000)}) : t('temple.ready');
     if (cd.textContent !== text) cd.textContent = text;
     const roll = root.querySelector('#tp-roll');
     if (roll && roll.dataset.can === 'true') {
