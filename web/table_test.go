@@ -240,7 +240,9 @@ func TestSeatsToldApart(t *testing.T) {
 // play on, until the player dismisses it or acts again.
 func TestRefusalReadsAndStays(t *testing.T) {
 	s := newSite(t, temple.Game{})
-	c := s.create("temple", []string{"human", "medium", "medium"}, nil, 0, "Zoé")
+	// The longest cooldown the game allows (3 s), so that the second roll
+	// still meets it on a loaded machine.
+	c := s.create("temple", []string{"human", "medium", "medium"}, map[string]string{"roll_cooldown_ms": "3000"}, 0, "Zoé")
 	p := s.browser("zoe", "fr").tab("match")
 	p.openSeat(c, 0)
 	p.wait(`document.querySelector('.match-page').dataset.status === 'running' && window.sortie.page.msg.legal.some(a => a.type === 'roll')`, 15*time.Second)
