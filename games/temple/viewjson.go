@@ -11,6 +11,54 @@ import "sortie/engine/jsonw"
 // TestViewWritesItsOwnJSON and the conformance suite check. A field added to
 // a view type must be added here too.
 
+// The names of faces, statuses, kinds and sides as JSON strings, quoted
+// once: a view repeats them for every die and chamber.
+var (
+	faceJSON   = quoted(faceNames[:])
+	statusJSON = quoted(statusNames[:])
+	kindJSON   = quoted(tileKindNames[:])
+	sideJSON   = quoted(sideNames[:])
+)
+
+func quoted(names []string) [][]byte {
+	out := make([][]byte, len(names))
+	for i, n := range names {
+		out[i] = jsonw.String(nil, n)
+	}
+	return out
+}
+
+// Each enum appends its MarshalText as a JSON string (the String of a
+// value out of range, as MarshalText writes it).
+
+func (f Face) appendJSON(dst []byte) []byte {
+	if f >= 0 && f < numFaces {
+		return append(dst, faceJSON[f]...)
+	}
+	return jsonw.String(dst, f.String())
+}
+
+func (d DieStatus) appendJSON(dst []byte) []byte {
+	if d >= 0 && d < numStatuses {
+		return append(dst, statusJSON[d]...)
+	}
+	return jsonw.String(dst, d.String())
+}
+
+func (k TileKind) appendJSON(dst []byte) []byte {
+	if k >= 0 && int(k) < len(kindJSON) {
+		return append(dst, kindJSON[k]...)
+	}
+	return jsonw.String(dst, k.String())
+}
+
+func (s Side) appendJSON(dst []byte) []byte {
+	if s >= 0 && int(s) < len(sideJSON) {
+		return append(dst, sideJSON[s]...)
+	}
+	return jsonw.String(dst, s.String())
+}
+
 // AppendJSON appends the view as json.Marshal writes it.
 func (v *View) AppendJSON(dst []byte) []byte {
 	dst = append(dst, '{')
@@ -138,13 +186,13 @@ func appendChamberView(dst []byte, c *ChamberView) []byte {
 		dst = append(dst, `"id":`...)
 		dst = jsonw.String(dst, t.ID)
 		dst = append(dst, `,"kind":`...)
-		dst = jsonw.String(dst, t.Kind.String())
+		dst = t.Kind.appendJSON(dst)
 		dst = append(dst, `,"cost":[`...)
-		dst = jsonw.String(dst, t.Cost[0].String())
+		dst = t.Cost[0].appendJSON(dst)
 		dst = append(dst, ',')
-		dst = jsonw.String(dst, t.Cost[1].String())
+		dst = t.Cost[1].appendJSON(dst)
 		dst = append(dst, `],"symbol":`...)
-		dst = jsonw.String(dst, t.Symbol.String())
+		dst = t.Symbol.appendJSON(dst)
 		if len(t.Tiers) > 0 {
 			dst = append(dst, `,"tiers":`...)
 			dst = jsonw.List(dst, t.Tiers, appendTier)
@@ -162,7 +210,7 @@ func appendChamberView(dst []byte, c *ChamberView) []byte {
 	dst = append(dst, `,"y":`...)
 	dst = jsonw.Int(dst, c.Y)
 	dst = append(dst, `,"stairs":`...)
-	dst = jsonw.String(dst, c.Stairs.String())
+	dst = c.Stairs.appendJSON(dst)
 	dst = append(dst, `,"open":`...)
 	dst = c.Open.appendJSON(dst)
 	if c.Breaches != 0 {
@@ -296,9 +344,9 @@ func appendDieView(dst []byte, d *DieView) []byte {
 	dst = append(dst, `,"owner":`...)
 	dst = jsonw.Int(dst, d.Owner)
 	dst = append(dst, `,"face":`...)
-	dst = jsonw.String(dst, d.Face.String())
+	dst = d.Face.appendJSON(dst)
 	dst = append(dst, `,"status":`...)
-	dst = jsonw.String(dst, d.Status.String())
+	dst = d.Status.appendJSON(dst)
 	return append(dst, '}')
 }
 
