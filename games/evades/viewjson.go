@@ -57,21 +57,8 @@ func (p Plan) appendJSON(dst []byte) []byte     { return appendQuoted(dst, planJ
 // appendIDs appends a slice of ids as an array of their texts (null when
 // nil: encoding/json writes a slice of text marshalers, even of bytes, as
 // an array).
-func appendIDs[T interface {
-	~uint8
-	appendJSON([]byte) []byte
-}](dst []byte, ids []T) []byte {
-	if ids == nil {
-		return append(dst, "null"...)
-	}
-	dst = append(dst, '[')
-	for i, x := range ids {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = x.appendJSON(dst)
-	}
-	return append(dst, ']')
+func appendIDs[T interface{ appendJSON([]byte) []byte }](dst []byte, ids []T) []byte {
+	return jsonw.List(dst, ids, func(dst []byte, x *T) []byte { return (*x).appendJSON(dst) })
 }
 
 // AppendJSON appends the view as json.Marshal writes it.
