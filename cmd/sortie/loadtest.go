@@ -535,12 +535,13 @@ func (lr *loadRun) runMatches(ctx context.Context, owner int, seed uint64) {
 		}
 		var wg sync.WaitGroup
 		for j, cn := range conns {
+			forwarded := socketNode(j, owner, lr.players, lr.nodes, o.spread) != owner
+			seat := lr.play.newSeat(cn, j, rand.New(rand.NewPCG(r.Uint64(), 1)), st, lr.pacer, forwarded, owner)
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
 				defer cn.CloseNow()
-				forwarded := socketNode(j, owner, lr.players, lr.nodes, o.spread) != owner
-				lr.play.newSeat(cn, j, rand.New(rand.NewPCG(r.Uint64(), 1)), st, lr.pacer, forwarded, owner).play(ctx)
+				seat.play(ctx)
 			}()
 		}
 		wg.Wait()
