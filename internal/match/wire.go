@@ -193,11 +193,11 @@ func (f *frame) encode(s engine.Seat, view, patch, drop []byte, legal []engine.A
 			if i > 0 {
 				b = append(b, ',')
 			}
-			aj, err := engine.MarshalTyped(a)
-			if err != nil {
-				aj = []byte(`null`)
+			if ab, err := engine.AppendTyped(b, a); err == nil {
+				b = ab
+			} else {
+				b = append(b, `null`...)
 			}
-			b = append(b, aj...)
 		}
 		b = append(b, ']')
 	}

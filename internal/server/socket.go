@@ -378,6 +378,11 @@ func (c *sockConn) drain() {
 		_, w := c.attachment()
 		c.buf = w.Sub.Take(c.buf[:0])
 		gap := false
+		// Messages that waited together go out in one system call.
+		batched := c.fw != nil && len(c.buf) > 1
+		if batched {
+			c.fw.hold()
+		}
 		for i, m := range c.buf {
 			c.buf[i] = bus.Message{}
 			if gap {
@@ -397,8 +402,17 @@ func (c *sockConn) drain() {
 				c.seen = m.Seq
 			}
 			if err := c.send(m.Data); err != nil {
+				if batched {
+					c.fw.release()
+				}
 				c.end()
 				return // running stays set: nothing more is sent
+			}
+		}
+		if batched {
+			if err := c.fw.release(); err != nil {
+				c.end()
+				return
 			}
 		}
 		if cap(c.buf) > 16 {
@@ -462,14 +476,19 @@ func (c *sockConn) ping() {
 
 // send writes one message, in one system call where the socket has a
 // frameWriter.
+//
+// With a frameWriter the write deadline bounds the system call, and the
+// library only fills the frameWriter's buffer: it gets a context that never
+// ends, which spares it a timer for every frame (a socket that ends closes
+// the connection, which stops any write).
 func (c *sockConn) send(b []byte) error {
-	ctx, cancel := context.WithTimeout(c.ctx, c.s.cfg.WriteTimeout)
-	defer cancel()
 	if c.fw == nil {
+		ctx, cancel := context.WithTimeout(c.ctx, c.s.cfg.WriteTimeout)
+		defer cancel()
 		return c.conn.Write(ctx, websocket.MessageText, b)
 	}
 	c.fw.hold()
-	err := c.conn.Write(ctx, websocket.MessageText, b)
+	err := c.conn.Write(context.Background(), websocket.MessageText, b)
 	return errors.Join(err, c.fw.release())
 }
 

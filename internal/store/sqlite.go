@@ -28,6 +28,11 @@ type SQLiteOptions struct {
 	Sync string
 	// MaxBatch bounds how many writes share one transaction: 512 if zero.
 	MaxBatch int
+	// Linger: while writes keep coming (the previous transaction ended less
+	// than Linger ago), a transaction waits until Linger after it to gather
+	// more, since a commit costs far more than a write. A lone write never
+	// waits. 0 means DefaultLinger; negative, never wait.
+	Linger time.Duration
 	// OnCommit, if set, is called after every transaction of the writer with
 	// the number of writes it held and how long it took.
 	OnCommit func(writes int, d time.Duration)
@@ -171,7 +176,7 @@ func OpenSQLite(path string, o SQLiteOptions) (*SQLite, error) {
 		r.Close()
 		return nil, fmt.Errorf("store: prepare statements: %v", err)
 	}
-	s.q = newQueue(o.MaxBatch, s.commit, o.OnCommit)
+	s.q = newQueue(o.MaxBatch, o.Linger, s.commit, o.OnCommit)
 	return s, nil
 }
 
