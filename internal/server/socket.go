@@ -255,6 +255,7 @@ type sockConn struct {
 	// is over).
 	br          *bufio.Reader // the reader under conn when the socket waits for readiness
 	rc          syscall.RawConn
+	nc          net.Conn // the connection under br
 	lim         *limiter
 	oversized   int  // messages over MaxMessage so far
 	stopReading bool // the client is done with: the writer ends the socket
@@ -289,7 +290,7 @@ func (c *sockConn) startReading(hw *hijackWriter) {
 	if hw.br != nil {
 		if p := c.s.readiness(); p != nil {
 			if rc, ok := rawConn(hw.conn); ok {
-				c.br, c.rc = hw.br, rc
+				c.br, c.rc, c.nc = hw.br, rc, hw.conn
 				c.regMu.Lock()
 				defer c.regMu.Unlock()
 				if c.ended {
@@ -324,13 +325,35 @@ func (c *sockConn) read() {
 		if ended {
 			return
 		}
-		if id != 0 && c.br.Buffered() == 0 {
+		if id != 0 && c.br.Buffered() == 0 && !c.linger() {
 			if err := c.s.poll.arm(c.rc, id); err != nil {
 				c.end()
 			}
 			return
 		}
 	}
+}
+
+// linger waits a little for the client's next message, and reports whether
+// something came (or the connection ended, which the next read finds). A
+// client that plays sends again within milliseconds: its reader stays, which
+// spares a goroutine (and its stack's growth), a readiness wake-up and a
+// system call to re-arm it for every message; a client that stops costs its
+// reader only ReadLinger.
+func (c *sockConn) linger() bool {
+	d := c.s.cfg.ReadLinger
+	if d <= 0 || c.nc == nil {
+		return false
+	}
+	if c.nc.SetReadDeadline(time.Now().Add(d)) != nil {
+		return false
+	}
+	_, err := c.br.Peek(1)
+	if c.nc.SetReadDeadline(time.Time{}) != nil {
+		return true // the connection is gone: the next read says so
+	}
+	var ne net.Error
+	return !(errors.As(err, &ne) && ne.Timeout())
 }
 
 // end closes the socket and lets go of everything it held. It may be called
