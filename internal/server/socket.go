@@ -348,12 +348,11 @@ func (c *sockConn) linger() bool {
 	if c.nc.SetReadDeadline(time.Now().Add(d)) != nil {
 		return false
 	}
-	_, err := c.br.Peek(1)
+	came := awaitReadable(c.rc)
 	if c.nc.SetReadDeadline(time.Time{}) != nil {
 		return true // the connection is gone: the next read says so
 	}
-	var ne net.Error
-	return !(errors.As(err, &ne) && ne.Timeout())
+	return came
 }
 
 // end closes the socket and lets go of everything it held. It may be called
@@ -524,7 +523,14 @@ var readBufs = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b 
 // It reports false when the connection has ended.
 func (c *sockConn) readOne() bool {
 	s := c.s
-	typ, rd, err := c.conn.Reader(c.ctx)
+	// A reader started by readiness reads what has come: it needs no
+	// context that ends (one costs the library a timer a message), since
+	// ending the socket closes the connection under it.
+	ctx := c.ctx
+	if c.nc != nil {
+		ctx = context.Background()
+	}
+	typ, rd, err := c.conn.Reader(ctx)
 	if err != nil {
 		return false
 	}
