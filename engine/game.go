@@ -1,6 +1,9 @@
 package engine
 
-import "math/rand/v2"
+import (
+	"encoding/json"
+	"math/rand/v2"
+)
 
 // Game describes one game and builds its states. A Game value holds no match
 // data and is safe for concurrent use.
@@ -70,6 +73,25 @@ type Determinizer interface {
 // type whose JSON form is what clients receive. Bots of a game may type-assert
 // it to that type; generic code only encodes it.
 type View any
+
+// JSONAppender is implemented by views that write their own JSON without
+// reflection, on the server's hot path (every action encodes a view for
+// every audience). AppendJSON appends to dst exactly the bytes json.Marshal
+// writes for the view — the conformance suite (enginetest) checks it on
+// every state it visits — and returns the extended slice. The helpers of
+// package engine/jsonw write values as encoding/json does.
+type JSONAppender interface {
+	AppendJSON(dst []byte) []byte
+}
+
+// MarshalView encodes a view: appended to dst by its own AppendJSON when it
+// has one, else with encoding/json (dst unused).
+func MarshalView(dst []byte, v View) ([]byte, error) {
+	if a, ok := v.(JSONAppender); ok {
+		return a.AppendJSON(dst), nil
+	}
+	return json.Marshal(v)
+}
 
 // Setup is everything a match starts from. With the same Setup and the same
 // action log, a game always reaches the same state.

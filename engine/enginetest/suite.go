@@ -442,8 +442,9 @@ func (ru *run) heavyChecks() error {
 	return nil
 }
 
-// checkViews checks that every view encodes, survives a JSON round trip and
-// is the same when asked twice.
+// checkViews checks that every view encodes, survives a JSON round trip, is
+// the same when asked twice, and that a view that writes its own JSON writes
+// what encoding/json writes.
 func (ru *run) checkViews() error {
 	for _, p := range ru.seats() {
 		v := ru.s.View(p)
@@ -453,6 +454,11 @@ func (ru *run) checkViews() error {
 		}
 		if again := js(ru.s.View(p)); again != string(b) {
 			return fmt.Errorf("two calls of View(%s) differ: %s", p, diff(string(b), again))
+		}
+		if a, ok := v.(engine.JSONAppender); ok {
+			if own := string(a.AppendJSON(nil)); own != string(b) {
+				return fmt.Errorf("the view of %s writes its own JSON unlike encoding/json: %s", p, diff(string(b), own))
+			}
 		}
 		if err := roundTripPlain(v, b); err != nil {
 			return fmt.Errorf("the view of %s: %v", p, err)

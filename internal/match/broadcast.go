@@ -5,6 +5,7 @@ package match
 
 import (
 	"encoding/json"
+	"sync"
 	"time"
 
 	"sortie/bot"
@@ -92,11 +93,22 @@ func (x *Match) deadlines() []Deadline {
 	return out
 }
 
+// viewBufs hold room for views that write their own JSON; maxKeptView
+// bounds what goes back into the pool.
+var viewBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+const maxKeptView = 64 << 10
+
 // encodeFor encodes f for audience s from s's view alone. With a memo of
 // what the audience was sent of the state before, the message carries only
 // what changed in the view (see viewMemo).
 func (x *Match) encodeFor(f *frame, s engine.Seat, ack int64, head []byte, memo *viewMemo) []byte {
-	view, err := json.Marshal(x.state.View(s))
+	buf := viewBufs.Get().(*[]byte)
+	defer viewBufs.Put(buf)
+	view, err := engine.MarshalView((*buf)[:0], x.state.View(s))
+	if err == nil && cap(view) <= maxKeptView {
+		*buf = view // the message copies the view: its room serves the next one
+	}
 	if err != nil {
 		x.log.Error("cannot encode a view", "seat", s, "err", err)
 		view = []byte(`null`)

@@ -1,9 +1,36 @@
 package match
 
+import (
+	"context"
+
+	"sortie/engine"
+	"sortie/internal/store"
+)
+
 // SetHistoryLimit lowers the bound of histories for a test, and returns
 // what puts it back.
 func SetHistoryLimit(n int) (restore func()) {
 	old := historyLimit
 	historyLimit = n
 	return func() { historyLimit = old }
+}
+
+// Turn returns, for a benchmark, the seq of the match's state, a seat that
+// may act in it and that seat's legal actions (none when nobody may act
+// now), and whether the match is over.
+func (x *Match) Turn(ctx context.Context, pick func(n int) int) (seq uint64, s engine.Seat, legal []engine.Action, over bool) {
+	_ = x.do(ctx, func() error {
+		seq, over = x.seq, x.rec.Status != store.Running
+		if over {
+			return nil
+		}
+		actors := x.state.Actors()
+		if len(actors) == 0 {
+			return nil
+		}
+		s = actors[pick(len(actors))]
+		legal = x.state.Legal(s)
+		return nil
+	})
+	return seq, s, legal, over
 }
