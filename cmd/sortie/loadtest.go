@@ -35,9 +35,9 @@ func init() {
 		Long: `loadtest keeps N matches running against a server for a while: every seat is a
 real WebSocket client that plays as a person would, and a finished match is
 replaced by a new one. In a game taken in turns a client plays a random action
-among those the server offers as soon as it may, but keeps under the server's
-rate of messages a socket (--socket-rate, serve --message-rate) as a person
-does; where the server offers nothing to choose from (Outran's arrow
+among those the server offers as soon as it may (after a moment's thought when
+other seats decide at the same time), but keeps under the server's rate of
+messages a socket (--socket-rate, serve --message-rate) as a person does; where the server offers nothing to choose from (Outran's arrow
 sequences, a list too long to show), it composes the action from its seat's
 view. In real time (Temple, Outran) each seat is played by the game's own bot
 on its seat's view, at a person's pace: it reacts in a fraction of a second,
