@@ -43,17 +43,31 @@ type loadSources struct {
 }
 
 // newLoadSources gives each slot an address of its own when every node
-// listens on an IPv4 loopback address (or localhost), else one address for
-// all.
+// listens on an IPv4 loopback address (or localhost) and this machine lets
+// a program use the loopback addresses beyond 127.0.0.1 (Linux does, macOS
+// does not), else one address for all.
 func newLoadSources(bases []string, hosts []string) *loadSources {
 	ls := &loadSources{bases: bases}
+	spread := loopbackBeyondOne()
 	for _, h := range hosts {
 		if a, err := netip.ParseAddr(h); h != "localhost" && (err != nil || !a.Is4() || !a.IsLoopback()) {
-			ls.shared = ls.source(nil, 256)
-			break
+			spread = false
 		}
 	}
+	if !spread {
+		ls.shared = ls.source(nil, 256)
+	}
 	return ls
+}
+
+// loopbackBeyondOne reports whether the first source address can be used.
+func loopbackBeyondOne() bool {
+	ln, err := net.Listen("tcp", netip.AddrPortFrom(sourceAddr(0), 0).String())
+	if err != nil {
+		return false
+	}
+	ln.Close()
+	return true
 }
 
 // spread reports whether slots come from addresses of their own.
