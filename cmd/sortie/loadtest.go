@@ -64,10 +64,12 @@ limits what each client address may do (serve --create-rate,
 --matches-per-client, --sockets-per-client, --conns-per-client): against a
 server on 127.0.0.0/8 (or localhost), each match comes from a loopback address
 of its own, and moves to a fresh one every 10 matches, so that a server with
-its default limits refuses nothing. Against another machine (or ::1) every
-client comes from one address: start that server with its per-client limits
-off (--create-rate 0 --matches-per-client 0 --sockets-per-client 0
---conns-per-client 0), else setups are refused with rate_limited and the like.`,
+its default limits refuses nothing (Linux routes all of 127.0.0.0/8 to the
+loopback). Against another machine (or ::1, or where the loopback has
+127.0.0.1 alone) every client comes from one address: start that server with
+its per-client limits off (--create-rate 0 --matches-per-client 0
+--sockets-per-client 0 --conns-per-client 0), else setups are refused with
+rate_limited and the like.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
