@@ -1,13 +1,14 @@
 package engine
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+
+	"sortie/engine/jsonw"
 )
 
 // Action is one move of one seat: a small struct of the game's own. Its JSON
@@ -60,6 +61,11 @@ type Kinded interface{ Kind() string }
 // "type": v.Kind(), followed by v's own fields. v must encode as a JSON
 // object and must not have a field named "type" of its own.
 func MarshalTyped(v Kinded) ([]byte, error) {
+	return AppendTyped(nil, v)
+}
+
+// AppendTyped appends what MarshalTyped writes to dst.
+func AppendTyped(dst []byte, v Kinded) ([]byte, error) {
 	body, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
@@ -67,16 +73,12 @@ func MarshalTyped(v Kinded) ([]byte, error) {
 	if len(body) < 2 || body[0] != '{' {
 		return nil, fmt.Errorf("engine: %T does not encode as a JSON object", v)
 	}
-	kind, _ := json.Marshal(v.Kind())
-	var b bytes.Buffer
-	b.Grow(len(body) + len(kind) + 9)
-	b.WriteString(`{"type":`)
-	b.Write(kind)
+	dst = append(dst, `{"type":`...)
+	dst = jsonw.String(dst, v.Kind())
 	if len(body) > 2 {
-		b.WriteByte(',')
+		dst = append(dst, ',')
 	}
-	b.Write(body[1:])
-	return b.Bytes(), nil
+	return append(dst, body[1:]...), nil
 }
 
 // DecodeTyped reads a typed JSON object: it finds the "type" field, asks

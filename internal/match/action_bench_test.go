@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -46,7 +47,11 @@ func BenchmarkAction(b *testing.B) {
 }
 
 func benchActions(b *testing.B, game string, players, matches int) {
-	st, err := store.OpenSQLite(filepath.Join(b.TempDir(), "sortie.db"), store.SQLiteOptions{})
+	var commits, writes atomic.Int64
+	st, err := store.OpenSQLite(filepath.Join(b.TempDir(), "sortie.db"), store.SQLiteOptions{OnCommit: func(n int, _ time.Duration) {
+		commits.Add(1)
+		writes.Add(int64(n))
+	}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -73,6 +78,7 @@ func benchActions(b *testing.B, game string, players, matches int) {
 	}
 	wg.Wait()
 	b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(writes.Load())/float64(max(commits.Load(), 1)), "writes/commit")
 }
 
 // processCPU is the CPU time the process has used, on every thread.
