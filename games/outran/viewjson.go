@@ -1,7 +1,6 @@
 package outran
 
 import (
-	"sortie/engine"
 	"sortie/engine/jsonw"
 )
 
@@ -59,7 +58,7 @@ func (v *View) AppendJSON(dst []byte) []byte {
 		dst = jsonw.Int(jsonw.Key(append(dst, ','), "turn"), *v.Turn)
 	}
 	if v.Outcome != nil {
-		dst = appendOutcome(jsonw.Key(append(dst, ','), "outcome"), v.Outcome)
+		dst = v.Outcome.AppendJSON(jsonw.Key(append(dst, ','), "outcome"))
 	}
 	if v.Revealed != nil {
 		dst = jsonw.Strings(jsonw.Key(append(jsonw.Key(append(dst, ','), "revealed"), '{'), "path_deck"), v.Revealed.PathDeck)
@@ -165,17 +164,6 @@ func appendCard(dst []byte, c *Card) []byte { return appendName(dst, cards[*c].I
 
 // appendToken writes what Token.MarshalText writes, between quotes.
 func appendToken(dst []byte, t *Token) []byte { return appendName(dst, tokens[*t].ID) }
-
-// appendOutcome writes an engine.Outcome.
-func appendOutcome(dst []byte, o *engine.Outcome) []byte {
-	dst = jsonw.Ints(jsonw.Key(append(dst, '{'), "winners"), o.Winners)
-	dst = jsonw.Ints(jsonw.Key(append(dst, ','), "ranks"), o.Ranks)
-	dst = jsonw.Ints(jsonw.Key(append(dst, ','), "scores"), o.Scores)
-	if o.Summary != "" {
-		dst = jsonw.String(jsonw.Key(append(dst, ','), "summary"), o.Summary)
-	}
-	return append(dst, '}')
-}
 
 // appendName writes a component table's id, which needs no escaping (the
 // ids are letters, digits and underscores).

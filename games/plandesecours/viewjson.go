@@ -1,7 +1,6 @@
 package plandesecours
 
 import (
-	"sortie/engine"
 	"sortie/engine/jsonw"
 )
 
@@ -51,7 +50,7 @@ func (v View) AppendJSON(dst []byte) []byte {
 		dst = v.LastReveal.appendJSON(jsonw.Key(append(dst, ','), "last_reveal"))
 	}
 	if v.Outcome != nil {
-		dst = appendOutcome(jsonw.Key(append(dst, ','), "outcome"), v.Outcome)
+		dst = v.Outcome.AppendJSON(jsonw.Key(append(dst, ','), "outcome"))
 	}
 	return append(dst, '}')
 }
@@ -166,17 +165,6 @@ func appendStep(dst []byte, st *Step) []byte {
 	dst = jsonw.Int(jsonw.Key(append(dst, ','), "y"), st.Y)
 	dst = appendName(jsonw.Key(append(dst, ','), "move"), moveNames[st.Move])
 	dst = appendName(jsonw.Key(append(dst, ','), "heading"), headingNames[st.Heading&3])
-	return append(dst, '}')
-}
-
-// appendOutcome writes an engine.Outcome.
-func appendOutcome(dst []byte, o *engine.Outcome) []byte {
-	dst = jsonw.Ints(jsonw.Key(append(dst, '{'), "winners"), o.Winners)
-	dst = jsonw.Ints(jsonw.Key(append(dst, ','), "ranks"), o.Ranks)
-	dst = jsonw.Ints(jsonw.Key(append(dst, ','), "scores"), o.Scores)
-	if o.Summary != "" {
-		dst = jsonw.String(jsonw.Key(append(dst, ','), "summary"), o.Summary)
-	}
 	return append(dst, '}')
 }
 
