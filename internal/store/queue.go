@@ -16,7 +16,8 @@ import (
 // flush. A write is answered only after its transaction has committed.
 //
 // Under load a transaction lingers: it starts no sooner than linger after
-// the previous one ended, gathering what comes meanwhile, so that a busy
+// the previous one ended (if that one held several writes), gathering what
+// comes meanwhile, so that a busy
 // node commits a few hundred times a second with many writes each rather
 // than thousands of times with two or three (see DefaultLinger).
 //
@@ -31,6 +32,7 @@ type queue[P any] struct {
 	max      int
 	linger   time.Duration
 	lastEnd  time.Time // when the previous transaction ended
+	lastSize int       // and how many writes it held
 
 	mu     sync.RWMutex // guards closed against sends on ops
 	closed bool
@@ -116,7 +118,7 @@ func (q *queue[P]) run() {
 			}
 		}
 		q.ended(err)
-		q.lastEnd = time.Now()
+		q.lastEnd, q.lastSize = time.Now(), len(q.batch)
 		if q.onCommit != nil {
 			q.onCommit(len(q.batch), time.Since(start))
 		}
@@ -128,9 +130,11 @@ func (q *queue[P]) run() {
 }
 
 // gather adds to the batch what comes until linger after the previous
-// transaction, if that one ended less than linger ago (writes keep coming).
+// transaction, if writes keep coming from several matches: that one held
+// more than one and ended less than linger ago. (One client alone, however
+// fast, never waits.)
 func (q *queue[P]) gather(timer *time.Timer) {
-	if q.linger <= 0 || len(q.batch) >= q.max {
+	if q.linger <= 0 || len(q.batch) >= q.max || q.lastSize < 2 {
 		return
 	}
 	wait := q.linger - time.Since(q.lastEnd)

@@ -28,10 +28,10 @@ type SQLiteOptions struct {
 	Sync string
 	// MaxBatch bounds how many writes share one transaction: 512 if zero.
 	MaxBatch int
-	// Linger: while writes keep coming (the previous transaction ended less
-	// than Linger ago), a transaction waits until Linger after it to gather
-	// more, since a commit costs far more than a write. A lone write never
-	// waits. 0 means DefaultLinger; negative, never wait.
+	// Linger: while writes keep coming from several matches (the previous
+	// transaction held more than one and ended less than Linger ago), a
+	// transaction waits until Linger after it to gather more, since a commit
+	// costs far more than a write. One client alone never waits. 0 means DefaultLinger; negative, never wait.
 	Linger time.Duration
 	// OnCommit, if set, is called after every transaction of the writer with
 	// the number of writes it held and how long it took.
