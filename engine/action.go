@@ -1,13 +1,16 @@
 package engine
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
+	"sync"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+
+	"sortie/engine/jsonw"
 )
 
 // Action is one move of one seat: a small struct of the game's own. Its JSON
@@ -60,6 +63,11 @@ type Kinded interface{ Kind() string }
 // "type": v.Kind(), followed by v's own fields. v must encode as a JSON
 // object and must not have a field named "type" of its own.
 func MarshalTyped(v Kinded) ([]byte, error) {
+	return AppendTyped(nil, v)
+}
+
+// AppendTyped appends what MarshalTyped writes to dst.
+func AppendTyped(dst []byte, v Kinded) ([]byte, error) {
 	body, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
@@ -67,16 +75,12 @@ func MarshalTyped(v Kinded) ([]byte, error) {
 	if len(body) < 2 || body[0] != '{' {
 		return nil, fmt.Errorf("engine: %T does not encode as a JSON object", v)
 	}
-	kind, _ := json.Marshal(v.Kind())
-	var b bytes.Buffer
-	b.Grow(len(body) + len(kind) + 9)
-	b.WriteString(`{"type":`)
-	b.Write(kind)
+	dst = append(dst, `{"type":`...)
+	dst = jsonw.String(dst, v.Kind())
 	if len(body) > 2 {
-		b.WriteByte(',')
+		dst = append(dst, ',')
 	}
-	b.Write(body[1:])
-	return b.Bytes(), nil
+	return append(dst, body[1:]...), nil
 }
 
 // DecodeTyped reads a typed JSON object: it finds the "type" field, asks
@@ -85,31 +89,47 @@ func MarshalTyped(v Kinded) ([]byte, error) {
 // "tile"), a name given twice, invalid UTF-8, trailing data and wrong types
 // are errors. Every failure is a *RuleError with code [CodeMalformed].
 func DecodeTyped(b []byte, newValue func(kind string) (any, bool)) (any, error) {
-	var fields map[string]jsontext.Value
-	if err := jsonv2.Unmarshal(b, &fields); err != nil {
+	var head struct {
+		Type jsontext.Value `json:"type"`
+	}
+	if err := jsonv2.Unmarshal(b, &head); err != nil {
 		return nil, Refuse(CodeMalformed, "The action is not a valid JSON object: %v.", jsonProblem(err))
 	}
-	raw, ok := fields["type"]
-	if !ok {
+	if head.Type == nil {
 		return nil, Refuse(CodeMalformed, "The action has no \"type\" field.")
 	}
 	var kind string
-	if raw.Kind() != '"' || jsonv2.Unmarshal(raw, &kind) != nil {
+	if head.Type.Kind() != '"' || jsonv2.Unmarshal(head.Type, &kind) != nil {
 		return nil, Refuse(CodeMalformed, "The action's \"type\" is not a string.")
 	}
 	v, ok := newValue(kind)
 	if !ok {
 		return nil, Refuse(CodeMalformed, "There is no action of type %q in this game.", kind)
 	}
-	delete(fields, "type")
-	rest, err := jsonv2.Marshal(fields)
-	if err == nil {
-		err = jsonv2.Unmarshal(rest, v, jsonv2.RejectUnknownMembers(true))
-	}
-	if err != nil {
+	// Decode the fields again into the action's own type, beside the
+	// "type" already read: a struct with both, made once per type.
+	w := reflect.New(typedOf(reflect.TypeOf(v).Elem()))
+	if err := jsonv2.Unmarshal(b, w.Interface(), jsonv2.RejectUnknownMembers(true)); err != nil {
 		return nil, Refuse(CodeMalformed, "The %s action is malformed: %v.", kind, jsonProblem(err))
 	}
+	reflect.ValueOf(v).Elem().Set(w.Elem().Field(1))
 	return v, nil
+}
+
+// typedWrappers holds, for each action type T, struct { Type string
+// `json:"type"`; T `json:",inline"` }.
+var typedWrappers sync.Map // reflect.Type → reflect.Type
+
+func typedOf(t reflect.Type) reflect.Type {
+	if w, ok := typedWrappers.Load(t); ok {
+		return w.(reflect.Type)
+	}
+	w := reflect.StructOf([]reflect.StructField{
+		{Name: "Type", Type: reflect.TypeFor[string](), Tag: `json:"type"`},
+		{Name: "Body", Type: t, Tag: `json:",inline"`},
+	})
+	typedWrappers.Store(t, w)
+	return w
 }
 
 // jsonProblem says what was wrong with some JSON, without the decoder's

@@ -3,6 +3,8 @@ package engine
 import (
 	"encoding/json"
 	"math/rand/v2"
+
+	"sortie/engine/jsonw"
 )
 
 // Game describes one game and builds its states. A Game value holds no match
@@ -119,6 +121,18 @@ type Outcome struct {
 	Scores []int `json:"scores"`
 	// Summary says in a sentence how the game ended, in English.
 	Summary string `json:"summary,omitempty"`
+}
+
+// AppendJSON appends the outcome's JSON, as json.Marshal writes it, for views
+// that write their own (see JSONAppender).
+func (o *Outcome) AppendJSON(dst []byte) []byte {
+	dst = jsonw.Ints(jsonw.Key(append(dst, '{'), "winners"), o.Winners)
+	dst = jsonw.Ints(jsonw.Key(append(dst, ','), "ranks"), o.Ranks)
+	dst = jsonw.Ints(jsonw.Key(append(dst, ','), "scores"), o.Scores)
+	if o.Summary != "" {
+		dst = jsonw.String(jsonw.Key(append(dst, ','), "summary"), o.Summary)
+	}
+	return append(dst, '}')
 }
 
 // Won reports whether seat p is among the winners.

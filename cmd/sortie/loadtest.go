@@ -2,9 +2,7 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -27,7 +25,6 @@ import (
 	"sortie/internal/match"
 	"sortie/internal/server"
 	"sortie/internal/server/client"
-	"sortie/internal/store"
 )
 
 func init() {
@@ -36,11 +33,21 @@ func init() {
 		Use:   "loadtest",
 		Short: "Drive bot-against-bot matches over real WebSockets against a running server",
 		Long: `loadtest keeps N matches running against a server for a while: every seat is a
-real WebSocket client that plays a random legal action as soon as it may (or at
-the pace --rate allows), and a finished match is replaced by a new one. It
-prints the actions per second the server accepted, the latency from sending an
-action to its acknowledgement on the same socket (p50, p99, max), refusals by
-code, and the server's resident memory as its /metrics reports it.
+real WebSocket client that plays as a person would, and a finished match is
+replaced by a new one. In a game taken in turns a client plays a random action
+among those the server offers as soon as it may (after a moment's thought when
+other seats decide at the same time), but keeps under the server's rate of
+messages a socket (--socket-rate, serve --message-rate) as a person does; where the server offers nothing to choose from (Outran's arrow
+sequences, a list too long to show), it composes the action from its seat's
+view. In real time (Temple, Outran) each seat is played by the game's own bot
+on its seat's view, at a person's pace: it reacts in a fraction of a second,
+waits for its roll's cooldown, takes the time to lay its arrows. --rate paces
+all clients together.
+
+It prints the actions per second the server accepted, the latency from sending
+an action to its acknowledgement on the same socket (p50, p99, max), refusals
+by code, the CPU of the server and of the load clients, and the server's
+resident memory as its /metrics reports it.
 
 With --idle, the clients connect and never act: the figure is the server's
 memory per idle match.
@@ -52,16 +59,23 @@ forwarded (--spread=false keeps every seat on its match's node, for a baseline).
 It then prints the latency of local and forwarded actions apart, each node's
 CPU and store commits; memory is the nodes' together.
 
-It only talks to loopback addresses unless --allow-remote is given. Every
-client comes from one address: start the server (each node) with its
-per-client limits off (serve --create-rate 0 --matches-per-client 0
+It only talks to loopback addresses unless --allow-remote is given. A server
+limits what each client address may do (serve --create-rate,
+--matches-per-client, --sockets-per-client, --conns-per-client): against a
+server on 127.0.0.0/8 (or localhost), each match comes from a loopback address
+of its own, and moves to a fresh one every 10 matches, so that a server with
+its default limits refuses nothing (Linux routes all of 127.0.0.0/8 to the
+loopback). Against another machine (or ::1, or where the loopback has
+127.0.0.1 alone) every client comes from one address: start that server with
+its per-client limits off (--create-rate 0 --matches-per-client 0
 --sockets-per-client 0 --conns-per-client 0), else setups are refused with
 rate_limited and the like.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
-			return runLoad(ctx, cmd.OutOrStdout(), o)
+			_, err := runLoad(ctx, cmd.OutOrStdout(), o)
+			return err
 		},
 	}
 	f := cmd.Flags()
@@ -77,6 +91,8 @@ rate_limited and the like.`,
 	f.DurationVar(&o.moveLimit, "move-limit", 2*time.Second, "how long a client may take over a move (not in real time) before its seat's bot plays it (0: no limit; with --rate, at least twice matches/rate)")
 	f.BoolVar(&o.allowRemote, "allow-remote", false, "allow a server that is not on a loopback address")
 	f.BoolVar(&o.spread, "spread", true, "with several nodes: half the seats of each match on other nodes than the one that runs it")
+	f.StringToStringVar(&o.options, "option", nil, "a game option of every match, as key=value (repeat it, or separate them with commas)")
+	f.Float64Var(&o.socketRate, "socket-rate", 20, "the server's rate of messages a socket (serve --message-rate): each client keeps under it (0: no limit)")
 	root.AddCommand(cmd)
 }
 
@@ -84,9 +100,10 @@ type loadOptions struct {
 	server, game                 string
 	matches, players, parallel   int
 	duration, moveLimit          time.Duration
-	rate                         float64
+	rate, socketRate             float64
 	idle, noSockets, allowRemote bool
 	spread                       bool
+	options                      map[string]string
 }
 
 // loadStats are the figures of a run; counters are updated from every socket.
@@ -103,6 +120,7 @@ type loadStats struct {
 	latencies []time.Duration // of actions sent on the node that runs their match
 	forwarded []time.Duration // of actions sent on another node
 	refusals  map[string]int
+	oddities  map[string]int // the clients' own troubles
 	minLive   int64
 	ackedBy   []atomic.Int64 // acknowledged actions while measuring, by the node that created the match
 }
@@ -113,90 +131,12 @@ func (s *loadStats) refuse(code string) {
 	s.mu.Unlock()
 }
 
-// loadMsg is the part of a server message the load clients read.
-type loadMsg struct {
-	Type   string            `json:"type"`
-	Seq    uint64            `json:"seq"`
-	Ack    *uint64           `json:"ack"`
-	Status store.Status      `json:"status"`
-	Legal  []json.RawMessage `json:"legal"`
-	Error  *match.Error      `json:"error"`
-}
-
-// readLoadMsg decodes what the load clients read of a message, cheaply, so
-// that the clients leave the machine's cores to the server: the head of a
-// state or update (type, seq, ack, status), which the server writes in that
-// order before the view, is read without decoding the view, and the legal
-// actions, when there are some, are decoded alone. Anything else (errors,
-// unexpected shapes) is decoded in full.
-func readLoadMsg(b []byte) (loadMsg, error) {
-	var m loadMsg
-	head := b
-	if i := bytes.Index(b, []byte(`,"view":`)); i >= 0 {
-		head = b[:i]
-	}
-	typ, ok := jsonString(head, `{"type":"`)
-	if !ok || (typ != match.TypeState && typ != match.TypeUpdate) {
-		err := json.Unmarshal(b, &m)
-		return m, err
-	}
-	m.Type = typ
-	seq, ok := jsonUint(head, `"seq":`)
-	if !ok {
-		err := json.Unmarshal(b, &m)
-		return m, err
-	}
-	m.Seq = seq
-	if ack, ok := jsonUint(head, `"ack":`); ok {
-		m.Ack = &ack
-	}
-	status, _ := jsonString(head, `"status":"`)
-	m.Status = store.Status(status)
-	if bytes.Contains(b, []byte(`"legal":[`)) {
-		// Probably the seat's offer (a view may hold such a key too):
-		// decode the top level's legal actions alone.
-		var offer struct {
-			Legal []json.RawMessage `json:"legal"`
-		}
-		if err := json.Unmarshal(b, &offer); err != nil {
-			return m, err
-		}
-		m.Legal = offer.Legal
-	}
-	return m, nil
-}
-
-// jsonString returns the string that follows key (which ends with its
-// opening quote) in b; such strings hold no escapes.
-func jsonString(b []byte, key string) (string, bool) {
-	i := bytes.Index(b, []byte(key))
-	if i < 0 {
-		return "", false
-	}
-	rest := b[i+len(key):]
-	j := bytes.IndexByte(rest, '"')
-	if j < 0 {
-		return "", false
-	}
-	return string(rest[:j]), true
-}
-
-// jsonUint returns the unsigned number that follows key in b.
-func jsonUint(b []byte, key string) (uint64, bool) {
-	i := bytes.Index(b, []byte(key))
-	if i < 0 {
-		return 0, false
-	}
-	var n uint64
-	digits := 0
-	for _, c := range b[i+len(key):] {
-		if c < '0' || c > '9' {
-			break
-		}
-		n = n*10 + uint64(c-'0')
-		digits++
-	}
-	return n, digits > 0
+// odd counts a trouble of the clients themselves (the server did nothing
+// wrong).
+func (s *loadStats) odd(what string) {
+	s.mu.Lock()
+	s.oddities[what]++
+	s.mu.Unlock()
 }
 
 // loadPacer spaces actions out to a total rate.
@@ -230,62 +170,76 @@ func (p *loadPacer) wait(ctx context.Context) error {
 	return nil
 }
 
-func runLoad(ctx context.Context, out io.Writer, o loadOptions) error {
-	var cs []*client.Client
-	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 256}, Timeout: 30 * time.Second}
+// runLoad runs a load test, prints its figures to out and returns them.
+func runLoad(ctx context.Context, out io.Writer, o loadOptions) (*loadStats, error) {
+	var cs []*client.Client // for what is not a player's: the games, the metrics
+	var bases, hosts []string
+	hc := &http.Client{Timeout: 30 * time.Second}
 	for _, one := range strings.Split(o.server, ",") {
 		one = strings.TrimSpace(one)
 		u, err := url.Parse(one)
 		if err != nil || u.Host == "" {
-			return fmt.Errorf("--server %q is not a URL", one)
+			return nil, fmt.Errorf("--server %q is not a URL", one)
 		}
 		if !o.allowRemote && !loopback(u.Hostname()) {
-			return fmt.Errorf("%s is not a loopback address; pass --allow-remote to load another machine", u.Hostname())
+			return nil, fmt.Errorf("%s is not a loopback address; pass --allow-remote to load another machine", u.Hostname())
 		}
-		cs = append(cs, &client.Client{Base: strings.TrimSuffix(one, "/"), HTTP: hc})
+		bases, hosts = append(bases, strings.TrimSuffix(one, "/")), append(hosts, u.Hostname())
+		cs = append(cs, &client.Client{Base: bases[len(bases)-1], HTTP: hc})
 	}
 	if o.duration <= 0 || o.duration > 10*time.Minute {
-		return errors.New("--duration must be between 0 and 10 minutes")
+		return nil, errors.New("--duration must be between 0 and 10 minutes")
 	}
 	if o.matches < 1 {
-		return errors.New("--matches must be at least 1")
+		return nil, errors.New("--matches must be at least 1")
 	}
 	c := cs[0]
 	games, err := c.Games(ctx)
 	if err != nil {
-		return fmt.Errorf("listing the server's games: %v", err)
+		return nil, fmt.Errorf("listing the server's games: %v", err)
 	}
 	if len(games) == 0 {
-		return errors.New("the server has no game")
+		return nil, errors.New("the server has no game")
 	}
 	gi := games[0]
 	if o.game != "" {
 		i := slices.IndexFunc(games, func(g server.GameInfo) bool { return g.ID == o.game })
 		if i < 0 {
-			return fmt.Errorf("the server has no game %q", o.game)
+			return nil, fmt.Errorf("the server has no game %q", o.game)
 		}
 		gi = games[i]
 	}
 	players := min(max(o.players, gi.MinPlayers), gi.MaxPlayers)
+	play, err := newLoadPlay(gi.ID, players, o.socketRate)
+	if err != nil {
+		return nil, err
+	}
 	rss0, heap0 := clusterMemory(ctx, cs)
-	st := &loadStats{refusals: map[string]int{}, minLive: -1, ackedBy: make([]atomic.Int64, len(cs))}
+	st := &loadStats{refusals: map[string]int{}, oddities: map[string]int{}, minLive: -1, ackedBy: make([]atomic.Int64, len(cs))}
 	var pacer *loadPacer
 	if o.rate > 0 {
 		pacer = &loadPacer{gap: time.Duration(float64(time.Second) / o.rate)}
 	}
-	fmt.Fprintf(out, "loadtest: %d matches of %s, %d sockets each, against %s\n", o.matches, gi.ID, players, o.server)
+	sources := newLoadSources(bases, hosts)
+	from := "a loopback address of its own"
+	if !sources.spread() {
+		from = "one address (the server's per-client limits must be off)"
+	}
+	fmt.Fprintf(out, "loadtest: %d matches of %s, %d sockets each, against %s; each match from %s\n",
+		o.matches, gi.ID, players, o.server, from)
 
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
 	ready := make(chan struct{}, o.matches)
-	sem := make(chan struct{}, o.parallel)
+	lr := &loadRun{o: o, game: gi.ID, players: players, nodes: len(cs), sources: sources, play: play,
+		st: st, pacer: pacer, sem: make(chan struct{}, o.parallel), ready: ready}
 	setupStart := time.Now()
 	for i := range o.matches {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			runMatches(runCtx, cs, i%len(cs), gi.ID, players, uint64(i), o, st, pacer, sem, ready)
+			lr.runMatches(runCtx, i%len(cs), uint64(i))
 		}()
 	}
 	for range o.matches {
@@ -294,7 +248,7 @@ func runLoad(ctx context.Context, out io.Writer, o loadOptions) error {
 		case <-ctx.Done():
 			cancel()
 			wg.Wait()
-			return ctx.Err()
+			return nil, ctx.Err()
 		}
 	}
 	fmt.Fprintf(out, "setup: %d matches up in %.1f s\n", o.matches, time.Since(setupStart).Seconds())
@@ -310,7 +264,7 @@ func runLoad(ctx context.Context, out io.Writer, o loadOptions) error {
 			(rss1-rss0)/1024/float64(o.matches), (heap1-heap0)/1024/float64(o.matches), socketsPer(o, players))
 		cancel()
 		wg.Wait()
-		return nil
+		return st, nil
 	}
 	st.measuring.Store(true)
 	start := time.Now()
@@ -373,6 +327,14 @@ loop:
 	}
 	slices.Sort(codes)
 	fmt.Fprintf(out, "refusals: %s; socket failures %d\n", orNone(strings.Join(codes, ", ")), st.sockErrors.Load())
+	if len(st.oddities) > 0 {
+		codes = codes[:0]
+		for k, v := range st.oddities {
+			codes = append(codes, fmt.Sprintf("%s %d", k, v))
+		}
+		slices.Sort(codes)
+		fmt.Fprintf(out, "load clients' own troubles: %s\n", strings.Join(codes, ", "))
+	}
 	if acked > 0 {
 		fmt.Fprintf(out, "CPU: server %.2f s (%.0f µs an action, %.0f%% of a core), load clients %.2f s (%.0f µs an action)\n",
 			cpuServer, 1e6*cpuServer/float64(acked), 100*cpuServer/elapsed.Seconds(), cpuOwn, 1e6*cpuOwn/float64(acked))
@@ -396,7 +358,7 @@ loop:
 	}
 	fmt.Fprintf(out, "server memory: RSS %.1f MiB before, %.1f MiB peak, %.1f MiB at the end; Go heap in use %.1f → %.1f MiB\n",
 		mib(rss0), mib(max(peakRSS, rss1)), mib(rss1), mib(heap0), mib(heap1))
-	return nil
+	return st, nil
 }
 
 func socketsPer(o loadOptions, players int) int {
@@ -509,35 +471,59 @@ func serverMetrics(ctx context.Context, c *client.Client, names ...string) []flo
 	return out
 }
 
+// loadRun is what the match slots of a run share.
+type loadRun struct {
+	o              loadOptions
+	game           string
+	players, nodes int
+	sources        *loadSources
+	play           *loadPlay
+	st             *loadStats
+	pacer          *loadPacer
+	sem            chan struct{} // setups under way
+	ready          chan<- struct{}
+}
+
 // runMatches keeps one match running: set up, played by its sockets to the
 // end, replaced, until ctx ends. It signals ready once its first match is up.
-func runMatches(ctx context.Context, cs []*client.Client, owner int, game string, players int, seed uint64, o loadOptions,
-	st *loadStats, pacer *loadPacer, sem chan struct{}, ready chan<- struct{}) {
+func (lr *loadRun) runMatches(ctx context.Context, owner int, seed uint64) {
+	o, st := lr.o, lr.st
 	first := true
 	signal := func() {
 		if first {
 			first = false
-			ready <- struct{}{}
+			lr.ready <- struct{}{}
 		}
 	}
 	defer signal()
 	r := rand.New(rand.NewPCG(seed, uint64(time.Now().UnixNano())))
+	var src *loadSource
+	fresh := false
 	for ctx.Err() == nil {
 		select {
-		case sem <- struct{}{}:
+		case lr.sem <- struct{}{}:
 		case <-ctx.Done():
 			return
 		}
-		conns, err := setupMatch(ctx, cs, owner, game, players, o)
-		<-sem
+		src = lr.sources.get(src, fresh)
+		conns, err := lr.setupMatch(ctx, src, owner)
+		<-lr.sem
 		if err != nil {
 			if ctx.Err() == nil {
+				code := errCode(err)
 				st.sockErrors.Add(1)
-				st.refuse("setup: " + errCode(err))
-				time.Sleep(time.Second)
+				st.refuse("setup: " + code)
+				// A refusal by a per-client limit: the next setup comes from
+				// another address (where there are several).
+				fresh = code == server.CodeRateLimited || strings.HasPrefix(code, "too_many")
+				select {
+				case <-time.After(time.Second):
+				case <-ctx.Done():
+				}
 			}
 			continue
 		}
+		fresh = false
 		st.created.Add(1)
 		st.live.Add(1)
 		signal()
@@ -551,16 +537,20 @@ func runMatches(ctx context.Context, cs []*client.Client, owner int, game string
 		}
 		var wg sync.WaitGroup
 		for j, cn := range conns {
+			forwarded := socketNode(j, owner, lr.players, lr.nodes, o.spread) != owner
+			seat := lr.play.newSeat(cn, j, rand.New(rand.NewPCG(r.Uint64(), 1)), st, lr.pacer, forwarded, owner)
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
 				defer cn.CloseNow()
-				loadSocket(ctx, cn, rand.New(rand.NewPCG(r.Uint64(), 1)), st, pacer, socketNode(j, owner, players, len(cs), o.spread) != owner, owner)
+				seat.play(ctx)
 			}()
 		}
 		wg.Wait()
 		st.live.Add(-1)
-		st.finished.Add(1)
+		if ctx.Err() == nil { // else the run ended, not the match
+			st.finished.Add(1)
+		}
 	}
 }
 
@@ -582,16 +572,17 @@ func socketNode(j, owner, players, nodes int, spread bool) int {
 	return (owner + 1 + j%(nodes-1)) % nodes
 }
 
-// setupMatch creates a match on node owner, connects every seat (see
-// socketNode) and starts it.
-func setupMatch(ctx context.Context, cs []*client.Client, owner int, game string, players int, o loadOptions) (conns []*client.Conn, err error) {
-	c := cs[owner]
-	seats := make([]match.SeatRequest, players)
+// setupMatch creates a match on node owner from src, connects every seat
+// (see socketNode) and starts it.
+func (lr *loadRun) setupMatch(ctx context.Context, src *loadSource, owner int) (conns []*client.Conn, err error) {
+	o := lr.o
+	c := src.nodes[owner]
+	seats := make([]match.SeatRequest, lr.players)
 	for i := range seats {
 		seats[i].Name = "load " + strconv.Itoa(i)
 	}
 	// The move limit lets a seat's bot play where the game offers no choice
-	// a random client could click (a list too long to show, a puzzle).
+	// a client could click and the client knows of no way to compose one.
 	// Idle matches have no move limit, else their seats' bots would play.
 	// Paced clients wait their turn for about matches/rate seconds: the limit
 	// must leave them twice that, or bots play their moves and theirs come
@@ -603,7 +594,8 @@ func setupMatch(ctx context.Context, cs []*client.Client, owner int, game string
 	if o.idle {
 		limit = 0
 	}
-	cm, err := c.Create(ctx, match.CreateRequest{Game: game, Seats: seats, MoveLimitMs: new(limit.Milliseconds()),
+	src.created.Add(1)
+	cm, err := c.Create(ctx, match.CreateRequest{Game: lr.game, Options: o.options, Seats: seats, MoveLimitMs: new(limit.Milliseconds()),
 		TakeoverAfterMs: new(int64(0))}) // clients that never connect keep their seats
 	if err != nil {
 		return nil, err
@@ -618,7 +610,7 @@ func setupMatch(ctx context.Context, cs []*client.Client, owner int, game string
 	if !o.noSockets {
 		for j, s := range cm.Seats {
 			var cn *client.Conn
-			if cn, err = cs[socketNode(j, owner, players, len(cs), o.spread)].Dial(ctx, cm.Match.ID, s.Token); err != nil {
+			if cn, err = src.nodes[socketNode(j, owner, lr.players, lr.nodes, o.spread)].Dial(ctx, cm.Match.ID, s.Token); err != nil {
 				return nil, err
 			}
 			conns = append(conns, cn)
@@ -629,96 +621,4 @@ func setupMatch(ctx context.Context, cs []*client.Client, owner int, game string
 		return nil, err
 	}
 	return conns, nil
-}
-
-// loadSocket plays one seat: a random legal action on every state where the
-// seat may act, until the match ends.
-func loadSocket(ctx context.Context, cn *client.Conn, r *rand.Rand, st *loadStats, pacer *loadPacer, forwarded bool, owner int) {
-	var (
-		seq     uint64
-		legal   []json.RawMessage
-		sentAt  time.Time
-		pending bool
-		tries   int
-		lats    []time.Duration
-	)
-	defer func() {
-		st.mu.Lock()
-		if forwarded {
-			st.forwarded = append(st.forwarded, lats...)
-		} else {
-			st.latencies = append(st.latencies, lats...)
-		}
-		st.mu.Unlock()
-	}()
-	act := func() bool {
-		if pending || len(legal) == 0 {
-			return true
-		}
-		if err := pacer.wait(ctx); err != nil {
-			return false
-		}
-		a := legal[r.IntN(len(legal))]
-		sentAt = time.Now()
-		if err := cn.Send(ctx, seq, a); err != nil {
-			return false
-		}
-		pending = true
-		st.sent.Add(1)
-		return true
-	}
-	for {
-		b, err := cn.ReadRaw(ctx)
-		if err != nil {
-			if ctx.Err() == nil {
-				st.sockErrors.Add(1)
-			}
-			return
-		}
-		m, err := readLoadMsg(b)
-		if err != nil {
-			st.refuse("undecodable")
-			continue
-		}
-		switch m.Type {
-		case match.TypeState, match.TypeUpdate:
-			if m.Seq < seq {
-				continue
-			}
-			if m.Ack != nil && pending {
-				if st.measuring.Load() {
-					lats = append(lats, time.Since(sentAt))
-					st.acked.Add(1)
-					st.ackedBy[owner].Add(1)
-				}
-			}
-			if m.Seq > seq || m.Ack != nil {
-				pending, tries = false, 0
-			}
-			seq, legal = m.Seq, m.Legal
-			if m.Status == store.Finished {
-				return
-			}
-			if !act() {
-				return
-			}
-		case match.TypeError:
-			if m.Error != nil {
-				st.refuse(m.Error.Code)
-			}
-			pending = false
-			switch {
-			case m.Error != nil && m.Error.Code == match.CodeStaleSeq:
-				// A newer state is on its way.
-			case tries < 3:
-				tries++
-				if m.Error != nil && m.Error.Code == "rate_limited" {
-					time.Sleep(100 * time.Millisecond)
-				}
-				if !act() {
-					return
-				}
-			}
-		}
-	}
 }

@@ -1,6 +1,19 @@
 package main
 
-import "testing"
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"net"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"sortie/games/all"
+	"sortie/internal/server"
+)
 
 // Against several nodes, half the seats of a match (rounded down) connect
 // to other nodes than the one that runs it, spread over them; with one
@@ -23,5 +36,109 @@ func TestSocketNode(t *testing.T) {
 				t.Errorf("%+v: seat %d on node %d, want %d", c, j, got, want)
 			}
 		}
+	}
+}
+
+// The source addresses are loopback addresses other than 127.0.0.1, all
+// different, none ending in 0 or 255.
+func TestSourceAddr(t *testing.T) {
+	seen := map[string]bool{}
+	for _, n := range []uint32{0, 1, 253, 254, 255, 254 * 256, 254*256*3 + 7, 1 << 23} {
+		a := sourceAddr(n)
+		b := a.As4()
+		if !a.IsLoopback() || a.String() == "127.0.0.1" || b[3] == 0 || b[3] == 255 || seen[a.String()] {
+			t.Errorf("address %d is %s", n, a)
+		}
+		seen[a.String()] = true
+	}
+	if got := sourceAddr(0).String(); got != "127.1.0.1" {
+		t.Errorf("the first address is %s", got)
+	}
+}
+
+// serveDefault serves every game from a real server on a SQLite file, with
+// its default limits, on 127.0.0.1; it returns the server's URL.
+func serveDefault(t *testing.T) string {
+	t.Helper()
+	srv, err := server.New(server.Config{Games: all.Games(), DataPath: filepath.Join(t.TempDir(), "s.db"),
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := srv.Resume(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := srv.HTTPServer()
+	go hs.Serve(srv.Guard(ln))
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		hs.Shutdown(ctx)
+		srv.Shutdown(ctx)
+	})
+	return "http://" + ln.Addr().String()
+}
+
+// Every game is played by the load clients against a server with its
+// default limits: matches are created from enough addresses that no setup
+// is refused, the clients keep under the sockets' message rate, compose
+// what the server does not offer (Outran's arrows) and pace themselves in
+// real time (Temple's roll cooldown), so that actions are acknowledged and
+// hardly any is refused.
+func TestLoadPlaysEveryGame(t *testing.T) {
+	if !loopbackBeyondOne() {
+		t.Skip("this machine gives programs no loopback address but 127.0.0.1")
+	}
+	base := serveDefault(t)
+	for _, c := range []struct {
+		game    string
+		players int
+		long    bool              // skipped with -short
+		options map[string]string // to come to the first actions sooner
+		seconds float64
+	}{
+		{game: "plandesecours", players: 2, seconds: 1.5},
+		{game: "evades", players: 2, seconds: 1.5},
+		{game: "room25", players: 4, seconds: 2},
+		{game: "temple", players: 4, seconds: 3},
+		{game: "outran", players: 3, long: true, options: map[string]string{"countdown_ms": "2000"}, seconds: 6},
+	} {
+		t.Run(c.game, func(t *testing.T) {
+			if c.long && testing.Short() {
+				t.Skip("a round takes several seconds")
+			}
+			var out bytes.Buffer
+			st, err := runLoad(t.Context(), &out, loadOptions{
+				server: base, game: c.game, players: c.players, matches: 6, parallel: 6,
+				duration: time.Duration(c.seconds * float64(time.Second)), moveLimit: 2 * time.Second,
+				socketRate: 20, spread: true, options: c.options,
+			})
+			t.Log("\n" + out.String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			st.mu.Lock()
+			defer st.mu.Unlock()
+			if st.acked.Load() == 0 {
+				t.Errorf("no action acknowledged")
+			}
+			refused := 0
+			for code, n := range st.refusals {
+				refused += n
+				if strings.HasPrefix(code, "setup") || code == server.CodeRateLimited {
+					t.Errorf("%d refusals %s", n, code)
+				}
+			}
+			if int64(refused) > 1+st.acked.Load()/5 {
+				t.Errorf("%d refusals for %d actions acknowledged: %v", refused, st.acked.Load(), st.refusals)
+			}
+			if len(st.oddities) > 0 {
+				t.Errorf("the clients' own troubles: %v", st.oddities)
+			}
+		})
 	}
 }

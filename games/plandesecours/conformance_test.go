@@ -186,14 +186,17 @@ func (leakyGame) New(s engine.Setup) (engine.State, error) {
 
 type leakyState struct{ *State }
 
-// leakyView is a view with the tile below the top.
+// leakyView is a view with the tile below the top. It embeds the view as a
+// plainView, which has no AppendJSON: View's own would leave Below out.
 type leakyView struct {
-	View
+	plainView
 	Below TileID `json:"below,omitzero"`
 }
 
+type plainView View
+
 func (l *leakyState) View(p engine.Seat) engine.View {
-	v := leakyView{View: l.State.View(p).(View)}
+	v := leakyView{plainView: plainView(l.State.View(p).(View))}
 	if n := l.stackLen; n > 2 && !l.stack[n-2].lost {
 		v.Below = l.stack[n-2].tile
 	}

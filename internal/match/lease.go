@@ -145,7 +145,7 @@ func (m *Manager) readFailed(id string, err error) error {
 	if errors.Is(err, store.ErrNotFound) {
 		return refuse(CodeUnknownMatch, "There is no match %q.", id)
 	}
-	m.log.Error("cannot read a match", "match", id, "err", err)
+	m.readError("cannot read a match", id, err)
 	return refuse(CodeUnavailable, "The server could not read the match; try again.")
 }
 

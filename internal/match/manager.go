@@ -398,7 +398,7 @@ func (m *Manager) loadStored(ctx context.Context, id string, lease store.Lease) 
 		return nil, refuse(CodeUnknownMatch, "There is no match %q.", id)
 	}
 	if err != nil {
-		m.log.Error("cannot read a match", "match", id, "err", err)
+		m.readError("cannot read a match", id, err)
 		return nil, refuse(CodeUnavailable, "The server could not read the match; try again.")
 	}
 	if rec.Status == store.Failed || rec.Status == store.Closed {
@@ -417,7 +417,7 @@ func (m *Manager) loadStored(ctx context.Context, id string, lease store.Lease) 
 		talk, err = m.store.Chat(ctx, id)
 	}
 	if err != nil {
-		m.log.Error("cannot read a match's log", "match", id, "err", err)
+		m.readError("cannot read a match's log", id, err)
 		return nil, refuse(CodeUnavailable, "The server could not read the match; try again.")
 	}
 	x, err := m.newMatch(g, rec, log)
@@ -668,4 +668,15 @@ func (m *Manager) Shutdown(ctx context.Context) error {
 		m.node.w.closeHeld()
 	}
 	return nil
+}
+
+// readError logs a failed read of match id: an error of the store, or only
+// the end of the request that asked (its client left, its time ran out),
+// which is no fault of the server's.
+func (m *Manager) readError(msg, id string, err error) {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		m.log.Info(msg+": the request ended first", "match", id, "err", err)
+		return
+	}
+	m.log.Error(msg, "match", id, "err", err)
 }

@@ -1,6 +1,7 @@
 package match
 
 import (
+	"bytes"
 	"hash/maphash"
 	"slices"
 )
@@ -139,18 +140,44 @@ func appendMembers(dst []member, b []byte) ([]member, bool) {
 }
 
 // skipString returns the index just past the string starting at b[i] (a
-// quote), or -1.
+// quote), or -1. Long strings are crossed from quote to quote (IndexByte is
+// vectorized); a quote preceded by an odd number of backslashes is escaped.
 func skipString(b []byte, i int) int {
-	for j := i + 1; j < len(b); j++ {
+	// Most strings of a view are short names: look at a few bytes first.
+	for j := i + 1; j < len(b) && j <= i+16; j++ {
 		switch b[j] {
 		case '\\':
-			j++
+			return skipLongString(b, i)
 		case '"':
 			return j + 1
 		}
 	}
+	return skipLongString(b, i)
+}
+
+// skipLongString is skipString by jumps from quote to quote.
+func skipLongString(b []byte, i int) int {
+	for j := i + 1; j < len(b); {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			return -1
+		}
+		j += k
+		slashes := 0
+		for p := j - 1; p > i && b[p] == '\\'; p-- {
+			slashes++
+		}
+		if slashes%2 == 0 {
+			return j + 1
+		}
+		j++
+	}
 	return -1
 }
+
+// structural marks the bytes skipValue must look at inside an object or an
+// array: quotes and brackets.
+var structural = [256]bool{'"': true, '{': true, '[': true, '}': true, ']': true}
 
 // skipValue returns the index just past the value starting at b[i], or -1.
 func skipValue(b []byte, i int) int {
@@ -163,7 +190,11 @@ func skipValue(b []byte, i int) int {
 	case '{', '[':
 		depth := 0
 		for j := i; j < len(b); j++ {
-			switch b[j] {
+			c := b[j]
+			if !structural[c] {
+				continue
+			}
+			switch c {
 			case '"':
 				k := skipString(b, j)
 				if k < 0 {
@@ -172,7 +203,7 @@ func skipValue(b []byte, i int) int {
 				j = k - 1
 			case '{', '[':
 				depth++
-			case '}', ']':
+			default: // '}', ']'
 				depth--
 				if depth == 0 {
 					return j + 1

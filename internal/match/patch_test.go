@@ -5,6 +5,9 @@ import (
 	"maps"
 	"math/rand/v2"
 	"testing"
+
+	"sortie/engine"
+	"sortie/games/all"
 )
 
 // applyPatch is what a client does with an update that carries a patch.
@@ -115,5 +118,41 @@ func TestViewPatchNotObject(t *testing.T) {
 		if _, _, ok := memo.patch([]byte(v), uint64(seq+1)); ok {
 			t.Errorf("%s after %d: patched", v, seq)
 		}
+	}
+}
+
+// BenchmarkViewPatch measures what finding an update's patch costs: the
+// view split into its members and each hashed, for a view of each game
+// halfway through a random match.
+func BenchmarkViewPatch(b *testing.B) {
+	for _, g := range all.Games() {
+		info := g.Info()
+		s, err := g.New(engine.Setup{Players: max(info.MinPlayers, min(2, info.MaxPlayers)), Seed: 3})
+		if err != nil {
+			b.Fatal(err)
+		}
+		r := rand.New(rand.NewPCG(3, 3))
+		for step := 0; step < 30; step++ {
+			actors := s.Actors()
+			if len(actors) == 0 {
+				break
+			}
+			p := actors[r.IntN(len(actors))]
+			if legal := s.Legal(p); len(legal) > 0 {
+				s.Apply(p, legal[r.IntN(len(legal))], engine.Millis(step*100))
+			}
+		}
+		view, err := json.Marshal(s.View(0))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(info.ID, func(b *testing.B) {
+			var memo viewMemo
+			b.SetBytes(int64(len(view)))
+			b.ReportAllocs()
+			for i := range b.N {
+				memo.patch(view, uint64(i+1))
+			}
+		})
 	}
 }

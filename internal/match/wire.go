@@ -2,7 +2,10 @@ package match
 
 import (
 	"encoding/json"
+	"reflect"
 	"strconv"
+	"sync"
+	"sync/atomic"
 
 	"sortie/engine"
 	"sortie/internal/store"
@@ -193,11 +196,7 @@ func (f *frame) encode(s engine.Seat, view, patch, drop []byte, legal []engine.A
 			if i > 0 {
 				b = append(b, ',')
 			}
-			aj, err := engine.MarshalTyped(a)
-			if err != nil {
-				aj = []byte(`null`)
-			}
-			b = append(b, aj...)
+			b = appendAction(b, a)
 		}
 		b = append(b, ']')
 	}
@@ -210,4 +209,68 @@ func (f *frame) encode(s engine.Seat, view, patch, drop []byte, legal []engine.A
 		b = append(b, f.reason...)
 	}
 	return append(b, '}')
+}
+
+// actionJSON remembers the JSON of actions the games offer, by value: a
+// game's offers come from a bounded set (a tile on a square, a die, a
+// door…), and the seat that must act is sent its offer after every change.
+// Only comparable values are kept, at most maxActionJSON of them.
+var (
+	actionJSON  sync.Map // engine.Action → []byte
+	actionCount atomic.Int64
+	keyables    sync.Map // reflect.Type → bool
+)
+
+const maxActionJSON = 1 << 16
+
+// appendAction appends an offered action's JSON (null if it cannot be
+// encoded, which the games' conformance tests rule out).
+func appendAction(b []byte, a engine.Action) []byte {
+	keep := keyable(reflect.TypeOf(a))
+	if keep {
+		if j, ok := actionJSON.Load(a); ok {
+			return append(b, j.([]byte)...)
+		}
+	}
+	j, err := engine.MarshalTyped(a)
+	if err != nil {
+		return append(b, `null`...)
+	}
+	if keep && actionCount.Load() < maxActionJSON {
+		if _, loaded := actionJSON.LoadOrStore(a, j); !loaded {
+			actionCount.Add(1)
+		}
+	}
+	return append(b, j...)
+}
+
+// keyable reports whether t is a plain value type, which may be a map key
+// and whose values say everything they hold: booleans, numbers, strings,
+// and arrays and structs of those (not pointers, whose target may change,
+// nor interfaces, whose value may not be comparable).
+func keyable(t reflect.Type) bool {
+	if k, ok := keyables.Load(t); ok {
+		return k.(bool)
+	}
+	k := plainValue(t)
+	keyables.Store(t, k)
+	return k
+}
+
+func plainValue(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Bool, reflect.String, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		return true
+	case reflect.Array:
+		return plainValue(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if !plainValue(t.Field(i).Type) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }

@@ -847,6 +847,9 @@ func TestClusterNATSRestart(t *testing.T) {
 	}
 	playFor(t, ps, 20*time.Second, 2, false)
 
+	// NATS goes down at a moment when a seat on a node that does not run
+	// its match has its turn: it acts then, and must be refused.
+	awaitRemoteTurn(t, ps)
 	c.nats.Shutdown()
 	for _, p := range ps {
 		p.acks.Store(0)
@@ -904,6 +907,37 @@ func TestClusterNATSRestart(t *testing.T) {
 	acked := c.checkLogs(ms)
 	t.Logf("while NATS was down: %d actions acknowledged where their match runs, %d refused as unavailable elsewhere; %d acknowledged in all",
 		localAcks, remoteRefused, acked)
+}
+
+// awaitRemoteTurn reads what the sockets of seats on nodes that do not run
+// their match have received until one of them is offered something to play.
+func awaitRemoteTurn(t *testing.T, ps []*seatPlayer) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for time.Now().Before(deadline) {
+		for _, p := range ps {
+			if p.local {
+				continue
+			}
+		drain:
+			for {
+				select {
+				case g := <-p.in:
+					if g.err != nil {
+						t.Fatalf("seat %d of %s: %v", p.seat, p.m.id, g.err)
+					}
+					p.note(g.m)
+				default:
+					break drain
+				}
+			}
+			if p.last != nil && p.last.Status == store.Running && len(p.last.Legal) > 0 {
+				return
+			}
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatal("no seat on a node that does not run its match got its turn in a minute")
 }
 
 // PostgreSQL crashes while matches run with sockets on every node: nothing

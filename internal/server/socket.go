@@ -255,6 +255,7 @@ type sockConn struct {
 	// is over).
 	br          *bufio.Reader // the reader under conn when the socket waits for readiness
 	rc          syscall.RawConn
+	nc          net.Conn // the connection under br
 	lim         *limiter
 	oversized   int  // messages over MaxMessage so far
 	stopReading bool // the client is done with: the writer ends the socket
@@ -289,7 +290,7 @@ func (c *sockConn) startReading(hw *hijackWriter) {
 	if hw.br != nil {
 		if p := c.s.readiness(); p != nil {
 			if rc, ok := rawConn(hw.conn); ok {
-				c.br, c.rc = hw.br, rc
+				c.br, c.rc, c.nc = hw.br, rc, hw.conn
 				c.regMu.Lock()
 				defer c.regMu.Unlock()
 				if c.ended {
@@ -324,13 +325,34 @@ func (c *sockConn) read() {
 		if ended {
 			return
 		}
-		if id != 0 && c.br.Buffered() == 0 {
+		if id != 0 && c.br.Buffered() == 0 && !c.linger() {
 			if err := c.s.poll.arm(c.rc, id); err != nil {
 				c.end()
 			}
 			return
 		}
 	}
+}
+
+// linger waits a little for the client's next message, and reports whether
+// something came (or the connection ended, which the next read finds). A
+// client that plays sends again within milliseconds: its reader stays, which
+// spares a goroutine (and its stack's growth), a readiness wake-up and a
+// system call to re-arm it for every message; a client that stops costs its
+// reader only ReadLinger.
+func (c *sockConn) linger() bool {
+	d := c.s.cfg.ReadLinger
+	if d <= 0 || c.nc == nil {
+		return false
+	}
+	if c.nc.SetReadDeadline(time.Now().Add(d)) != nil {
+		return false
+	}
+	came := awaitReadable(c.rc)
+	if c.nc.SetReadDeadline(time.Time{}) != nil {
+		return true // the connection is gone: the next read says so
+	}
+	return came
 }
 
 // end closes the socket and lets go of everything it held. It may be called
@@ -378,6 +400,11 @@ func (c *sockConn) drain() {
 		_, w := c.attachment()
 		c.buf = w.Sub.Take(c.buf[:0])
 		gap := false
+		// Messages that waited together go out in one system call.
+		batched := c.fw != nil && len(c.buf) > 1
+		if batched {
+			c.fw.hold()
+		}
 		for i, m := range c.buf {
 			c.buf[i] = bus.Message{}
 			if gap {
@@ -397,8 +424,17 @@ func (c *sockConn) drain() {
 				c.seen = m.Seq
 			}
 			if err := c.send(m.Data); err != nil {
+				if batched {
+					c.fw.release()
+				}
 				c.end()
 				return // running stays set: nothing more is sent
+			}
+		}
+		if batched {
+			if err := c.fw.release(); err != nil {
+				c.end()
+				return
 			}
 		}
 		if cap(c.buf) > 16 {
@@ -462,14 +498,19 @@ func (c *sockConn) ping() {
 
 // send writes one message, in one system call where the socket has a
 // frameWriter.
+//
+// With a frameWriter the write deadline bounds the system call, and the
+// library only fills the frameWriter's buffer: it gets a context that never
+// ends, which spares it a timer for every frame (a socket that ends closes
+// the connection, which stops any write).
 func (c *sockConn) send(b []byte) error {
-	ctx, cancel := context.WithTimeout(c.ctx, c.s.cfg.WriteTimeout)
-	defer cancel()
 	if c.fw == nil {
+		ctx, cancel := context.WithTimeout(c.ctx, c.s.cfg.WriteTimeout)
+		defer cancel()
 		return c.conn.Write(ctx, websocket.MessageText, b)
 	}
 	c.fw.hold()
-	err := c.conn.Write(ctx, websocket.MessageText, b)
+	err := c.conn.Write(context.Background(), websocket.MessageText, b)
 	return errors.Join(err, c.fw.release())
 }
 
@@ -482,7 +523,14 @@ var readBufs = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b 
 // It reports false when the connection has ended.
 func (c *sockConn) readOne() bool {
 	s := c.s
-	typ, rd, err := c.conn.Reader(c.ctx)
+	// A reader started by readiness reads what has come: it needs no
+	// context that ends (one costs the library a timer a message), since
+	// ending the socket closes the connection under it.
+	ctx := c.ctx
+	if c.nc != nil {
+		ctx = context.Background()
+	}
+	typ, rd, err := c.conn.Reader(ctx)
 	if err != nil {
 		return false
 	}

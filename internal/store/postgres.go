@@ -21,6 +21,11 @@ import (
 type PostgresOptions struct {
 	// MaxBatch bounds how many writes share one transaction: 512 if zero.
 	MaxBatch int
+	// Linger: while writes keep coming from several matches (the previous
+	// transaction held more than one and ended less than Linger ago), a
+	// transaction waits until Linger after it to gather more, since a commit
+	// costs far more than a write. One client alone never waits. 0 means DefaultLinger; negative, never wait.
+	Linger time.Duration
 	// Timeout bounds each transaction and each read: 10 s if zero. A store
 	// that does not answer within it is [ErrUnavailable].
 	Timeout time.Duration
@@ -150,7 +155,7 @@ func OpenPostgres(ctx context.Context, url string, o PostgresOptions) (*Postgres
 		pool.Close()
 		return nil, err
 	}
-	s.q = newQueue(o.MaxBatch, s.commit, o.OnCommit)
+	s.q = newQueue(o.MaxBatch, o.Linger, s.commit, o.OnCommit)
 	return s, nil
 }
 

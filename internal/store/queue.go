@@ -15,6 +15,12 @@ import (
 // waits for its own write to be durable while a thousand matches share each
 // flush. A write is answered only after its transaction has committed.
 //
+// Under load a transaction lingers: it starts no sooner than linger after
+// the previous one ended (if that one held several writes), gathering what
+// comes meanwhile, so that a busy
+// node commits a few hundred times a second with many writes each rather
+// than thousands of times with two or three (see DefaultLinger).
+//
 // P is a store's form of one write. commit runs a batch in one transaction
 // and returns each write's own refusal (a write that found the match not as
 // it needs it wrote nothing, and the others of the batch still land), or an
@@ -24,6 +30,9 @@ type queue[P any] struct {
 	commit   func(batch []P) ([]error, error)
 	onCommit func(writes int, d time.Duration)
 	max      int
+	linger   time.Duration
+	lastEnd  time.Time // when the previous transaction ended
+	lastSize int       // and how many writes it held
 
 	mu     sync.RWMutex // guards closed against sends on ops
 	closed bool
@@ -45,8 +54,17 @@ type op[P any] struct {
 	done  chan error
 }
 
-func newQueue[P any](max int, commit func([]P) ([]error, error), onCommit func(int, time.Duration)) *queue[P] {
-	q := &queue[P]{ops: make(chan *op[P], 4096), commit: commit, onCommit: onCommit, max: max, done: make(chan struct{})}
+// DefaultLinger is how long after a transaction the next waits for more
+// writes while they keep coming. At 4,000 writes a second it turns about
+// 1,600 transactions of 2.5 writes into fewer than 1,000 of 4 or more, for
+// at most a millisecond more before an acknowledgement.
+const DefaultLinger = time.Millisecond
+
+func newQueue[P any](max int, linger time.Duration, commit func([]P) ([]error, error), onCommit func(int, time.Duration)) *queue[P] {
+	if linger == 0 {
+		linger = DefaultLinger
+	}
+	q := &queue[P]{ops: make(chan *op[P], 4096), commit: commit, onCommit: onCommit, max: max, linger: linger, done: make(chan struct{})}
 	go q.run()
 	return q
 }
@@ -54,6 +72,8 @@ func newQueue[P any](max int, commit func([]P) ([]error, error), onCommit func(i
 // run commits queued writes, as many as are waiting, in one transaction.
 func (q *queue[P]) run() {
 	defer close(q.done)
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
 	for first := range q.ops {
 		q.batch = append(q.batch[:0], first)
 	fill:
@@ -68,6 +88,7 @@ func (q *queue[P]) run() {
 				break fill
 			}
 		}
+		q.gather(timer)
 		// Writes lock their match's row: taking the rows in one order on
 		// every node keeps two nodes' batches from waiting on each other.
 		// The sort is stable, so one match's writes keep their order.
@@ -97,6 +118,7 @@ func (q *queue[P]) run() {
 			}
 		}
 		q.ended(err)
+		q.lastEnd, q.lastSize = time.Now(), len(q.batch)
 		if q.onCommit != nil {
 			q.onCommit(len(q.batch), time.Since(start))
 		}
@@ -104,6 +126,33 @@ func (q *queue[P]) run() {
 			o.done <- errs[i]
 		}
 		clear(q.batch)
+	}
+}
+
+// gather adds to the batch what comes until linger after the previous
+// transaction, if writes keep coming from several matches: that one held
+// more than one and ended less than linger ago. (One client alone, however
+// fast, never waits.)
+func (q *queue[P]) gather(timer *time.Timer) {
+	if q.linger <= 0 || len(q.batch) >= q.max || q.lastSize < 2 {
+		return
+	}
+	wait := q.linger - time.Since(q.lastEnd)
+	if wait <= 0 {
+		return
+	}
+	timer.Reset(wait)
+	defer timer.Stop()
+	for len(q.batch) < q.max {
+		select {
+		case o, ok := <-q.ops:
+			if !ok {
+				return
+			}
+			q.batch = append(q.batch, o)
+		case <-timer.C:
+			return
+		}
 	}
 }
 

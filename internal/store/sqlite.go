@@ -28,6 +28,11 @@ type SQLiteOptions struct {
 	Sync string
 	// MaxBatch bounds how many writes share one transaction: 512 if zero.
 	MaxBatch int
+	// Linger: while writes keep coming from several matches (the previous
+	// transaction held more than one and ended less than Linger ago), a
+	// transaction waits until Linger after it to gather more, since a commit
+	// costs far more than a write. One client alone never waits. 0 means DefaultLinger; negative, never wait.
+	Linger time.Duration
 	// OnCommit, if set, is called after every transaction of the writer with
 	// the number of writes it held and how long it took.
 	OnCommit func(writes int, d time.Duration)
@@ -50,6 +55,10 @@ type SQLite struct {
 	damaged atomic.Pointer[error] // set once a read or write met damaged data
 
 	appendStmt *sql.Stmt
+	// txAppend is appendStmt bound to the transaction under way, made for
+	// its first append and shared by the others (the writer's goroutine
+	// alone uses it; a transaction's statements close with it).
+	txAppend *sql.Stmt
 }
 
 // sqliteOp is one write, run inside the writer's transaction. It returns a
@@ -171,7 +180,7 @@ func OpenSQLite(path string, o SQLiteOptions) (*SQLite, error) {
 		r.Close()
 		return nil, fmt.Errorf("store: prepare statements: %v", err)
 	}
-	s.q = newQueue(o.MaxBatch, s.commit, o.OnCommit)
+	s.q = newQueue(o.MaxBatch, o.Linger, s.commit, o.OnCommit)
 	return s, nil
 }
 
@@ -353,6 +362,8 @@ func (s *SQLite) commit(batch []sqliteOp) ([]error, error) {
 	if err != nil {
 		return nil, s.fault(err)
 	}
+	s.txAppend = nil
+	defer func() { s.txAppend = nil }()
 	errs := make([]error, len(batch))
 	for i, run := range batch {
 		if err := run(tx); err != nil {
@@ -456,7 +467,10 @@ func (s *SQLite) Create(ctx context.Context, m *Match) error {
 // Append writes the next record of a match's log.
 func (s *SQLite) Append(ctx context.Context, id string, e Epoch, n int, rec []byte, at engine.Millis) error {
 	return s.q.write(ctx, id, func(tx *sql.Tx) error {
-		res, err := tx.Stmt(s.appendStmt).Exec(id, n, rec, int64(e))
+		if s.txAppend == nil {
+			s.txAppend = tx.Stmt(s.appendStmt)
+		}
+		res, err := s.txAppend.Exec(id, n, rec, int64(e))
 		if err != nil {
 			return err
 		}
