@@ -45,12 +45,12 @@ func TestViewWritesItsOwnJSON(t *testing.T) {
 	if os.Getenv("SORTIE_LONG") == "1" {
 		playouts = 20
 	}
-	seen := map[string]bool{}
 	for name, v := range handMadeViews {
-		if _, err := compareView(nil, v, name); err != nil {
+		if err := (&viewChecker{seen: map[string]bool{}}).view(v, name); err != nil {
 			t.Fatal(err)
 		}
 	}
+	c := &viewChecker{seen: map[string]bool{}}
 	for _, setup := range enginetest.AllSetups(Game{}.Info()) {
 		if f, err := strconv.Atoi(setup.Options[optFirst]); err == nil && f >= setup.Players {
 			continue // a first player beyond the table
@@ -60,13 +60,14 @@ func TestViewWritesItsOwnJSON(t *testing.T) {
 		}
 		for i := range playouts {
 			setup.Seed = uint64(i)
-			if err := playComparingViews(setup, seen); err != nil {
+			if err := playComparingViews(setup, c); err != nil {
 				t.Fatalf("%s seed %d: %v", enginetest.SetupName(setup), setup.Seed, err)
 			}
 		}
 	}
+	t.Logf("%d states checked", c.states)
 	for _, k := range optionalKeys {
-		if !seen[k] {
+		if !c.seen[k] {
 			t.Errorf("no random game showed the optional field %s: the comparison never wrote it", k)
 		}
 	}
@@ -74,14 +75,14 @@ func TestViewWritesItsOwnJSON(t *testing.T) {
 
 // playComparingViews plays one game of random legal actions, comparing the
 // views at every state, the final one included.
-func playComparingViews(setup engine.Setup, seen map[string]bool) error {
+func playComparingViews(setup engine.Setup, c *viewChecker) error {
 	st, err := Game{}.New(setup)
 	if err != nil {
 		return err
 	}
 	r := rand.New(rand.NewPCG(setup.Seed, 20))
 	for step := 0; ; step++ {
-		if err := compareViews(st, setup.Players, seen); err != nil {
+		if err := c.state(st, setup.Players); err != nil {
 			return fmt.Errorf("after %d actions: %v", step, err)
 		}
 		if _, over := st.Outcome(); over {
@@ -96,40 +97,44 @@ func playComparingViews(setup engine.Setup, seen map[string]bool) error {
 	}
 }
 
-// compareViews compares every seat's view and the spectator's.
-func compareViews(st engine.State, players int, seen map[string]bool) error {
-	var buf []byte
+// viewChecker compares the JSON views write themselves with what
+// encoding/json writes for them, counting the states and noting the
+// optional fields it met.
+type viewChecker struct {
+	seen   map[string]bool
+	states int
+	buf    []byte
+}
+
+// state compares every seat's view and the spectator's.
+func (c *viewChecker) state(st engine.State, players int) error {
+	c.states++
 	for p := engine.Spectator; int(p) < players; p++ {
-		var err error
-		if buf, err = compareView(buf[:0], st.View(p), p.String()); err != nil {
+		if err := c.view(st.View(p), p.String()); err != nil {
 			return err
 		}
-		see(seen, buf)
 	}
 	return nil
 }
 
-// see notes the optional fields a view's JSON holds.
-func see(seen map[string]bool, js []byte) {
-	for _, k := range optionalKeys {
-		if !seen[k] && strings.Contains(string(js), k) {
-			seen[k] = true
-		}
-	}
-}
-
-// compareView compares AppendJSON with json.Marshal for one view and
-// returns what AppendJSON appended to dst.
-func compareView(dst []byte, v engine.View, who string) ([]byte, error) {
+// view compares one view.
+func (c *viewChecker) view(v engine.View, who string) error {
 	want, err := json.Marshal(v)
 	if err != nil {
-		return dst, fmt.Errorf("the view of %s does not encode: %v", who, err)
+		return fmt.Errorf("the view of %s does not encode: %v", who, err)
 	}
-	got := v.(engine.JSONAppender).AppendJSON(dst)
+	// Appended after other bytes, as the server appends into its buffers.
+	c.buf = v.(engine.JSONAppender).AppendJSON(append(c.buf[:0], 'x'))
+	got := c.buf[1:]
 	if string(got) != string(want) {
-		return got, fmt.Errorf("the view of %s writes its own JSON unlike encoding/json (a field missing from viewjson.go?):\n%s", who, jsonDiff(string(want), string(got)))
+		return fmt.Errorf("the view of %s writes its own JSON unlike encoding/json (a field missing from viewjson.go?):\n%s", who, jsonDiff(string(want), string(got)))
 	}
-	return got, nil
+	for _, k := range optionalKeys {
+		if !c.seen[k] && strings.Contains(string(got), k) {
+			c.seen[k] = true
+		}
+	}
+	return nil
 }
 
 // jsonDiff shows where two encodings part, with some context before.

@@ -91,15 +91,13 @@ var handMadeViews = map[string]*View{
 // avoid; -short alternates the two. A field added to a view type but not to
 // viewjson.go fails here.
 func TestViewWritesItsOwnJSON(t *testing.T) {
-	seen := map[string]bool{}
+	c := &viewChecker{seen: map[string]bool{}}
 	for name, v := range handMadeViews {
-		buf, err := compareView(nil, v, name)
-		if err != nil {
+		if err := c.view(v, name); err != nil {
 			t.Fatal(err)
 		}
-		see(seen, buf)
 	}
-	compare := func(st engine.State, _ engine.Millis) error { return compareViews(st, seen) }
+	compare := func(st engine.State, _ engine.Millis) error { return c.state(st, len(st.(*State).players)) }
 	for i, setup := range viewSetups(os.Getenv("SORTIE_LONG") == "1") {
 		bots := !testing.Short() || i%2 == 0 || setup.Options[OptTimer] == "none"
 		random := setup.Options[OptTimer] != "none" && (!testing.Short() || !bots)
@@ -114,8 +112,9 @@ func TestViewWritesItsOwnJSON(t *testing.T) {
 			}
 		}
 	}
+	t.Logf("%d states checked", c.states)
 	for _, k := range optionalKeys {
-		if !seen[k] {
+		if !c.seen[k] {
 			t.Errorf("no view compared showed the optional field %s: the comparison never wrote it", k)
 		}
 	}
@@ -192,40 +191,44 @@ func botGame(setup engine.Setup, visit func(st engine.State, now engine.Millis) 
 	return visit(st, now)
 }
 
-// compareViews compares every seat's view and the spectator's.
-func compareViews(st engine.State, seen map[string]bool) error {
-	var buf []byte
-	for p := engine.Spectator; int(p) < len(st.(*State).players); p++ {
-		var err error
-		if buf, err = compareView(buf[:0], st.View(p), p.String()); err != nil {
+// viewChecker compares the JSON views write themselves with what
+// encoding/json writes for them, counting the states and noting the
+// optional fields it met.
+type viewChecker struct {
+	seen   map[string]bool
+	states int
+	buf    []byte
+}
+
+// state compares every seat's view and the spectator's.
+func (c *viewChecker) state(st engine.State, players int) error {
+	c.states++
+	for p := engine.Spectator; int(p) < players; p++ {
+		if err := c.view(st.View(p), p.String()); err != nil {
 			return err
 		}
-		see(seen, buf)
 	}
 	return nil
 }
 
-// see notes the optional fields a view's JSON holds.
-func see(seen map[string]bool, js []byte) {
-	for _, k := range optionalKeys {
-		if !seen[k] && strings.Contains(string(js), k) {
-			seen[k] = true
-		}
-	}
-}
-
-// compareView compares AppendJSON with json.Marshal for one view and
-// returns what AppendJSON appended to dst.
-func compareView(dst []byte, v engine.View, who string) ([]byte, error) {
+// view compares one view.
+func (c *viewChecker) view(v engine.View, who string) error {
 	want, err := json.Marshal(v)
 	if err != nil {
-		return dst, fmt.Errorf("the view of %s does not encode: %v", who, err)
+		return fmt.Errorf("the view of %s does not encode: %v", who, err)
 	}
-	got := v.(engine.JSONAppender).AppendJSON(dst)
+	// Appended after other bytes, as the server appends into its buffers.
+	c.buf = v.(engine.JSONAppender).AppendJSON(append(c.buf[:0], 'x'))
+	got := c.buf[1:]
 	if string(got) != string(want) {
-		return got, fmt.Errorf("the view of %s writes its own JSON unlike encoding/json (a field missing from viewjson.go?):\n%s", who, jsonDiff(string(want), string(got)))
+		return fmt.Errorf("the view of %s writes its own JSON unlike encoding/json (a field missing from viewjson.go?):\n%s", who, jsonDiff(string(want), string(got)))
 	}
-	return got, nil
+	for _, k := range optionalKeys {
+		if !c.seen[k] && strings.Contains(string(got), k) {
+			c.seen[k] = true
+		}
+	}
+	return nil
 }
 
 // jsonDiff shows where two encodings part, with some context before.
