@@ -5,7 +5,6 @@ package server
 import (
 	"errors"
 	"net"
-	"os"
 	"sync"
 	"syscall"
 )
@@ -178,22 +177,4 @@ func (p *poller) close() {
 	<-p.done
 	syscall.Close(p.epfd)
 	syscall.Close(p.wake)
-}
-
-// awaitReadable waits until rc has something to read, the read deadline
-// set on its connection passes (false), or the connection fails (true: the
-// next read says how). It reads nothing: the bytes stay for the socket's
-// reader, whose buffers another goroutine (a close handshake) may be using.
-func awaitReadable(rc syscall.RawConn) bool {
-	var one [1]byte
-	ready := false
-	err := rc.Read(func(fd uintptr) bool {
-		_, _, err := syscall.Recvfrom(int(fd), one[:], syscall.MSG_PEEK|syscall.MSG_DONTWAIT)
-		if err == syscall.EAGAIN || err == syscall.EINTR {
-			return false // not yet: the runtime waits for readiness
-		}
-		ready = true // data, the end of the stream, or an error
-		return true
-	})
-	return ready || !errors.Is(err, os.ErrDeadlineExceeded)
 }

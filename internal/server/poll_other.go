@@ -25,5 +25,3 @@ func (p *poller) arm(syscall.RawConn, uint64) error { return errors.New("no read
 func (p *poller) remove(syscall.RawConn, uint64) {}
 
 func (p *poller) close() {}
-
-func awaitReadable(syscall.RawConn) bool { return false }

@@ -74,10 +74,6 @@ type Config struct {
 	MessageBurst int
 	// PingEvery is the keep-alive period of sockets: 30 s by default.
 	PingEvery time.Duration
-	// ReadLinger is how long a socket's reader waits for the client's next
-	// message before it lets its goroutine go and waits for readiness (see
-	// sockConn.read): 50 ms by default; negative, not at all.
-	ReadLinger time.Duration
 	// WriteTimeout bounds a write to a socket: 10 s by default.
 	WriteTimeout time.Duration
 	// MaxLive bounds the matches in memory (match.Config.MaxLive).
@@ -240,9 +236,6 @@ func withDefaults(cfg Config) Config {
 	}
 	if cfg.WriteTimeout <= 0 {
 		cfg.WriteTimeout = 10 * time.Second
-	}
-	if cfg.ReadLinger == 0 {
-		cfg.ReadLinger = 50 * time.Millisecond
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()

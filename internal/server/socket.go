@@ -255,7 +255,6 @@ type sockConn struct {
 	// is over).
 	br          *bufio.Reader // the reader under conn when the socket waits for readiness
 	rc          syscall.RawConn
-	nc          net.Conn // the connection under br
 	lim         *limiter
 	oversized   int  // messages over MaxMessage so far
 	stopReading bool // the client is done with: the writer ends the socket
@@ -290,7 +289,7 @@ func (c *sockConn) startReading(hw *hijackWriter) {
 	if hw.br != nil {
 		if p := c.s.readiness(); p != nil {
 			if rc, ok := rawConn(hw.conn); ok {
-				c.br, c.rc, c.nc = hw.br, rc, hw.conn
+				c.br, c.rc = hw.br, rc
 				c.regMu.Lock()
 				defer c.regMu.Unlock()
 				if c.ended {
@@ -302,6 +301,7 @@ func (c *sockConn) startReading(hw *hijackWriter) {
 					c.pollID = id
 					return
 				}
+				c.rc = nil // read on a goroutine of its own after all
 			}
 		}
 	}
@@ -325,34 +325,13 @@ func (c *sockConn) read() {
 		if ended {
 			return
 		}
-		if id != 0 && c.br.Buffered() == 0 && !c.linger() {
+		if id != 0 && c.br.Buffered() == 0 {
 			if err := c.s.poll.arm(c.rc, id); err != nil {
 				c.end()
 			}
 			return
 		}
 	}
-}
-
-// linger waits a little for the client's next message, and reports whether
-// something came (or the connection ended, which the next read finds). A
-// client that plays sends again within milliseconds: its reader stays, which
-// spares a goroutine (and its stack's growth), a readiness wake-up and a
-// system call to re-arm it for every message; a client that stops costs its
-// reader only ReadLinger.
-func (c *sockConn) linger() bool {
-	d := c.s.cfg.ReadLinger
-	if d <= 0 || c.nc == nil {
-		return false
-	}
-	if c.nc.SetReadDeadline(time.Now().Add(d)) != nil {
-		return false
-	}
-	came := awaitReadable(c.rc)
-	if c.nc.SetReadDeadline(time.Time{}) != nil {
-		return true // the connection is gone: the next read says so
-	}
-	return came
 }
 
 // end closes the socket and lets go of everything it held. It may be called
@@ -523,11 +502,11 @@ var readBufs = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b 
 // It reports false when the connection has ended.
 func (c *sockConn) readOne() bool {
 	s := c.s
-	// A reader started by readiness reads what has come: it needs no
-	// context that ends (one costs the library a timer a message), since
+	// A reader started by readiness (rc set) reads what has come: it needs
+	// no context that ends (one costs the library a timer a message), since
 	// ending the socket closes the connection under it.
 	ctx := c.ctx
-	if c.nc != nil {
+	if c.rc != nil {
 		ctx = context.Background()
 	}
 	typ, rd, err := c.conn.Reader(ctx)
