@@ -53,10 +53,9 @@ func TestViewWritesItsOwnJSON(t *testing.T) {
 			r := rand.New(rand.NewPCG(uint64(i), 20))
 			for step := 0; ; step++ {
 				for p := engine.Spectator; int(p) < setup.Players; p++ {
-					want, got := compareViewJSON(t, s.View(p))
-					if want != got {
-						t.Fatalf("%s, game %d, step %d, view of %s: AppendJSON writes unlike encoding/json (a field of view.go or reveal.go missing from viewjson.go?)\n%s",
-							name, i, step, p, firstDifference(want, got))
+					got, err := enginetest.OwnJSON(s.View(p))
+					if err != nil {
+						t.Fatalf("%s, game %d, step %d, view of %s: %v", name, i, step, p, err)
 					}
 					for _, k := range optional {
 						if !seen[k] && strings.Contains(got, k) {
@@ -110,29 +109,6 @@ func TestTableIDsNeedNoEscaping(t *testing.T) {
 			t.Errorf("appendName writes %s, encoding/json %s", got, want)
 		}
 	}
-}
-
-// compareViewJSON returns a view as encoding/json writes it and as it
-// writes itself.
-func compareViewJSON(t *testing.T, v engine.View) (want, got string) {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatalf("the view does not encode: %v", err)
-	}
-	// Appended after other bytes, as the server appends into its buffers.
-	return string(b), string(v.(engine.JSONAppender).AppendJSON([]byte("x"))[1:])
-}
-
-// firstDifference shows where two JSON texts part.
-func firstDifference(want, got string) string {
-	i := 0
-	for i < len(want) && i < len(got) && want[i] == got[i] {
-		i++
-	}
-	from := max(0, i-100)
-	return "first difference at byte " + strconv.Itoa(i) + ":\n  encoding/json: …" + want[from:min(i+100, len(want))] +
-		"…\n  AppendJSON:    …" + got[from:min(i+100, len(got))] + "…"
 }
 
 // BenchmarkViewJSON encodes seat 1's view of a game in its second round

@@ -8,6 +8,7 @@ import (
 
 	"sortie/bot"
 	"sortie/engine"
+	"sortie/engine/enginetest"
 	"sortie/sim"
 )
 
@@ -66,13 +67,8 @@ func TestViewWritesItsOwnJSON(t *testing.T) {
 		Aside: []Role{}, CustomRooms: map[string]int{}, Result: &ResultView{Winners: []int{}},
 	}
 	for _, v := range []View{{}, zeroItems, filledView()} {
-		want, err := json.Marshal(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := v.AppendJSON(nil); string(got) != string(want) {
-			t.Fatalf("a made-up view writes its own JSON unlike encoding/json "+
-				"(a field added to a view type must be written by viewjson.go too): %s", jsonDiff(want, got))
+		if _, err := enginetest.OwnJSON(v); err != nil {
+			t.Fatalf("a made-up view: %v", err)
 		}
 	}
 }
@@ -81,29 +77,10 @@ func TestViewWritesItsOwnJSON(t *testing.T) {
 func checkOwnJSON(t *testing.T, where string, s engine.State) {
 	t.Helper()
 	for p := engine.Spectator; p < engine.Seat(s.(*State).seats); p++ {
-		v := s.View(p)
-		want, err := json.Marshal(v)
-		if err != nil {
-			t.Fatalf("%s: %s's view does not encode: %v", where, p, err)
-		}
-		// Appending after other bytes, as the server does into its buffers.
-		got := v.(engine.JSONAppender).AppendJSON([]byte("x"))
-		if string(got[1:]) != string(want) {
-			t.Fatalf("%s: %s's view writes its own JSON unlike encoding/json "+
-				"(a field added to a view type must be written by viewjson.go too): %s", where, p, jsonDiff(want, got[1:]))
+		if _, err := enginetest.OwnJSON(s.View(p)); err != nil {
+			t.Fatalf("%s: %s's view: %v", where, p, err)
 		}
 	}
-}
-
-// jsonDiff shows where two encodings part, with some context.
-func jsonDiff(want, got []byte) string {
-	i := 0
-	for i < len(want) && i < len(got) && want[i] == got[i] {
-		i++
-	}
-	from := max(0, i-100)
-	clip := func(b []byte) string { return string(b[min(from, len(b)):min(i+60, len(b))]) }
-	return fmt.Sprintf("first difference at byte %d:\n  encoding/json: …%s…\n  AppendJSON:    …%s…", i, clip(want), clip(got))
 }
 
 // filledView returns a view whose every field, at every depth, holds a
