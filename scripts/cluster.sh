@@ -3,8 +3,8 @@
 # them (docs/scaling.md, docs/performance.md): a PostgreSQL of its own (the
 # system's initdb, run as the user nobody under root, on a Unix socket), a
 # NATS server (built from the module the project already uses), and N
-# `sortie serve` nodes on 127.0.0.1:8081, 8082, ... with the per-client
-# limits off (one address plays every client of `sortie loadtest`).
+# `sortie serve` nodes on 127.0.0.1:8081, 8082, ... with their default
+# limits (`sortie loadtest` gives each match a loopback address of its own).
 # Everything stops, and is removed, on Ctrl+C.
 #
 #   scripts/cluster.sh            # three nodes
@@ -54,7 +54,7 @@ pids+=($!)
 urls=()
 for i in $(seq 1 "$nodes"); do
   "$dir/sortie" serve --addr "127.0.0.1:808$i" --store "$store" --bus nats://127.0.0.1:4222 --node "node$i" \
-    --create-rate 0 --matches-per-client 0 --sockets-per-client 0 --conns-per-client 0 "$@" 2>"$dir/node$i.log" &
+    "$@" 2>"$dir/node$i.log" &
   nodes_+=($!)
   urls+=("http://127.0.0.1:808$i")
 done
