@@ -12,7 +12,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -79,13 +78,6 @@ they play their cheaper level's move.`,
 			}
 			logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: lv}))
 			slog.SetDefault(logger)
-			if os.Getenv("GOGC") == "" {
-				// A server's live heap is small (a few kilobytes a match)
-				// and its garbage is per action: letting the heap grow to
-				// three times the live heap rather than twice collects half
-				// as often, for a few megabytes.
-				debug.SetGCPercent(serveGCPercent)
-			}
 			// From the environment after parsing, not as the flags'
 			// defaults: help would print a password.
 			if storeURL == "" {
@@ -254,7 +246,3 @@ func redactURL(s string) string {
 	}
 	return u.Redacted()
 }
-
-// serveGCPercent is the collector's setting of `serve` (see
-// docs/performance.md); the GOGC environment variable overrides it.
-const serveGCPercent = 200
