@@ -23,6 +23,7 @@ type viewMemo struct {
 	seq  uint64
 	keys []string
 	sums []uint64
+	lens []int // of each member's value, so that an unchanged one is found without reading it through
 }
 
 // viewSeed hashes view members; hashes never leave the process.
@@ -36,7 +37,7 @@ var viewSeed = maphash.MakeSeed()
 // describes view afterwards in every case.
 func (m *viewMemo) patch(view []byte, seq uint64) (patch, drop []byte, ok bool) {
 	var buf [48]member
-	ms, split := appendMembers(buf[:0], view)
+	ms, split := appendMembers(buf[:0], view, m)
 	chained := split && m.keys != nil && m.seq+1 == seq
 	m.seq = seq
 	if !split {
@@ -91,8 +92,10 @@ func (m *viewMemo) patch(view []byte, seq uint64) (patch, drop []byte, ok bool) 
 		}
 	}
 	m.sums = slices.Grow(m.sums[:0], len(ms))[:len(ms)]
+	m.lens = slices.Grow(m.lens[:0], len(ms))[:len(ms)]
 	for k, mb := range ms {
 		m.sums[k] = mb.sum
+		m.lens[k] = len(mb.raw) - len(mb.key) - 3 // "key":
 	}
 	if !chained || len(patch)+len(drop) >= len(view)*3/4 {
 		return nil, nil, false
@@ -111,24 +114,43 @@ type member struct {
 // appendMembers appends the top-level members of the JSON object b to dst.
 // It reports false if b is not an object it could split; b is JSON that
 // encoding/json wrote, so it is valid and has no white space.
-func appendMembers(dst []member, b []byte) ([]member, bool) {
+//
+// With the memo of the view before (the keys, lengths and hashes of its
+// members), a member that did not change is found without reading it
+// through: where the next member of the memo should start, the same key
+// followed by a value of the same length and hash that ends where a member
+// ends is that member unchanged (a complete JSON value cannot be followed
+// by more of itself: a number is followed by a digit, anything else ends
+// with its closing byte). Other members are read through.
+func appendMembers(dst []member, b []byte, before *viewMemo) ([]member, bool) {
 	if len(b) < 2 || b[0] != '{' || b[len(b)-1] != '}' {
 		return dst, false
 	}
+	next := 0 // the member of the memo expected next
 	for i := 1; i < len(b)-1; {
 		if b[i] != '"' {
 			return dst, false
 		}
-		end := skipString(b, i)
-		if end < 0 || end >= len(b) || b[end] != ':' {
-			return dst, false
+		if mb, ok := before.same(b, i, next); ok {
+			dst = append(dst, mb)
+			i += len(mb.raw)
+			next++
+		} else {
+			end := skipString(b, i)
+			if end < 0 || end >= len(b) || b[end] != ':' {
+				return dst, false
+			}
+			vend := skipValue(b, end+1)
+			if vend < 0 || vend > len(b)-1 {
+				return dst, false
+			}
+			key := b[i+1 : end-1]
+			dst = append(dst, member{key: key, raw: b[i:vend], sum: maphash.Bytes(viewSeed, b[end+1:vend])})
+			i = vend
+			if before != nil {
+				next = slices.Index(before.keys, string(key)) + 1 // 0 when the key is new
+			}
 		}
-		vend := skipValue(b, end+1)
-		if vend < 0 || vend > len(b)-1 {
-			return dst, false
-		}
-		dst = append(dst, member{key: b[i+1 : end-1], raw: b[i:vend], sum: maphash.Bytes(viewSeed, b[end+1:vend])})
-		i = vend
 		switch {
 		case b[i] == ',':
 			i++
@@ -137,6 +159,24 @@ func appendMembers(dst []member, b []byte) ([]member, bool) {
 		}
 	}
 	return dst, true
+}
+
+// same reports whether member k of the memo stands unchanged at b[i:].
+func (m *viewMemo) same(b []byte, i, k int) (member, bool) {
+	if m == nil || k >= len(m.keys) || k >= len(m.lens) {
+		return member{}, false
+	}
+	key := m.keys[k]
+	v := i + len(key) + 3 // past "key":
+	end := v + m.lens[k]
+	if end >= len(b) || b[v-1] != ':' || b[v-2] != '"' || string(b[i+1:v-2]) != key || (b[end] != ',' && b[end] != '}') {
+		return member{}, false
+	}
+	sum := maphash.Bytes(viewSeed, b[v:end])
+	if sum != m.sums[k] {
+		return member{}, false
+	}
+	return member{key: b[i+1 : v-2], raw: b[i:end], sum: sum}, true
 }
 
 // skipString returns the index just past the string starting at b[i] (a

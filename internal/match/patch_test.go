@@ -59,8 +59,14 @@ func randomView(r *rand.Rand) []byte {
 		Flags   map[string]bool   `json:"flags,omitempty"`
 		Escapes string            `json:"esc"`
 		Any     []json.RawMessage `json:"any,omitempty"`
+		// Values that grow from one view to the next while keeping what
+		// they held as a prefix.
+		Num   int     `json:"num"`
+		Tag   string  `json:"tag"`
+		Ratio float64 `json:"ratio"`
 	}
-	v := view{Seat: 1, Round: r.IntN(3), Board: [][]int{{1, 2}, {r.IntN(2)}}, Escapes: `q"uo\te{}[],:`}
+	v := view{Seat: 1, Round: r.IntN(3), Board: [][]int{{1, 2}, {r.IntN(2)}}, Escapes: `q"uo\te{}[],:`,
+		Num: []int{1, 12, 123, 12}[r.IntN(4)], Tag: []string{"ab", "abc", `ab"`}[r.IntN(3)], Ratio: []float64{0.5, 0.55, 5}[r.IntN(3)]}
 	if r.IntN(2) == 0 {
 		v.Hand = []string{"a", `b"]`, "c"}[:r.IntN(4)]
 	}
