@@ -775,7 +775,7 @@ type seatPlayer struct {
 // after stopAfter acknowledged actions if not 0.
 func playFor(t *testing.T, ps []*seatPlayer, d time.Duration, stopAfter int, toEnd bool) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), max(d, time.Minute))
+	ctx, cancel := context.WithTimeout(context.Background(), max(d, 3*time.Minute)) // to the end: generous on a loaded machine
 	if d > 0 {
 		ctx, cancel = context.WithTimeout(context.Background(), d)
 	}
