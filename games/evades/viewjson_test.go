@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"strconv"
-	"strings"
 	"testing"
 
 	"sortie/engine"
@@ -46,11 +45,11 @@ func TestViewWritesItsOwnJSON(t *testing.T) {
 		playouts = 20
 	}
 	for name, v := range handMadeViews {
-		if err := (&viewChecker{seen: map[string]bool{}}).view(v, name); err != nil {
+		if err := (&enginetest.ViewJSONChecker{Optional: optionalKeys}).View(v, name); err != nil {
 			t.Fatal(err)
 		}
 	}
-	c := &viewChecker{seen: map[string]bool{}}
+	c := &enginetest.ViewJSONChecker{Optional: optionalKeys}
 	for _, setup := range enginetest.AllSetups(Game{}.Info()) {
 		if f, err := strconv.Atoi(setup.Options[optFirst]); err == nil && f >= setup.Players {
 			continue // a first player beyond the table
@@ -65,24 +64,22 @@ func TestViewWritesItsOwnJSON(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d states checked", c.states)
-	for _, k := range optionalKeys {
-		if !c.seen[k] {
-			t.Errorf("no random game showed the optional field %s: the comparison never wrote it", k)
-		}
+	t.Logf("%d states checked", c.States)
+	for _, k := range c.Unseen() {
+		t.Errorf("no random game showed the optional field %s: the comparison never wrote it", k)
 	}
 }
 
 // playComparingViews plays one game of random legal actions, comparing the
 // views at every state, the final one included.
-func playComparingViews(setup engine.Setup, c *viewChecker) error {
+func playComparingViews(setup engine.Setup, c *enginetest.ViewJSONChecker) error {
 	st, err := Game{}.New(setup)
 	if err != nil {
 		return err
 	}
 	r := rand.New(rand.NewPCG(setup.Seed, 20))
 	for step := 0; ; step++ {
-		if err := c.state(st, setup.Players); err != nil {
+		if err := c.State(st, setup.Players); err != nil {
 			return fmt.Errorf("after %d actions: %v", step, err)
 		}
 		if _, over := st.Outcome(); over {
@@ -95,39 +92,6 @@ func playComparingViews(setup engine.Setup, c *viewChecker) error {
 			return err
 		}
 	}
-}
-
-// viewChecker compares the JSON views write themselves with what
-// encoding/json writes for them, counting the states and noting the
-// optional fields it met.
-type viewChecker struct {
-	seen   map[string]bool
-	states int
-}
-
-// state compares every seat's view and the spectator's.
-func (c *viewChecker) state(st engine.State, players int) error {
-	c.states++
-	for p := engine.Spectator; int(p) < players; p++ {
-		if err := c.view(st.View(p), p.String()); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// view compares one view.
-func (c *viewChecker) view(v engine.View, who string) error {
-	got, err := enginetest.OwnJSON(v)
-	if err != nil {
-		return fmt.Errorf("the view of %s: %v", who, err)
-	}
-	for _, k := range optionalKeys {
-		if !c.seen[k] && strings.Contains(got, k) {
-			c.seen[k] = true
-		}
-	}
-	return nil
 }
 
 // BenchmarkViewJSON encodes a seat's view of a game some sixty random

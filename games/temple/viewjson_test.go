@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"strings"
 	"testing"
 
 	"sortie/engine"
@@ -91,13 +90,13 @@ var handMadeViews = map[string]*View{
 // avoid; -short alternates the two. A field added to a view type but not to
 // viewjson.go fails here.
 func TestViewWritesItsOwnJSON(t *testing.T) {
-	c := &viewChecker{seen: map[string]bool{}}
+	c := &enginetest.ViewJSONChecker{Optional: optionalKeys}
 	for name, v := range handMadeViews {
-		if err := c.view(v, name); err != nil {
+		if err := c.View(v, name); err != nil {
 			t.Fatal(err)
 		}
 	}
-	compare := func(st engine.State, _ engine.Millis) error { return c.state(st, len(st.(*State).players)) }
+	compare := func(st engine.State, _ engine.Millis) error { return c.State(st, len(st.(*State).players)) }
 	for i, setup := range viewSetups(os.Getenv("SORTIE_LONG") == "1") {
 		bots := !testing.Short() || i%2 == 0 || setup.Options[OptTimer] == "none"
 		random := setup.Options[OptTimer] != "none" && (!testing.Short() || !bots)
@@ -112,11 +111,9 @@ func TestViewWritesItsOwnJSON(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d states checked", c.states)
-	for _, k := range optionalKeys {
-		if !c.seen[k] {
-			t.Errorf("no view compared showed the optional field %s: the comparison never wrote it", k)
-		}
+	t.Logf("%d states checked", c.States)
+	for _, k := range c.Unseen() {
+		t.Errorf("no view compared showed the optional field %s: the comparison never wrote it", k)
 	}
 }
 
@@ -189,39 +186,6 @@ func botGame(setup engine.Setup, visit func(st engine.State, now engine.Millis) 
 		now = rec.At
 	}
 	return visit(st, now)
-}
-
-// viewChecker compares the JSON views write themselves with what
-// encoding/json writes for them, counting the states and noting the
-// optional fields it met.
-type viewChecker struct {
-	seen   map[string]bool
-	states int
-}
-
-// state compares every seat's view and the spectator's.
-func (c *viewChecker) state(st engine.State, players int) error {
-	c.states++
-	for p := engine.Spectator; int(p) < players; p++ {
-		if err := c.view(st.View(p), p.String()); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// view compares one view.
-func (c *viewChecker) view(v engine.View, who string) error {
-	got, err := enginetest.OwnJSON(v)
-	if err != nil {
-		return fmt.Errorf("the view of %s: %v", who, err)
-	}
-	for _, k := range optionalKeys {
-		if !c.seen[k] && strings.Contains(got, k) {
-			c.seen[k] = true
-		}
-	}
-	return nil
 }
 
 // BenchmarkViewJSON encodes a seat's view of a random game two minutes in
