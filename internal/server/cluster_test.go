@@ -827,34 +827,8 @@ func TestClusterNATSRestart(t *testing.T) {
 		t.Skip("a known intermittent defect (see the comment): set SORTIE_NATS_RESTART=1 to run it")
 	}
 	c := newCluster(t, 3)
+	ps, ms := spreadEvades(t, c)
 	ctx := context.Background()
-	var ps []*seatPlayer
-	var ms []*clusterMatch
-	for i := range c.nodes {
-		cl := c.client(i)
-		cm, err := cl.Create(ctx, match.CreateRequest{Game: "evades", Players: 2, MoveLimitMs: new(int64(2000))})
-		if err != nil {
-			t.Fatal(err)
-		}
-		m := &clusterMatch{crashMatch: crashMatch{id: cm.Match.ID, game: "evades", acked: map[uint64]ackedAction{}}}
-		ms = append(ms, m)
-		for _, s := range cm.Seats {
-			if _, err := cl.Join(ctx, m.id, s.Token, "p"); err != nil {
-				t.Fatal(err)
-			}
-			// Seat 0 on the node that runs the match, seat 1 on the next.
-			at := (i + int(s.Seat)) % len(c.nodes)
-			p, err := dialWith(c.client(at), m.id, s.Token, s.Seat)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer p.close()
-			ps = append(ps, &seatPlayer{player: p, m: m, local: at == i})
-		}
-		if _, err := cl.Start(ctx, m.id, cm.HostToken); err != nil {
-			t.Fatal(err)
-		}
-	}
 	playFor(t, ps, 20*time.Second, 2, false)
 
 	// NATS goes down at a moment when a seat on a node that does not run
@@ -919,6 +893,41 @@ func TestClusterNATSRestart(t *testing.T) {
 		localAcks, remoteRefused, acked)
 }
 
+// spreadEvades starts a two-seat Les Évadés match on each node, with seat 0
+// connected to the node that runs the match and seat 1 to the next node; the
+// sockets close when the test ends.
+func spreadEvades(t *testing.T, c *cluster) ([]*seatPlayer, []*clusterMatch) {
+	t.Helper()
+	ctx := context.Background()
+	var ps []*seatPlayer
+	var ms []*clusterMatch
+	for i := range c.nodes {
+		cl := c.client(i)
+		cm, err := cl.Create(ctx, match.CreateRequest{Game: "evades", Players: 2, MoveLimitMs: new(int64(2000))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := &clusterMatch{crashMatch: crashMatch{id: cm.Match.ID, game: "evades", acked: map[uint64]ackedAction{}}}
+		ms = append(ms, m)
+		for _, s := range cm.Seats {
+			if _, err := cl.Join(ctx, m.id, s.Token, "p"); err != nil {
+				t.Fatal(err)
+			}
+			at := (i + int(s.Seat)) % len(c.nodes)
+			p, err := dialWith(c.client(at), m.id, s.Token, s.Seat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(p.close)
+			ps = append(ps, &seatPlayer{player: p, m: m, local: at == i})
+		}
+		if _, err := cl.Start(ctx, m.id, cm.HostToken); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return ps, ms
+}
+
 // awaitRemoteTurn reads what the sockets of seats on nodes that do not run
 // their match have received until one of them is offered something to play.
 func awaitRemoteTurn(t *testing.T, ps []*seatPlayer) {
@@ -959,33 +968,8 @@ func awaitRemoteTurn(t *testing.T, ps []*seatPlayer) {
 func TestClusterPostgresRestart(t *testing.T) {
 	c := newCluster(t, 3)
 	c.expected = []string{"the store cannot save"} // once per incident
+	ps, ms := spreadEvades(t, c)
 	ctx := context.Background()
-	var ps []*seatPlayer
-	var ms []*clusterMatch
-	for i := range c.nodes {
-		cl := c.client(i)
-		cm, err := cl.Create(ctx, match.CreateRequest{Game: "evades", Players: 2, MoveLimitMs: new(int64(2000))})
-		if err != nil {
-			t.Fatal(err)
-		}
-		m := &clusterMatch{crashMatch: crashMatch{id: cm.Match.ID, game: "evades", acked: map[uint64]ackedAction{}}}
-		ms = append(ms, m)
-		for _, s := range cm.Seats {
-			if _, err := cl.Join(ctx, m.id, s.Token, "p"); err != nil {
-				t.Fatal(err)
-			}
-			at := (i + int(s.Seat)) % len(c.nodes)
-			p, err := dialWith(c.client(at), m.id, s.Token, s.Seat)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer p.close()
-			ps = append(ps, &seatPlayer{player: p, m: m, local: at == i})
-		}
-		if _, err := cl.Start(ctx, m.id, cm.HostToken); err != nil {
-			t.Fatal(err)
-		}
-	}
 	playFor(t, ps, 20*time.Second, 2, false)
 
 	c.pg.Kill()
