@@ -14,6 +14,10 @@ import (
 	"sortie/internal/store"
 )
 
+// DefaultBuffer is how many messages a connection may fall behind by
+// default.
+const DefaultBuffer = 256
+
 // Config sets up a [Manager].
 type Config struct {
 	// Store keeps the matches; required.
@@ -33,7 +37,8 @@ type Config struct {
 	// minute if zero.
 	Linger time.Duration
 	// Buffer is how many messages a connection may fall behind before it is
-	// dropped (it then reconnects and gets a fresh snapshot): 256 if zero.
+	// dropped (it then reconnects and gets a fresh snapshot):
+	// [DefaultBuffer] if zero.
 	Buffer int
 	// Hooks are told what happens, for metrics.
 	Hooks Hooks
@@ -167,7 +172,7 @@ func NewManager(c Config) *Manager {
 		m.linger = time.Minute
 	}
 	if m.buffer <= 0 {
-		m.buffer = 256
+		m.buffer = DefaultBuffer
 	}
 	if c.Cluster != nil {
 		n, err := newNode(m, *c.Cluster)

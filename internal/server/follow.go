@@ -147,7 +147,10 @@ func (c *sockConn) park(h match.Handle) {
 	wait := c.wait
 	c.h, c.w = h, &match.Watch{Seat: c.seat, Seq: c.seen, Sub: park}
 	for _, b := range c.held {
-		park.Offer(bus.Message{Data: b})
+		if !park.Offer(bus.Message{Data: b}) {
+			park.Close(bus.ErrSlow) // a buffer set below maxHeld
+			break
+		}
 	}
 	c.held = nil
 	c.attMu.Unlock()

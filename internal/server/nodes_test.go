@@ -3,6 +3,7 @@ package server_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -206,4 +207,65 @@ func TestMatchOutlivesItsNode(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// While NATS is down, a socket on a node that does not run its match
+// answers every message of its client with "unavailable", however many come
+// at once, and stays open; once NATS is back it gets a fresh state. (A
+// socket waiting to follow its match once held a single answer, and was
+// closed as "too far behind" by the second.)
+func TestWaitingSocketAnswersEveryMessage(t *testing.T) {
+	ns := newNodes(t, 2, matchtest.Games(), nil)
+	a, b := ns.all[0], ns.all[1]
+	cm := a.newMatch(match.CreateRequest{Game: "testcards", Players: 2}, false)
+	id := cm.Match.ID
+	p0, err := dialWith(a.c, id, cm.Seats[0].Token, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p0.close()
+	p1, err := dialWith(b.c, id, cm.Seats[1].Token, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p1.close()
+	if _, err := a.c.Start(context.Background(), id, cm.HostToken); err != nil {
+		t.Fatal(err)
+	}
+	started := p1.expect(t, "the start", func(m *match.Message) bool { return m.Status == store.Running })
+
+	ns.nats.Shutdown()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	action := json.RawMessage(`{"type":"pass"}`)
+	refused := func() bool {
+		m, err := p1.recv(ctx)
+		if err != nil {
+			t.Fatalf("waiting for an answer while NATS is down: %v", err)
+		}
+		return m.Type == match.TypeError && m.Error.Code == match.CodeUnavailable
+	}
+	// Until the node has noticed, an action may still be answered otherwise.
+	waitFor(t, "an action refused as unavailable", func() bool {
+		if err := p1.conn.Send(ctx, started.Seq, action); err != nil {
+			t.Fatal(err)
+		}
+		return refused()
+	})
+	const burst = 20        // under the socket's message burst
+	time.Sleep(time.Second) // a fresh burst allowance
+	for range burst {
+		if err := p1.conn.Send(ctx, started.Seq, action); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range burst {
+		if !refused() {
+			t.Fatalf("answer %d of %d while NATS is down is not \"unavailable\"", i+1, burst)
+		}
+	}
+	if err := ns.nats.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	p1.expect(t, "a fresh state once NATS is back", func(m *match.Message) bool { return m.Type == match.TypeState })
 }

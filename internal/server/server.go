@@ -81,7 +81,8 @@ type Config struct {
 	// Linger keeps finished matches in memory (match.Config.Linger).
 	Linger time.Duration
 	// SocketBuffer is how many messages a socket may fall behind before it
-	// is dropped: 256 by default.
+	// is dropped: match.DefaultBuffer by default. A socket waiting to
+	// follow its match again holds as many answers to its client.
 	SocketBuffer int
 	// Pprof serves Go's profiles under /debug/pprof/ (for measuring; keep
 	// it off on a public server).
@@ -248,7 +249,7 @@ func withDefaults(cfg Config) Config {
 		def int
 	}{
 		{&cfg.CreateBurst, 20}, {&cfg.OpenPerClient, 50}, {&cfg.SocketsPerClient, 64},
-		{&cfg.ConnsPerClient, 256}, {&cfg.MaxOversized, 3},
+		{&cfg.ConnsPerClient, 256}, {&cfg.MaxOversized, 3}, {&cfg.SocketBuffer, match.DefaultBuffer},
 	}
 	for _, d := range defaults {
 		if *d.v == 0 {
