@@ -53,11 +53,21 @@ func (x *Match) creditDue(now time.Time) bool {
 	return x.realTime && x.rec.Status == store.Running && !now.Before(x.nextCredit())
 }
 
+// The saves fall on whole ClockSaves of wall time (whole seconds by
+// default), the same instants for every match of the node, so that their
+// writes share one commit: a node of many real-time matches commits once a
+// second for their clocks rather than once per match. The first save after
+// a start comes at once, and the next ones at most one ClockSave apart, so
+// that the clock always has at least a ClockSave of credit left.
 func (x *Match) nextCredit() time.Time {
 	if x.savedClock.IsZero() {
 		return time.Time{}
 	}
-	return x.savedClock.Add(x.mgr.clockSave)
+	d := x.mgr.clockSave
+	// (The phase is read on the wall clock, the wait counted on the
+	// monotonic one: a wall clock set back cannot hold a save back.)
+	phase := x.savedClock.Sub(x.savedClock.Truncate(d))
+	return x.savedClock.Add(d - phase)
 }
 
 // saveCredit saves the clock two ClockSaves ahead, after which the clock

@@ -6,6 +6,8 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -95,4 +97,66 @@ func TestUnknownAndStopping(t *testing.T) {
 	if _, err := m.Create(ctx, match.CreateRequest{Game: "testcards"}); match.AsError(err).Code != match.CodeUnavailable {
 		t.Fatalf("create while stopping: %v", err)
 	}
+}
+
+// clockSaves is a store that notes when each real-time clock is saved.
+type clockSaves struct {
+	store.Store
+	mu sync.Mutex
+	at []time.Time
+}
+
+func (c *clockSaves) SaveClock(ctx context.Context, id string, e store.Epoch, clock engine.Millis) error {
+	c.mu.Lock()
+	c.at = append(c.at, time.Now())
+	c.mu.Unlock()
+	return c.Store.SaveClock(ctx, id, e, clock)
+}
+
+// The real-time matches of a node save their clocks at the same instants,
+// whenever each started, so that the saves share their commits: a node
+// commits once a ClockSave for all its clocks, not once per match.
+func TestClockSavesShareCommits(t *testing.T) {
+	ctx := context.Background()
+	st := &clockSaves{Store: openStore(t)}
+	const every = 200 * time.Millisecond
+	m := match.NewManager(match.Config{Store: st, Games: matchtest.Games(), ClockSpeed: 1, ClockSave: every,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	t.Cleanup(func() { m.Shutdown(context.Background()) })
+	const matches = 8
+	for range matches {
+		c, err := m.Create(ctx, match.CreateRequest{Game: "testrace", Players: 1,
+			Options: map[string]string{"seconds": "600"}, TakeoverAfterMs: new(int64(0))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		x, err := m.Get(ctx, c.Match.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := x.Start(ctx); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(every / matches) // each starts at its own moment
+	}
+	st.mu.Lock()
+	st.at = nil // the saves at each start come at once
+	st.mu.Unlock()
+	time.Sleep(6 * every)
+	st.mu.Lock()
+	at := slices.Clone(st.at)
+	st.mu.Unlock()
+	slices.SortFunc(at, func(a, b time.Time) int { return a.Compare(b) })
+	// A round is the saves within a fifth of a ClockSave of its first.
+	rounds := 0
+	var first time.Time
+	for _, t := range at {
+		if rounds == 0 || t.Sub(first) > every/5 {
+			rounds, first = rounds+1, t
+		}
+	}
+	if len(at) < 2*matches || rounds > len(at)/3 {
+		t.Fatalf("%d clock saves of %d matches came in %d rounds; want each round to hold the saves of most matches", len(at), matches, rounds)
+	}
+	t.Logf("%d clock saves of %d matches in %d rounds", len(at), matches, rounds)
 }
