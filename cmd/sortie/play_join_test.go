@@ -179,8 +179,35 @@ func TestJoinAServersTable(t *testing.T) {
 	scr := s.waitFor("Connected again.", "Bo: are you still there?")
 	noJSON(t, scr)
 
+	// She opens her seat in a browser too, which takes it over; the
+	// terminal says so and plays it again when asked (the browser is then
+	// the one replaced).
+	anaSock, err := c.Dial(ctx, id, ana.Token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer anaSock.CloseNow()
+	s.waitFor("You opened this seat in another tab or browser", "to play here again.")
+	s.keys("/back\r")
+	for {
+		_, _, err := anaSock.Next(ctx)
+		if err != nil {
+			if code := client.CloseStatus(err); code != 4001 {
+				t.Fatalf("the browser's socket ended with %v, want 4001 (replaced)", err)
+			}
+			break
+		}
+	}
+	deadline := time.Now().Add(time.Minute)
+	for strings.Contains(s.text(), "another tab or browser") || strings.Contains(s.text(), "Opening the seat here") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the terminal did not play the seat again:\n%s", s.text())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+
 	// And she plays on: her next move is acknowledged too.
-	deadline := time.Now().Add(2 * time.Minute)
+	deadline = time.Now().Add(2 * time.Minute)
 	for !strings.Contains(s.text(), "Your turn.") {
 		if time.Now().After(deadline) {
 			t.Fatalf("Ana's turn never came back:\n%s", s.text())

@@ -107,6 +107,7 @@ type model struct {
 	resent     bool
 	closed     bool
 	lost       bool // the line dropped: the next state is a reconnection
+	replaced   bool // the seat was opened elsewhere: /back plays it here again
 	fatal      error
 	talk       talk
 	speed      float64 // of the clock between messages (0: stopped)
@@ -179,7 +180,7 @@ func (m *model) receive(msg *match.Message) tea.Cmd {
 		}
 		m.team = msg.Team
 		reconnected := m.lost
-		m.lost = false
+		m.lost, m.replaced = false, false
 		missed := m.have && msg.Seq > m.seq
 		m.banner = ""
 		m.setState(msg, !m.have || msg.Seq > m.seq)
@@ -225,6 +226,9 @@ func (m *model) receive(msg *match.Message) tea.Cmd {
 	case LostType:
 		m.lost = true
 		m.banner = m.tx.t("match.reconnecting", p{"s": (msg.Clock + 999) / 1000})
+	case ReplacedType:
+		m.lost, m.replaced = true, true
+		m.banner = m.tx.t("match.replaced") + " " + m.tx.t("term.playHere")
 	}
 	return nil
 }

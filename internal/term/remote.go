@@ -57,6 +57,7 @@ type remote struct {
 	out  chan *match.Message
 	quit chan struct{}
 	done chan struct{}
+	here chan struct{} // PlayHere after the seat was opened elsewhere
 
 	mu   sync.Mutex
 	conn *client.Conn
@@ -66,6 +67,15 @@ type remote struct {
 // LostType is the type of the message a remote line sends itself when the
 // socket dropped and it tries again; Clock holds the wait in milliseconds.
 const LostType = "term.lost"
+
+// ReplacedType is the type of the message a remote line sends itself when
+// the seat was opened elsewhere (close code 4001): it then waits for
+// PlayHere, or Close.
+const ReplacedType = "term.replaced"
+
+// closeReplaced is the close code of a socket whose seat connected again
+// elsewhere (docs/api.md).
+const closeReplaced = 4001
 
 // Retry delays after a dropped connection, as on the web page.
 var retryDelays = []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 10 * time.Second}
@@ -80,7 +90,7 @@ func Dial(ctx context.Context, inv Invite, name string) (Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &remote{c: c, inv: inv, conn: conn, out: make(chan *match.Message, 64), quit: make(chan struct{}), done: make(chan struct{})}
+	r := &remote{c: c, inv: inv, conn: conn, out: make(chan *match.Message, 64), quit: make(chan struct{}), done: make(chan struct{}), here: make(chan struct{}, 1)}
 	go r.run()
 	return r, nil
 }
@@ -188,11 +198,21 @@ func (r *remote) run() {
 					return
 				default:
 				}
-				if code == 4001 {
-					r.mu.Lock()
-					r.err = fmt.Errorf("this seat was opened elsewhere, which now plays it")
-					r.mu.Unlock()
-					return
+				if code == closeReplaced {
+					// The other screen plays the seat until this one is
+					// asked to play here again (which replaces it in turn).
+					if !r.tell(&match.Message{Type: ReplacedType}) {
+						return
+					}
+					select {
+					case <-r.quit:
+						return
+					case <-r.here:
+					}
+					tries = 0
+					r.dial(ctx)
+					conn = r.current()
+					continue
 				}
 				break
 			}
@@ -214,13 +234,33 @@ func (r *remote) run() {
 			return
 		case <-time.After(wait):
 		}
-		dctx, dcancel := context.WithTimeout(ctx, 10*time.Second)
-		c, err := r.c.Dial(dctx, r.inv.Match, r.inv.Token)
-		dcancel()
-		if err == nil {
-			r.mu.Lock()
-			r.conn = c
-			r.mu.Unlock()
-		}
+		r.dial(ctx)
+	}
+}
+
+// dial opens the seat's socket again; on failure the line stays without
+// one (and tries again after its next wait).
+func (r *remote) dial(ctx context.Context) {
+	dctx, dcancel := context.WithTimeout(ctx, 10*time.Second)
+	c, err := r.c.Dial(dctx, r.inv.Match, r.inv.Token)
+	dcancel()
+	if err == nil {
+		r.mu.Lock()
+		r.conn = c
+		r.mu.Unlock()
+	}
+}
+
+func (r *remote) current() *client.Conn {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.conn
+}
+
+// PlayHere takes the seat back from the screen that replaced this one.
+func (r *remote) PlayHere() {
+	select {
+	case r.here <- struct{}{}:
+	default:
 	}
 }

@@ -223,6 +223,12 @@ func (m *model) command(line string) (tea.Cmd, bool) {
 		return m.say(match.ClientMessage{Type: match.ClientChat, Text: rest}), true
 	case "/back", "/return", "/reprendre":
 		m.talk.leave = false
+		if h, ok := m.conn.(interface{ PlayHere() }); ok && m.replaced {
+			m.replaced = false
+			m.banner = m.tx.t("term.openingHere")
+			h.PlayHere()
+			return nil, true
+		}
 		return m.say(match.ClientMessage{Type: match.ClientReturn}), true
 	}
 	if m.status != "running" || m.seatLeft() {

@@ -22,7 +22,7 @@ func (m *model) View() string {
 	head := m.header(c, w)
 	var foot []string
 	if m.banner != "" {
-		foot = append(foot, m.st.refusal.Render(fit(m.banner, w)))
+		foot = append(foot, wrap(m.st.refusal.Render(m.banner), w)...)
 	}
 	if m.refusal != "" {
 		foot = append(foot, wrap(m.st.refusal.Render(m.tx.t("match.refused"))+" "+m.refusal, w)...)
