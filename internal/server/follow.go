@@ -107,6 +107,7 @@ func (c *sockConn) follow() bool {
 		if c.ctx.Err() != nil {
 			return false
 		}
+		c.s.log.Debug("a socket cannot follow its match now", "match", c.id, "seat", c.seat, "err", err)
 		if e := match.AsError(err); e.Code != match.CodeUnavailable {
 			// Not a matter of waiting.
 			b, _ := errorMessage(nil, e)
@@ -124,6 +125,7 @@ func (c *sockConn) follow() bool {
 	c.held, c.wait = nil, 0
 	c.attMu.Unlock()
 	c.s.metrics.followed.Inc()
+	c.s.log.Debug("a socket follows its match again", "match", c.id, "seat", c.seat, "seq", w.Seq)
 	state := w.State
 	w.State = nil
 	c.seen = w.Seq

@@ -351,7 +351,7 @@ func (p *player) play(ctx context.Context, r *rand.Rand, o playOptions) (*match.
 		case <-again:
 			again = nil
 			if a := sent[seq]; a != nil {
-				if err := p.conn.Send(ctx, seq, a); err != nil {
+				if err := p.send(ctx, seq, a); err != nil {
 					return last, err
 				}
 			}
@@ -361,7 +361,7 @@ func (p *player) play(ctx context.Context, r *rand.Rand, o playOptions) (*match.
 				continue
 			}
 			a := legal[r.IntN(len(legal))]
-			if err := p.conn.Send(ctx, seq, a); err != nil {
+			if err := p.send(ctx, seq, a); err != nil {
 				return last, err
 			}
 			sent[seq] = a
@@ -369,6 +369,14 @@ func (p *player) play(ctx context.Context, r *rand.Rand, o playOptions) (*match.
 			return last, ctx.Err()
 		}
 	}
+}
+
+// send sends an action. Its write does not end with ctx (play's time):
+// the WebSocket library closes a connection whose write is cut short.
+func (p *player) send(ctx context.Context, seq uint64, a json.RawMessage) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	return p.conn.Send(ctx, seq, a)
 }
 
 // checkNoLeak proves that everything audience seat got over a whole match is

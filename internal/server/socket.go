@@ -338,6 +338,7 @@ func (c *sockConn) read() {
 // more than once, from the reading or the writing side.
 func (c *sockConn) end() {
 	c.endOnce.Do(func() {
+		c.s.log.Debug("a socket ends", "match", c.id, "seat", c.seat)
 		c.regMu.Lock()
 		id := c.pollID
 		c.ended = true
@@ -423,6 +424,7 @@ func (c *sockConn) drain() {
 			w.Sub.Close(bus.ErrResync)
 		}
 		if err := w.Sub.Err(); err != nil && w.Sub.Len() == 0 {
+			c.s.log.Debug("a socket's subscription ended", "match", c.id, "seat", c.seat, "reason", err)
 			switch {
 			case errors.Is(err, bus.ErrReplaced):
 				c.conn.Close(CloseReplaced, "this seat connected again elsewhere")
