@@ -17,17 +17,7 @@ func TestHistoryIsBounded(t *testing.T) {
 	defer match.SetHistoryLimit(limit)()
 	ctx := context.Background()
 	m := newManager(t, openStore(t), time.Minute)
-	c, err := m.Create(ctx, match.CreateRequest{Game: "testcards", Players: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	x, err := m.Get(ctx, c.Match.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := x.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
+	x := startMatch(t, m, match.CreateRequest{Game: "testcards", Players: 2})
 	// The seats play their first legal action until the match is over.
 	for range 100 {
 		st := snapshot(t, x, engine.Spectator)

@@ -37,6 +37,24 @@ func openStore(t *testing.T) *store.SQLite {
 	return s
 }
 
+// startMatch creates a match as req asks and starts it.
+func startMatch(t *testing.T, m *match.Manager, req match.CreateRequest) *match.Match {
+	t.Helper()
+	ctx := context.Background()
+	c, err := m.Create(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := m.Get(ctx, c.Match.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := x.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
+
 // snapshot returns the state message of a seat.
 func snapshot(t *testing.T, x *match.Match, s engine.Seat) match.Message {
 	t.Helper()
@@ -117,7 +135,6 @@ func (c *clockSaves) SaveClock(ctx context.Context, id string, e store.Epoch, cl
 // whenever each started, so that the saves share their commits: a node
 // commits once a ClockSave for all its clocks, not once per match.
 func TestClockSavesShareCommits(t *testing.T) {
-	ctx := context.Background()
 	st := &clockSaves{Store: openStore(t)}
 	const every = 200 * time.Millisecond
 	m := match.NewManager(match.Config{Store: st, Games: matchtest.Games(), ClockSpeed: 1, ClockSave: every,
@@ -125,18 +142,8 @@ func TestClockSavesShareCommits(t *testing.T) {
 	t.Cleanup(func() { m.Shutdown(context.Background()) })
 	const matches = 8
 	for range matches {
-		c, err := m.Create(ctx, match.CreateRequest{Game: "testrace", Players: 1,
+		startMatch(t, m, match.CreateRequest{Game: "testrace", Players: 1,
 			Options: map[string]string{"seconds": "600"}, TakeoverAfterMs: new(int64(0))})
-		if err != nil {
-			t.Fatal(err)
-		}
-		x, err := m.Get(ctx, c.Match.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := x.Start(ctx); err != nil {
-			t.Fatal(err)
-		}
 		time.Sleep(every / matches) // each starts at its own moment
 	}
 	st.mu.Lock()

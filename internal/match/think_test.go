@@ -51,7 +51,6 @@ func (b gateBot) Decide(_ engine.View, legal []engine.Action, _ engine.Millis) b
 // gatedMatch starts a match of the gated game; release opens the gate (once).
 func gatedMatch(t *testing.T, req match.CreateRequest) (g gated, x *match.Match, st *store.SQLite, release func()) {
 	t.Helper()
-	ctx := context.Background()
 	g = gated{asked: make(chan struct{}), gate: make(chan struct{})}
 	st = openStore(t)
 	m := match.NewManager(match.Config{
@@ -71,17 +70,7 @@ func gatedMatch(t *testing.T, req match.CreateRequest) (g gated, x *match.Match,
 	}
 	t.Cleanup(release) // first: a failing test must not leave the bot stuck
 	req.Game = "testgated"
-	c, err := m.Create(ctx, req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if x, err = m.Get(ctx, c.Match.ID); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := x.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	return g, x, st, release
+	return g, startMatch(t, m, req), st, release
 }
 
 // answersWhileThinking waits until the gate bot is asked, then checks that

@@ -164,21 +164,7 @@ func TestMatchAcrossNodes(t *testing.T) {
 func TestMatchOutlivesItsNode(t *testing.T) {
 	ns := newNodes(t, 2, matchtest.Games(), nil)
 	a, b := ns.all[0], ns.all[1]
-	cm := a.newMatch(match.CreateRequest{Game: "testcards", Players: 2}, false)
-	id := cm.Match.ID
-	p0, err := dialWith(b.c, id, cm.Seats[0].Token, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p0.close()
-	p1, err := dialWith(b.c, id, cm.Seats[1].Token, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p1.close()
-	if _, err := b.c.Start(context.Background(), id, cm.HostToken); err != nil {
-		t.Fatal(err)
-	}
+	p0, p1 := startTestCards(t, a, b, b)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	for _, p := range []*player{p0, p1} {
@@ -209,6 +195,27 @@ func TestMatchOutlivesItsNode(t *testing.T) {
 	wg.Wait()
 }
 
+// startTestCards starts a two-seat match of the test cards made on node
+// owner, seat 0's socket on node at0 and seat 1's on at1; the sockets close
+// when the test ends.
+func startTestCards(t *testing.T, owner, at0, at1 *env) (p0, p1 *player) {
+	t.Helper()
+	cm := owner.newMatch(match.CreateRequest{Game: "testcards", Players: 2}, false)
+	var ps [2]*player
+	for i, at := range []*env{at0, at1} {
+		p, err := dialWith(at.c, cm.Match.ID, cm.Seats[i].Token, engine.Seat(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(p.close)
+		ps[i] = p
+	}
+	if _, err := at1.c.Start(context.Background(), cm.Match.ID, cm.HostToken); err != nil {
+		t.Fatal(err)
+	}
+	return ps[0], ps[1]
+}
+
 // While NATS is down, a socket on a node that does not run its match
 // answers every message of its client with "unavailable", however many come
 // at once, and stays open; once NATS is back it gets a fresh state. (A
@@ -216,22 +223,7 @@ func TestMatchOutlivesItsNode(t *testing.T) {
 // closed as "too far behind" by the second.)
 func TestWaitingSocketAnswersEveryMessage(t *testing.T) {
 	ns := newNodes(t, 2, matchtest.Games(), nil)
-	a, b := ns.all[0], ns.all[1]
-	cm := a.newMatch(match.CreateRequest{Game: "testcards", Players: 2}, false)
-	id := cm.Match.ID
-	p0, err := dialWith(a.c, id, cm.Seats[0].Token, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p0.close()
-	p1, err := dialWith(b.c, id, cm.Seats[1].Token, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p1.close()
-	if _, err := a.c.Start(context.Background(), id, cm.HostToken); err != nil {
-		t.Fatal(err)
-	}
+	_, p1 := startTestCards(t, ns.all[0], ns.all[0], ns.all[1])
 	started := p1.expect(t, "the start", func(m *match.Message) bool { return m.Status == store.Running })
 
 	ns.nats.Shutdown()
