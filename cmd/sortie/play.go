@@ -38,7 +38,8 @@ and play at their pace; a real-time game runs on the wall clock.
 At a server's table: --join with a seat's invite link (the lobby of
 'sortie serve' gives one per seat); you then sit with the browser players.
 There, Tab opens a line to talk to the table, /leave (twice) hands your seat
-to your bot and /back takes it back.
+to your bot and /back takes it back (or, when the seat was opened elsewhere
+since, plays it here again).
 
 Keys: ↑/↓ move through your actions and Enter plays one; or type its number
 and Enter; or type the game's short form (Outran's arrows as on a keypad,
