@@ -177,6 +177,12 @@ func TestPlanDeSecoursTwoHumans(t *testing.T) {
 	if strings.Contains(js[string](guest, `location.href`), "token") {
 		t.Error("the token stays in the address bar")
 	}
+	// Before joining, the panels and badge that have nothing yet are not
+	// drawn as empty boxes.
+	const emptyBoxes = `[...document.querySelectorAll('.panel, .badge')].filter(e => !e.children.length && !e.textContent.trim() && e.getClientRects().length).map(e => e.id || e.className)`
+	if empty := js[[]string](guest, emptyBoxes); len(empty) > 0 {
+		t.Errorf("the invite page draws empty boxes: %v", empty)
+	}
 	guest.do("name", chromedpType("#join-name", "Gus"))
 	guest.click("#join-btn")
 	guest.wait(`(document.querySelector('.match-page')||{dataset:{}}).dataset.status === 'running'`, 10*time.Second)

@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"encoding/json"
 	"os"
 	"strings"
 	"testing"
@@ -95,5 +96,60 @@ func TestTempleFirstSeconds(t *testing.T) {
 		t.Errorf("%d chambers on the map", n)
 	}
 	t.Logf("%d rolls, %d moves, %d chambers", rolls, moves, js[int](p, `document.querySelectorAll('#tp-map .tp-chamber').length`))
+	p.checkErrors()
+}
+
+// Every chamber's name, in both languages and with two-digit numbers, is
+// drawn within its tile's floor (108 units wide): a long one ("Salle des
+// gemmes 12") is narrowed rather than spilled over its neighbours.
+func TestTempleNamesFitTheirTiles(t *testing.T) {
+	s := newSite(t, temple.Game{})
+	p := s.browser("namer", "en").tab("names")
+	p.open("/")
+	p.wait(`document.querySelector('.game-card')`, 10*time.Second)
+	var names []string
+	for _, lang := range []string{"en", "fr"} {
+		b, err := os.ReadFile("i18n/" + lang + ".json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var texts map[string]string
+		if err := json.Unmarshal(b, &texts); err != nil {
+			t.Fatal(err)
+		}
+		for k, v := range texts {
+			if strings.HasPrefix(k, "temple.kind.") {
+				names = append(names, v, v+" 12")
+			}
+		}
+	}
+	list, _ := json.Marshal(names)
+	script := `import('/pieces/temple.js').then((m) => {
+		const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+		svg.setAttribute('viewBox', '0 0 120 120');
+		svg.setAttribute('width', '120');
+		document.body.append(svg);
+		const out = {};
+		for (const name of ` + string(list) + `) {
+			const g = m.chamberTile({open: 'NESW'}, {name});
+			svg.append(g);
+			out[name] = g.querySelector('text.name').getBBox().width;
+			g.remove();
+		}
+		svg.remove();
+		return out;
+	})`
+	widths, err := chromedp.Run(p.ctx, chromedp.Evaluate[map[string]float64](script, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(widths) < 10 {
+		t.Fatalf("%d names measured", len(widths))
+	}
+	for name, w := range widths {
+		if w > 108 {
+			t.Errorf("%q is %.0f units wide on a floor of 108", name, w)
+		}
+	}
 	p.checkErrors()
 }

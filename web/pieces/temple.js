@@ -60,6 +60,16 @@ export function gemShape(x, y, r = 8) {
   return s('polygon', {class: 'gem', points: `${x},${y - r} ${x + r},${y - r * 0.2} ${x},${y + r} ${x - r},${y - r * 0.2}`});
 }
 
+// nameFit narrows a chamber's name that may run past its floor (108 units
+// wide), as "Salle des gemmes 2" or "Gem chamber 12" would: it is drawn in
+// 100 units, letters and spacing squeezed alike. (The tiles are drawn before
+// they are in the page, where text could be measured: a letter of their
+// bold 12-unit type is reckoned 8.4 units, a little more than most fonts
+// take.)
+function nameFit(name) {
+  return [...name].length * 8.4 > 100 ? {textLength: 100, lengthAdjust: 'spacingAndGlyphs'} : {};
+}
+
 // chamberTile draws a chamber in a 120×120 cell: stone floor, open sides,
 // its name, its entrance cost and gem field.
 export function chamberTile(c, opts = {}) {
@@ -70,7 +80,7 @@ export function chamberTile(c, opts = {}) {
   return s('g', {class: 'tp-tile k-' + (opts.kind || c.kind)},
     s('rect', {class: 'floor', x: 6, y: 6, width: 108, height: 108, rx: 10}),
     [...sides].map((sd) => door[sd] ? s('rect', {class: 'opening', x: door[sd][0], y: door[sd][1], width: door[sd][2], height: door[sd][3], rx: 3}) : null),
-    opts.name ? s('text', {class: 'name', x: 60, y: 27}, opts.name) : null,
+    opts.name ? s('text', {class: 'name', x: 60, y: 27, ...nameFit(opts.name)}, opts.name) : null,
     c.cost && c.cost.length ? costFrame(c.cost, 60, 44) : null,
     field,
     c.activated ? symbol('check', 84, 62, 18, {cls: 'done'}) : null,
