@@ -43,7 +43,8 @@ since, plays it here again).
 
 Keys: ↑/↓ move through your actions and Enter plays one; or type its number
 and Enter; or type the game's short form (Outran's arrows as on a keypad,
-98+3; Les Évadés' "cross d07 file joker"...). Each board has its own keys,
+98+3; Les Évadés' "cross d07 file joker"; a Room 25 program as its tokens'
+initials, MP for Move then Push...). Each board has its own keys,
 shown at the bottom of the screen (Temple's 1–7 and R, Plan de Secours' 1–3
 and L...). Esc clears, Ctrl+C leaves.
 

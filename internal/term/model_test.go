@@ -352,3 +352,47 @@ func TestOutranVoteKey(t *testing.T) {
 		t.Errorf("the game refused the vote: %v", err)
 	}
 }
+
+// In Room 25 a program is typed as its tokens' initials, in either
+// language ("MP", "BP": Move, then Push) or their names; the screen sends
+// the program the game offers for the first character to program, and
+// says so when the game offers no such program.
+func TestRoom25ProgramIsTypedByInitials(t *testing.T) {
+	g, err := all.Find("room25")
+	if err != nil {
+		t.Fatal(err)
+	}
+	programming := func(s engine.State) bool {
+		for _, a := range s.Legal(0) {
+			b, _ := engine.MarshalTyped(a)
+			if strings.Contains(string(b), `"type":"program"`) && strings.Contains(string(b), `"second":"push"`) {
+				return true
+			}
+		}
+		return false
+	}
+	s := stateWhere(t, g, 2, programming)
+	for _, typed := range []string{"MP", "bp", "move push", "Bouger, Pousser"} {
+		m, out := screenOn(t, g, s, 2)
+		press(m, append(runes(typed), enter)...)
+		if len(out.sent) != 1 {
+			t.Fatalf("%q: sent %s, refusal %q", typed, out.sent, m.refusal)
+		}
+		a := newObj(out.sent[0])
+		if a.typ() != "program" || a.str("first") != "move" || a.str("second") != "push" {
+			t.Errorf("%q sent %s", typed, out.sent[0])
+		}
+		if _, ok := m.ctx().legalOf(string(out.sent[0])); !ok {
+			t.Errorf("%q sent %s, which the game does not offer", typed, out.sent[0])
+		}
+	}
+	// Twice the same token is no program of the game's.
+	m, out := screenOn(t, g, s, 2)
+	press(m, append(runes("MM"), enter)...)
+	if len(out.sent) != 0 || !strings.Contains(m.refusal, "cannot take this program: Move, then Move") {
+		t.Errorf("MM: sent %s, refusal %q", out.sent, m.refusal)
+	}
+	if help := m.keysHelp(); !strings.HasPrefix(help, "L M P C + Enter") {
+		t.Errorf("the keys line while programming: %q", help)
+	}
+}

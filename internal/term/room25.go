@@ -1,6 +1,7 @@
 package term
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -201,6 +202,81 @@ func (room25) status(c *ctx) string {
 		return ""
 	}
 	return c.t("room25.status." + v.str("phase"))
+}
+
+// r25Tokens are the action tokens, each known by its initial in either
+// language (Look/Regarder, Move/Bouger, Push/Pousser, Control/Contrôler).
+var r25Tokens = []struct {
+	id       string
+	initials string
+}{{"look", "lr"}, {"move", "mb"}, {"push", "p"}, {"control", "c"}}
+
+// r25Token returns the token a typed word names: its initial, or its name
+// (or the start of it, three letters at least) in either language.
+func r25Token(word string, c *ctx) (string, bool) {
+	word = strings.ToLower(word)
+	for _, tk := range r25Tokens {
+		if len([]rune(word)) == 1 && strings.Contains(tk.initials, word) {
+			return tk.id, true
+		}
+		if len([]rune(word)) < 3 {
+			continue
+		}
+		for _, name := range []string{tk.id, strings.ToLower(c.t("room25.tok." + tk.id)), r25French[tk.id]} {
+			if strings.HasPrefix(name, word) {
+				return tk.id, true
+			}
+		}
+	}
+	return "", false
+}
+
+// r25French are the tokens' French names, typed by a player whatever the
+// screen's language.
+var r25French = map[string]string{"look": "regarder", "move": "bouger", "push": "pousser", "control": "contrôler"}
+
+// compose reads a program typed as its tokens, the first character's to
+// program: their initials ("MP": Move, then Push) or their names ("move
+// push"). A line that names no token is left to the screen.
+func (room25) compose(line string, c *ctx) (json.RawMessage, string, bool) {
+	progs := c.find("program")
+	if len(progs) == 0 {
+		return nil, "", false
+	}
+	words := strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == ',' || r == '+' })
+	if len(words) == 1 && len([]rune(words[0])) == 2 {
+		words = []string{string([]rune(words[0])[:1]), string([]rune(words[0])[1:])}
+	}
+	if len(words) == 0 || len(words) > 2 {
+		return nil, "", false
+	}
+	var toks []string
+	for _, w := range words {
+		tk, ok := r25Token(w, c)
+		if !ok {
+			return nil, "", false
+		}
+		toks = append(toks, tk)
+	}
+	char := progs[0].str("character")
+	for _, a := range progs {
+		if a.str("character") == char && a.str("first") == toks[0] && (len(toks) == 1 && a.str("second") == "" || len(toks) == 2 && a.str("second") == toks[1]) {
+			return a.raw, "", true
+		}
+	}
+	names := make([]string, len(toks))
+	for i, tk := range toks {
+		names[i] = c.t("room25.tok." + tk)
+	}
+	return nil, c.t("term.room25.notAProgram", p{"char": c.t("room25.char." + char), "list": strings.Join(names, ", "+c.t("room25.then")+" ")}), true
+}
+
+// keysHelp says how to type a program while one is asked.
+func (room25) keysHelp(c *ctx) string {
+	if len(c.find("program")) == 0 {
+		return ""
+	}
+	return c.t("term.room25.programKeys")
 }
 
 func (room25) listed(obj, *ctx) bool                { return true }
