@@ -109,15 +109,7 @@ func TestTempleNamesFitTheirTiles(t *testing.T) {
 	p.wait(`document.querySelector('.game-card')`, 10*time.Second)
 	var names []string
 	for _, lang := range []string{"en", "fr"} {
-		b, err := os.ReadFile("i18n/" + lang + ".json")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var texts map[string]string
-		if err := json.Unmarshal(b, &texts); err != nil {
-			t.Fatal(err)
-		}
-		for k, v := range texts {
+		for k, v := range dict(t, lang) {
 			if strings.HasPrefix(k, "temple.kind.") {
 				names = append(names, v, v+" 12")
 			}
