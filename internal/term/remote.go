@@ -182,9 +182,7 @@ func (r *remote) run() {
 	}()
 	tries := 0
 	for {
-		r.mu.Lock()
-		conn := r.conn
-		r.mu.Unlock()
+		conn := r.current()
 		for conn != nil {
 			m, _, err := conn.Next(ctx)
 			if err != nil {

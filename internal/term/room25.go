@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -94,13 +95,7 @@ func (room25) describe(ev obj, c *ctx) (string, bool) {
 		return c.t("room25.ev.turn_started", p{"turn": ev.num("turn"), "left": ev.num("turns_left")}), false
 	case "programmed":
 		if ev.str("first") != "" {
-			var toks []string
-			for _, k := range []string{ev.str("first"), ev.str("second")} {
-				if k != "" {
-					toks = append(toks, c.t("room25.tok."+k))
-				}
-			}
-			return c.t("room25.ev.programmed_you", p{"char": ch(), "list": strings.Join(toks, ", "+c.t("room25.then")+" ")}), false
+			return c.t("room25.ev.programmed_you", p{"char": ch(), "list": r25Program(c, ev.str("first"), ev.str("second"))}), false
 		}
 		return c.tn("room25.ev.programmed", ev.num("tokens"), p{"char": ch()}), false
 	case "round_started":
@@ -159,13 +154,7 @@ func (r room25) label(a obj, c *ctx) string {
 	case "hint":
 		return c.t("room25.hintLabel", p{"colour": c.t("room25.colour." + a.str("colour"))})
 	case "program":
-		var toks []string
-		for _, k := range []string{a.str("first"), a.str("second")} {
-			if k != "" {
-				toks = append(toks, c.t("room25.tok."+k))
-			}
-		}
-		return c.t("room25.programLabel", p{"char": ch(), "list": strings.Join(toks, ", "+c.t("room25.then")+" ")})
+		return c.t("room25.programLabel", p{"char": ch(), "list": r25Program(c, a.str("first"), a.str("second"))})
 	case "play":
 		return c.t("room25.play")
 	case "wait":
@@ -204,36 +193,56 @@ func (room25) status(c *ctx) string {
 	return c.t("room25.status." + v.str("phase"))
 }
 
-// r25Tokens are the action tokens, each known by its initial in either
-// language (Look/Regarder, Move/Bouger, Push/Pousser, Control/Contrôler).
-var r25Tokens = []struct {
-	id       string
-	initials string
-}{{"look", "lr"}, {"move", "mb"}, {"push", "p"}, {"control", "c"}}
-
-// r25Token returns the token a typed word names: its initial, or its name
-// (or the start of it, three letters at least) in either language.
-func r25Token(word string, c *ctx) (string, bool) {
-	word = strings.ToLower(word)
-	for _, tk := range r25Tokens {
-		if len([]rune(word)) == 1 && strings.Contains(tk.initials, word) {
-			return tk.id, true
+// r25Program names a program's tokens in order ("Move, then Push"); empty
+// ones are left out.
+func r25Program(c *ctx, toks ...string) string {
+	var names []string
+	for _, k := range toks {
+		if k != "" {
+			names = append(names, c.t("room25.tok."+k))
 		}
-		if len([]rune(word)) < 3 {
+	}
+	return strings.Join(names, ", "+c.t("room25.then")+" ")
+}
+
+// r25TokenIDs are the action tokens.
+var r25TokenIDs = []string{"look", "move", "push", "control"}
+
+// r25TokenNames are the tokens' names in every language of the terminal,
+// lower-cased: a player may type them, or their initials, in any of them
+// (Move or Bouger, M or B).
+var r25TokenNames = sync.OnceValue(func() map[string][]string {
+	out := map[string][]string{}
+	for _, lang := range Langs {
+		d, err := dict(lang)
+		if err != nil {
 			continue
 		}
-		for _, name := range []string{tk.id, strings.ToLower(c.t("room25.tok." + tk.id)), r25French[tk.id]} {
+		for _, id := range r25TokenIDs {
+			if name := d["room25.tok."+id]; name != "" {
+				out[id] = append(out[id], strings.ToLower(name))
+			}
+		}
+	}
+	return out
+})
+
+// r25Token returns the token a typed word names: its initial, or its name
+// (or the start of it, three letters at least) in any language.
+func r25Token(word string) (string, bool) {
+	word = strings.ToLower(word)
+	if n := len([]rune(word)); n == 0 || n == 2 {
+		return "", false
+	}
+	for _, id := range r25TokenIDs {
+		for _, name := range r25TokenNames()[id] {
 			if strings.HasPrefix(name, word) {
-				return tk.id, true
+				return id, true
 			}
 		}
 	}
 	return "", false
 }
-
-// r25French are the tokens' French names, typed by a player whatever the
-// screen's language.
-var r25French = map[string]string{"look": "regarder", "move": "bouger", "push": "pousser", "control": "contrôler"}
 
 // compose reads a program typed as its tokens, the first character's to
 // program: their initials ("MP": Move, then Push) or their names ("move
@@ -252,7 +261,7 @@ func (room25) compose(line string, c *ctx) (json.RawMessage, string, bool) {
 	}
 	var toks []string
 	for _, w := range words {
-		tk, ok := r25Token(w, c)
+		tk, ok := r25Token(w)
 		if !ok {
 			return nil, "", false
 		}
@@ -264,11 +273,7 @@ func (room25) compose(line string, c *ctx) (json.RawMessage, string, bool) {
 			return a.raw, "", true
 		}
 	}
-	names := make([]string, len(toks))
-	for i, tk := range toks {
-		names[i] = c.t("room25.tok." + tk)
-	}
-	return nil, c.t("term.room25.notAProgram", p{"char": c.t("room25.char." + char), "list": strings.Join(names, ", "+c.t("room25.then")+" ")}), true
+	return nil, c.t("term.room25.notAProgram", p{"char": c.t("room25.char." + char), "list": r25Program(c, toks...)}), true
 }
 
 // keysHelp says how to type a program while one is asked.
@@ -457,13 +462,9 @@ func r25Side(v obj, c *ctx) []string {
 		if x.num("drowns_turn") != 0 {
 			s += " — " + c.bad.Render(c.t("room25.drowns", p{"turn": x.num("drowns_turn")}))
 		}
-		var toks []string
-		for _, k := range x.strs("program") {
-			toks = append(toks, c.t("room25.tok."+k))
-		}
 		switch {
-		case len(toks) > 0:
-			s += " · " + strings.Join(toks, ", "+c.t("room25.then")+" ")
+		case len(x.strs("program")) > 0:
+			s += " · " + r25Program(c, x.strs("program")...)
 		case x.boolean("programmed"):
 			s += " · " + c.tn("room25.tokensHidden", x.num("tokens"))
 		}
