@@ -14,6 +14,10 @@ import (
 	"sortie/games/plandesecours"
 	"sortie/games/room25"
 	"sortie/games/temple"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // glyphsOK is the characters a page may write as text: Latin letters with
@@ -269,4 +273,62 @@ func TestKeyboardKeepsFocus(t *testing.T) {
 		t.Errorf("after the lobby's refresh the focus is on %q", id)
 	}
 	lp.checkErrors()
+}
+
+// TestTooltipsCanBeHovered checks WCAG 1.4.13 with a mouse: a piece's
+// tooltip stays while the pointer moves from the piece onto it and rests
+// there, goes when the pointer leaves both, and a click on it or Escape
+// closes it.
+func TestTooltipsCanBeHovered(t *testing.T) {
+	bc := boardCases["evades"]
+	s := newSite(t, bc.game)
+	c := s.create("evades", bc.seats, bc.options, 400, "Ada")
+	p := s.browser("ada", "en").tab("tips")
+	p.size(1400, 900, false)
+	p.openSeat(c, 0)
+	p.wait(bc.ready, 30*time.Second)
+	type rect struct{ X, Y, W, H float64 }
+	rectOf := func(sel string) rect {
+		return js[rect](p, fmt.Sprintf(`(() => { const r = document.querySelector(%q).getBoundingClientRect();
+			return {X: r.left, Y: r.top, W: r.width, H: r.height}; })()`, sel))
+	}
+	move := func(x, y float64) { p.do("move the pointer", chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x, y)) }
+	const shown = `document.querySelector('#tip') && !document.querySelector('#tip').hidden`
+	const piece = "#ev-hand .card-btn"
+	hover := func() rect {
+		t.Helper()
+		js[bool](p, fmt.Sprintf(`(document.querySelector(%q).scrollIntoView({block: 'center'}), true)`, piece))
+		r := rectOf(piece)
+		move(r.X+r.W/2, r.Y+r.H/2)
+		p.wait(shown, 5*time.Second)
+		return rectOf("#tip")
+	}
+
+	// From the piece onto the tooltip, where the pointer rests past the
+	// time a tooltip left behind takes to go.
+	tip := hover()
+	said := js[string](p, `document.querySelector('#tip').textContent`)
+	move(tip.X+tip.W/2, tip.Y+tip.H/2)
+	time.Sleep(700 * time.Millisecond)
+	if !js[bool](p, shown) || js[string](p, `document.querySelector('#tip').textContent`) != said {
+		t.Fatal("the tooltip went while the pointer rested on it")
+	}
+	if !js[bool](p, fmt.Sprintf(`document.elementFromPoint(%f, %f) === document.querySelector('#tip')`, tip.X+tip.W/2, tip.Y+tip.H/2)) {
+		t.Fatal("the pointer on the tooltip is not on it but on what is beneath")
+	}
+	// Away from both: it goes.
+	move(5, 5)
+	p.wait(`document.querySelector('#tip').hidden`, 3*time.Second)
+
+	// A click on it closes it (and reaches nothing beneath).
+	tip = hover()
+	move(tip.X+tip.W/2, tip.Y+tip.H/2)
+	p.do("click the tooltip", chromedp.MouseClickXY(tip.X+tip.W/2, tip.Y+tip.H/2))
+	p.wait(`document.querySelector('#tip').hidden`, 3*time.Second)
+
+	// Escape closes it while the pointer is still on the piece.
+	hover()
+	p.do("escape", chromedpKey(kb.Escape))
+	p.wait(`document.querySelector('#tip').hidden`, 3*time.Second)
+	p.checkErrors()
 }

@@ -2,9 +2,9 @@
 // pointer rests on it and when it has the keyboard focus, and a screen
 // reader reads the same text as the piece's description (aria-describedby).
 // One floating box serves the whole page; it stays while the piece is
-// hovered or focused, and Escape closes it (WCAG 1.4.13). It never takes
-// clicks (pointer-events: none), so that it can never hide the button a
-// player is about to press.
+// hovered or focused, the pointer can move onto it to read it, and Escape
+// closes it (WCAG 1.4.13). It is not a control: a click on it closes it, so
+// that it stands in the way of a button for one click at most.
 
 import {h} from './ui.js';
 
@@ -38,6 +38,11 @@ function show(el) {
   clearTimeout(hideTimer);
   if (!box) {
     box = h('div', {class: 'tip', id: 'tip', 'aria-hidden': 'true'});
+    // The pointer crossing from the piece to the box keeps it (the piece's
+    // pointerout asked to hide it soon); leaving the box hides it.
+    box.addEventListener('pointerenter', () => clearTimeout(hideTimer));
+    box.addEventListener('pointerleave', () => { if (document.activeElement !== owner) hideSoon(); });
+    box.addEventListener('click', hide);
     document.body.append(box);
   }
   owner = el;
