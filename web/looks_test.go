@@ -292,7 +292,9 @@ func TestTooltipsCanBeHovered(t *testing.T) {
 		return js[rect](p, fmt.Sprintf(`(() => { const r = document.querySelector(%q).getBoundingClientRect();
 			return {X: r.left, Y: r.top, W: r.width, H: r.height}; })()`, sel))
 	}
-	move := func(x, y float64) { p.do("move the pointer", chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x, y)) }
+	move := func(x, y float64) {
+		p.do("move the pointer", chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x, y))
+	}
 	const shown = `document.querySelector('#tip') && !document.querySelector('#tip').hidden`
 	const piece = "#ev-hand .card-btn"
 	hover := func() rect {

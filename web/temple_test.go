@@ -3,6 +3,7 @@ package web_test
 import (
 	"encoding/json"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -142,6 +143,42 @@ func TestTempleNamesFitTheirTiles(t *testing.T) {
 		if w > 108 {
 			t.Errorf("%q is %.0f units wide on a floor of 108", name, w)
 		}
+	}
+	p.checkErrors()
+}
+
+// TestTempleNewsIsReadOnce: a door slam is read out once, urgently, with
+// the dice it cost; the log shows it without a screen reader reading it a
+// second time, while the log's other news is read as it comes. (The first
+// slam comes after minutes of play, so the page is handed the update one
+// brings.)
+func TestTempleNewsIsReadOnce(t *testing.T) {
+	s := newSite(t, temple.Game{})
+	p := s.browser("tess", "en").tab("news")
+	p.createMatch("temple", []string{"human", "heuristic"}, nil, "Tess")
+	p.click("#play-link")
+	p.wait(`document.querySelector('#tp-countdown') && document.querySelector('.match-page').dataset.status === 'running'`, 10*time.Second)
+	js[bool](p, `(() => { const pg = window.sortie.page;
+		pg.setState({...pg.msg}, [{type: 'door_slam', losses: [{seat: 0}]}, {type: 'escaped', seat: 1}]);
+		return true; })()`)
+	p.wait(`document.querySelector('#announce-urgent') && document.querySelector('#announce-urgent').textContent !== ''`, 5*time.Second)
+	urgent := p.text("#announce-urgent")
+	if !strings.Contains(urgent, "Tess") {
+		t.Errorf("the slam was read as %q, without the die Tess lost", urgent)
+	}
+	log := js[[]string](p, `[...document.querySelectorAll('#log li')].map((li) => li.textContent)`)
+	if !slices.Contains(log, urgent) {
+		t.Errorf("the log %q does not show the slam %q", log, urgent)
+	}
+	read := js[[]string](p, `[...document.querySelectorAll('#announce-log p')].map((p) => p.textContent)`)
+	if slices.Contains(read, urgent) {
+		t.Errorf("the slam is read twice: urgently and from the log (%q)", read)
+	}
+	if len(read) == 0 || !strings.Contains(read[len(read)-1], "escape") {
+		t.Errorf("the log's other news is not read: %q", read)
+	}
+	if js[string](p, `document.querySelector('#log').getAttribute('aria-live') || ''`) != "" {
+		t.Error("the log is itself a live region again, which reads the slam a second time")
 	}
 	p.checkErrors()
 }

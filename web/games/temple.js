@@ -94,6 +94,10 @@ export function slam() {
 
 // ---- rendering ----
 
+// saysUrgently is the events the board reads out itself, urgently, as they
+// happen: the match's log adds them without reading them again.
+export const saysUrgently = new Set(['gong', 'door_slam', 'sand_out', 'collapse']);
+
 export function render(root, ctx) {
   const v = ctx.view;
   if (!v) return;
@@ -107,9 +111,10 @@ export function render(root, ctx) {
     if (ev.type === 'door_slam' || ev.type === 'sand_out') { slam(); flash = {text: t('temple.slamNow'), kind: 'slam'}; }
     if (ev.type === 'collapse') { slam(); flash = {text: t('temple.collapseNow'), kind: 'slam'}; }
     if (flash) {
-      // Said once, urgently; the banner drawn on the next redraws is silent.
+      // Said once, urgently, in the log's words (which name the dice lost);
+      // the banner drawn on the next redraws is silent.
       ui.flash = {...flash, at: performance.now()};
-      announce(flash.text, true);
+      announce(describe(ev, ctx) || flash.text, true);
     }
   }
   const board = h('div', {class: 'tp'},

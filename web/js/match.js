@@ -12,6 +12,7 @@ import {ENDED, isOver, endedText} from './ended.js';
 import {TurnAlert, AlertSettings} from './alerts.js';
 import {FocusKeeper} from './focus.js';
 import {installTips} from './tips.js';
+import {announceLog} from './announce.js';
 import {prefsPanel, shortcutsOn, singleKey} from './prefs.js';
 import {seatMark, icon} from '/pieces/common.js';
 
@@ -693,7 +694,7 @@ export class MatchPage {
     let ol = this.el.logBox.querySelector('ol');
     if (!ol || full) {
       fill(this.el.logBox, h('h2', {id: 'log-h'}, t('match.log')));
-      ol = h('ol', {class: 'log', id: 'log', 'aria-live': 'polite', 'aria-relevant': 'additions', tabindex: '0', 'aria-label': t('match.log')});
+      ol = h('ol', {class: 'log', id: 'log', tabindex: '0', 'aria-label': t('match.log')});
       this.el.logBox.append(ol);
       this.drawTalk();
       this.shownTotal = (this.logTotal || 0) - this.log.length;
@@ -701,10 +702,16 @@ export class MatchPage {
     // The entries added since the last drawing (a full log drops its
     // oldest ones, so count from the end).
     const fresh = Math.min(this.log.length, (this.logTotal || 0) - (this.shownTotal || 0));
+    const said = [];
     for (const e of this.log.slice(this.log.length - fresh)) {
       const li = this.logItem(e);
-      if (li) ol.append(li);
+      if (!li) continue;
+      ol.append(li);
+      // News is read as it comes (a log drawn whole, on opening or in
+      // another language, is not); a board's urgent news was read already.
+      if (!full && !(e.kind === 'ev' && this.mod?.saysUrgently?.has(e.ev.type))) said.push(li.textContent);
     }
+    announceLog(said);
     this.shownTotal = this.logTotal || 0;
     while (ol.children.length > 300) ol.firstChild.remove();
     ol.scrollTop = ol.scrollHeight;
