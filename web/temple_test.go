@@ -182,3 +182,67 @@ func TestTempleNewsIsReadOnce(t *testing.T) {
 	}
 	p.checkErrors()
 }
+
+// TestTempleTilesKeepTheirPlaces draws the fullest chamber there can be (a
+// gem chamber with its longest name, its cost, a field counting 10/10 and
+// done, loose gems, a curse mask, a chest and five explorers) and checks
+// that no two of its things overlap and that all stay on the floor: the
+// explorers used to hide the field's count.
+func TestTempleTilesKeepTheirPlaces(t *testing.T) {
+	s := newSite(t, temple.Game{})
+	p := s.browser("tiler", "fr").tab("tiles")
+	p.open("/")
+	p.wait(`document.querySelector('.game-card')`, 10*time.Second)
+	script := `import('/pieces/temple.js').then((m) => {
+		const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+		svg.setAttribute('viewBox', '0 0 120 120');
+		svg.setAttribute('width', '480');
+		document.body.append(svg);
+		const c = {open: 'NESW', kind: 'gem', cost: ['adventurer', 'torch'], symbol: 'torch',
+			tiers: [{cost: 4, gems: 1}, {cost: 7, gems: 2}, {cost: 10, gems: 3}], target: 3, pool_value: 10,
+			activated: true, gems: 7, mask: true, chest: true};
+		const g = m.chamberTile(c, {kind: 'gem', name: 'Salle des gemmes 12', pawns: [0, 1, 2, 3, 4]});
+		svg.append(g);
+		const box = (el) => { const r = el.getBoundingClientRect(); return {x: r.left, y: r.top, w: r.width, h: r.height}; };
+		const parts = {};
+		for (const [name, sel] of Object.entries({name: 'text.name', cost: '.cost', field: '.field', count: '.field-t',
+			done: '.done', gem: '.gem', gems: '.gems-t', chest: '.chest', mask: '.curse-mask'})) {
+			const el = g.querySelector(sel);
+			if (el) parts[name] = box(el);
+		}
+		g.querySelectorAll('.seat-token').forEach((el, i) => { parts['explorer ' + (i + 1)] = box(el); });
+		const out = {floor: box(g.querySelector('.floor')), parts};
+		svg.remove();
+		return out;
+	})`
+	type rect struct{ X, Y, W, H float64 }
+	drawn, err := chromedp.Run(p.ctx, chromedp.Evaluate[struct {
+		Floor rect
+		Parts map[string]rect
+	}](script, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(drawn.Parts) != 14 {
+		t.Fatalf("%d things drawn, not 14: %v", len(drawn.Parts), drawn.Parts)
+	}
+	const slack = 0.5 // of a screen pixel, at 4 pixels a unit
+	f := drawn.Floor
+	names := make([]string, 0, len(drawn.Parts))
+	for name, r := range drawn.Parts {
+		names = append(names, name)
+		if r.X < f.X-slack || r.Y < f.Y-slack || r.X+r.W > f.X+f.W+slack || r.Y+r.H > f.Y+f.H+slack {
+			t.Errorf("%s runs off the floor: %+v on %+v", name, r, f)
+		}
+	}
+	slices.Sort(names)
+	for i, a := range names {
+		for _, b := range names[i+1:] {
+			ra, rb := drawn.Parts[a], drawn.Parts[b]
+			if ra.X+ra.W > rb.X+slack && rb.X+rb.W > ra.X+slack && ra.Y+ra.H > rb.Y+slack && rb.Y+rb.H > ra.Y+slack {
+				t.Errorf("%s and %s overlap: %+v and %+v", a, b, ra, rb)
+			}
+		}
+	}
+	p.checkErrors()
+}

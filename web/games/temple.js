@@ -9,7 +9,7 @@ import {t, tn, list, num} from '/js/i18n.js';
 import {tip, attachTips} from '/js/tips.js';
 import {roving, centreInPan} from '/js/focus.js';
 import {announce} from '/js/announce.js';
-import {icon, symbol, seatShape, seatMark} from '/pieces/common.js';
+import {icon, symbol, seatMark} from '/pieces/common.js';
 import {dieSVG, dieTip, chamberTile} from '/pieces/temple.js';
 
 const ROLLABLE = new Set(['live', 'spent']);
@@ -284,8 +284,7 @@ function map(v, ctx, me) {
     g.push(tip(s('g', {class: 'tp-chamber k-' + c.kind + (a ? ' can' : '') + (here === c ? ' here' : ''), 'data-chamber': c.id, 'data-key': 'ch-' + c.id,
       role: a ? 'button' : 'img', 'aria-label': labelText + (a ? '. ' + t('temple.clickEnter') : ''), transform: `translate(${x} ${y})`,
       onclick: a ? go : null, onkeydown: keyStop, onkeyup: a ? (e) => { if (e.key === 'Enter' || e.key === ' ') go(); } : null},
-    chamberTile(c, {kind, name: chamberName(c.id)}),
-    who.map((st, k) => seatShape(st.seat, 10, {x: 24 + k * 22, y: CELL - 22, text: String(st.seat + 1)}))),
+    chamberTile(c, {kind, name: chamberName(c.id), pawns: who.map((st) => st.seat)})),
     chamberTip(c, a, here, v, ctx)));
   });
   if (here) {

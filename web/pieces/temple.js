@@ -5,7 +5,7 @@
 
 import {s} from '/js/ui.js';
 import {t} from '/js/i18n.js';
-import {symbol, svgBox} from './common.js';
+import {symbol, svgBox, seatShape} from './common.js';
 
 export const FACES = ['adventurer', 'key', 'torch', 'gold_mask', 'black_mask'];
 const FACE_SYMBOL = {adventurer: 'adventurer', key: 'key', torch: 'torch', gold_mask: 'mask', black_mask: 'mask'};
@@ -71,22 +71,28 @@ function nameFit(name) {
 }
 
 // chamberTile draws a chamber in a 120×120 cell: stone floor, open sides,
-// its name, its entrance cost and gem field.
+// its name, its entrance cost and gem field, and the explorers in it
+// (opts.pawns, seats). Each thing keeps a place of its own, so that none
+// hides another (TestTempleTilesKeepTheirPlaces): the name across the top,
+// the cost under it between the curse mask and the chest, the gem field in
+// the middle with its check mark and its count at its right, loose gems at
+// its left, and a row at the bottom for up to five explorers.
 export function chamberTile(c, opts = {}) {
   const sides = c.open || '';
   const door = {N: [48, 0, 24, 12], E: [108, 48, 12, 24], S: [48, 108, 24, 12], W: [0, 48, 12, 24]};
-  const field = c.tiers ? [s('circle', {class: 'field', cx: 60, cy: 70, r: 17}), faceSymbol(c.symbol, 60, 70, 18),
-    s('text', {class: 'field-t', x: 60, y: 101}, (c.pool_value || 0) + '/' + (c.target ? c.tiers[c.target - 1].cost : c.tiers[0].cost))] : null;
+  const field = c.tiers ? [s('circle', {class: 'field', cx: 60, cy: 73, r: 15}), faceSymbol(c.symbol, 60, 73, 17),
+    s('text', {class: 'field-t', x: 95, y: 83}, (c.pool_value || 0) + '/' + (c.target ? c.tiers[c.target - 1].cost : c.tiers[0].cost))] : null;
   return s('g', {class: 'tp-tile k-' + (opts.kind || c.kind)},
     s('rect', {class: 'floor', x: 6, y: 6, width: 108, height: 108, rx: 10}),
     [...sides].map((sd) => door[sd] ? s('rect', {class: 'opening', x: door[sd][0], y: door[sd][1], width: door[sd][2], height: door[sd][3], rx: 3}) : null),
     opts.name ? s('text', {class: 'name', x: 60, y: 27, ...nameFit(opts.name)}, opts.name) : null,
     c.cost && c.cost.length ? costFrame(c.cost, 60, 44) : null,
     field,
-    c.activated ? symbol('check', 84, 62, 18, {cls: 'done'}) : null,
-    c.gems ? [gemShape(22, 70), s('text', {class: 'gems-t', x: 22, y: 92}, '×' + c.gems)] : null,
-    c.face_down_treasure || c.chest ? symbol('chest', 98, 22, 18, {cls: 'chest'}) : null,
-    c.mask ? symbol('mask', 22, 22, 18, {cls: 'curse-mask'}) : null);
+    c.activated ? symbol('check', 96, 62, 16, {cls: 'done'}) : null,
+    c.gems ? [gemShape(22, 64), s('text', {class: 'gems-t', x: 22, y: 84}, '×' + c.gems)] : null,
+    c.face_down_treasure || c.chest ? symbol('chest', 98, 44, 18, {cls: 'chest'}) : null,
+    c.mask ? symbol('mask', 22, 44, 18, {cls: 'curse-mask'}) : null,
+    (opts.pawns || []).map((seat, k) => seatShape(seat, 9, {x: 18 + k * 21, y: 99, text: String(seat + 1)})));
 }
 
 // emblem is the lobby's picture of the game: a row of dice.
