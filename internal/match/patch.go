@@ -24,6 +24,9 @@ type viewMemo struct {
 	keys []string
 	sums []uint64
 	lens []int // of each member's value, so that an unchanged one is found without reading it through
+	// room is where the last patch was written; the next one is written
+	// there again, since a patch is copied into its message at once.
+	room []byte
 }
 
 // viewSeed hashes view members; hashes never leave the process.
@@ -34,7 +37,8 @@ var viewSeed = maphash.MakeSeed()
 // that disappeared as a JSON array (nil when none). ok is false when the
 // whole view should be sent instead: no memo of the state before, a view
 // that is not an object, or a patch hardly smaller than the view. The memo
-// describes view afterwards in every case.
+// describes view afterwards in every case. The patch is only good until the
+// next call (it is written in the memo's room).
 func (m *viewMemo) patch(view []byte, seq uint64) (patch, drop []byte, ok bool) {
 	var buf [48]member
 	ms, split := appendMembers(buf[:0], view, m)
@@ -53,7 +57,7 @@ func (m *viewMemo) patch(view []byte, seq uint64) (patch, drop []byte, ok bool) 
 		if !sameKeys {
 			seen = make([]bool, len(m.keys))
 		}
-		patch = append(make([]byte, 0, 256), '{')
+		patch = append(m.room[:0], '{')
 		for k, mb := range ms {
 			j := k
 			if !sameKeys {
@@ -83,6 +87,9 @@ func (m *viewMemo) patch(view []byte, seq uint64) (patch, drop []byte, ok bool) 
 		}
 		if drop != nil {
 			drop = append(drop, ']')
+		}
+		if cap(patch) <= maxKeptView {
+			m.room = patch[:0]
 		}
 	}
 	if !sameKeys {
