@@ -196,6 +196,26 @@ func (m *Manager) failStored(ctx context.Context, rec *store.Match, u *unreplaya
 	return refuse(CodeMatchFailed, "This match cannot go on: %s", r.Message)
 }
 
+// failDamaged marks failed a stored match whose row does not read back in
+// full (rec.Damaged), and says so in rec: such a match can neither run nor
+// be shown, and one bad row must not hold anything else up. The write may
+// be refused (another node holds the match: it fails it as it loads it);
+// rec says failed all the same.
+func (m *Manager) failDamaged(ctx context.Context, rec *store.Match) {
+	if rec.Damaged == "" || rec.Status == store.Failed || rec.Status == store.Closed {
+		return
+	}
+	u := &unreplayable{err: errors.New(rec.Damaged)}
+	m.logFailure(rec.ID, u)
+	b, _ := json.Marshal(u.reason())
+	now := time.Now()
+	err := m.store.End(ctx, rec.ID, rec.Lease.Epoch, store.Failed, string(b), rec.Clock, now)
+	if err != nil && !errors.Is(err, store.ErrConflict) && !errors.Is(err, store.ErrFenced) {
+		m.readError("cannot mark a damaged match failed", rec.ID, err)
+	}
+	rec.Status, rec.Reason, rec.Finished = store.Failed, string(b), now
+}
+
 // overRefusal refuses to load a match that failed or was closed.
 func overRefusal(rec *store.Match) error {
 	r := decodeReason(rec.Reason)

@@ -207,6 +207,9 @@ func (x *Match) resync() {
 		if err != nil {
 			return err
 		}
+		if r.Damaged != "" {
+			return &unreplayable{err: errors.New(r.Damaged)}
+		}
 		log, err := m.store.Log(ctx, id)
 		if err == nil {
 			talk, err = m.store.Chat(ctx, id)

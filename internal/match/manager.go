@@ -406,15 +406,16 @@ func (m *Manager) loadStored(ctx context.Context, id string, lease store.Lease) 
 		m.readError("cannot read a match", id, err)
 		return nil, refuse(CodeUnavailable, "The server could not read the match; try again.")
 	}
+	if m.node != nil {
+		rec.Lease = lease
+	}
+	m.failDamaged(ctx, rec)
 	if rec.Status == store.Failed || rec.Status == store.Closed {
 		return nil, overRefusal(rec) // nothing to run or show: the summary says why
 	}
 	g, err := m.Game(rec.Game)
 	if err != nil {
 		return nil, refuse(CodeUnavailable, "The game of this match (%s) is not on this server.", rec.Game)
-	}
-	if m.node != nil {
-		rec.Lease = lease
 	}
 	log, err := m.store.Log(ctx, id)
 	var talk [][]byte
@@ -554,6 +555,9 @@ func (m *Manager) List(ctx context.Context, f store.Filter) ([]Summary, error) {
 	if err != nil {
 		return nil, refuse(CodeUnavailable, "The server could not read the matches; try again.")
 	}
+	for _, r := range recs {
+		m.failDamaged(ctx, r)
+	}
 	out := make([]Summary, len(recs))
 	now := time.Now()
 	m.mu.Lock()
@@ -595,6 +599,7 @@ func (m *Manager) stored(ctx context.Context, id string) (*store.Match, error) {
 	if err != nil {
 		return nil, refuse(CodeUnavailable, "The server could not read the match; try again.")
 	}
+	m.failDamaged(ctx, rec)
 	return rec, nil
 }
 

@@ -135,6 +135,70 @@ func TestAMatchThatNoLongerReplaysFailsOnce(t *testing.T) {
 	}
 }
 
+// A match whose stored row no longer reads back (its setup, or a finished
+// match's outcome, edited by hand or damaged) is marked failed with the
+// reason, and holds nothing else up: the lobby lists every match, the
+// others play on, the damaged ones answer match_failed at once and log one
+// line each, and their host may close them. (Before, one such row made the
+// lobby and the match answer 503 "try again" for ever.)
+func TestADamagedRowFailsAlone(t *testing.T) {
+	logs := &matchtest.Logs{}
+	e := newEnv(t, matchtest.Games(), logTo(logs))
+	ctx := context.Background()
+	req := match.CreateRequest{Game: "testcards", Players: 2}
+	damaged := e.newMatch(req, true)
+	e.playSome(damaged.Match.ID, 2)
+	good := e.newMatch(req, true)
+	ended := e.newMatch(req, true)
+	e.stop()
+	e.editStore(`UPDATE matches SET setup = '{"players":' WHERE id = ?`, damaged.Match.ID)
+	e.editStore(`UPDATE matches SET status = 'finished', outcome = 'not json', finished = 1 WHERE id = ?`, ended.Match.ID)
+	e.start()
+
+	all := listed(t, e.c, "running,finished,failed")
+	status := map[string]match.Summary{}
+	for _, s := range all {
+		status[s.ID] = s
+	}
+	if s := status[good.Match.ID]; s.Status != store.Running {
+		t.Fatalf("the good match is listed as %q among %d", s.Status, len(all))
+	}
+	for _, cm := range []*server.CreatedMatch{damaged, ended} {
+		id := cm.Match.ID
+		if s := status[id]; s.Status != store.Failed || s.Reason == nil || s.Reason.Code != match.ReasonBadSetup {
+			t.Fatalf("a damaged match is listed as %q (%+v)", s.Status, s.Reason)
+		}
+		for i := range 50 {
+			if sum, err := e.c.Match(ctx, id); err != nil || sum.Status != store.Failed {
+				t.Fatalf("GET %d of %s: %+v %v", i, id, sum, err)
+			}
+		}
+		for _, path := range []string{"/state", "/view?step=1", "/replay"} {
+			if err := e.c.Do(ctx, "GET", "/api/matches/"+id+path, "", nil, nil); apiCode(err) != match.CodeMatchFailed {
+				t.Fatalf("GET %s of a damaged match: %v", path, err)
+			}
+		}
+		if _, err := e.c.Dial(ctx, id, ""); apiCode(err) != match.CodeMatchFailed {
+			t.Fatalf("a socket to a damaged match: %v", err)
+		}
+		if n := len(logs.Lines("ERROR", id)); n != 1 {
+			t.Fatalf("match %s logged %d errors, want one:\n%s", id, n, strings.Join(logs.Lines("ERROR", id), "\n"))
+		}
+	}
+	e.playSome(good.Match.ID, 2)
+	sum, err := e.c.CloseMatch(ctx, damaged.Match.ID, damaged.HostToken)
+	if err != nil || sum.Status != store.Closed {
+		t.Fatalf("closed by its host: %+v %v", sum, err)
+	}
+	e.restart() // stored as failed or closed: nothing logged again
+	if sum, err := e.c.Match(ctx, ended.Match.ID); err != nil || sum.Status != store.Failed {
+		t.Fatalf("after a restart: %+v %v", sum, err)
+	}
+	if n := len(logs.Lines("ERROR", "")); n != 2 {
+		t.Fatalf("%d errors in all, want one per damaged match:\n%s", n, strings.Join(logs.Lines("ERROR", ""), "\n"))
+	}
+}
+
 // listed returns the matches the lobby lists with the given statuses.
 func listed(t *testing.T, c *client.Client, status string) []match.Summary {
 	t.Helper()

@@ -151,26 +151,34 @@ func decodeSeats(b string) ([]Seat, error) {
 	return seats, nil
 }
 
-// decodeMatch fills m's encoded columns in.
-func decodeMatch(m *Match, setup, seats string, outcome *string) error {
+// decodeMatch fills m's encoded columns in. What does not read back is left
+// zero, and m.Damaged says why (the first fault found).
+func decodeMatch(m *Match, setup, seats string, outcome *string) {
+	damaged := func(what string, err error) {
+		if m.Damaged == "" {
+			m.Damaged = fmt.Sprintf("the stored %s of match %s does not read back: %v", what, m.ID, err)
+		}
+	}
 	if err := json.Unmarshal([]byte(setup), &m.Setup); err != nil {
-		return fmt.Errorf("%w: match %s: setup: %v", errBadData, m.ID, err)
+		m.Setup = engine.Setup{}
+		damaged("setup", err)
 	}
 	var err error
 	if m.Seats, err = decodeSeats(seats); err != nil {
-		return fmt.Errorf("%w: match %s: seats: %v", errBadData, m.ID, err)
+		m.Seats = nil
+		damaged("seats", err)
 	}
 	if outcome != nil {
 		m.Outcome = new(engine.Outcome)
 		if err := json.Unmarshal([]byte(*outcome), m.Outcome); err != nil {
-			return fmt.Errorf("%w: match %s: outcome: %v", errBadData, m.ID, err)
+			m.Outcome = nil
+			damaged("outcome", err)
 		}
 	}
 	m.Lease.Match = m.ID
 	if m.Lease.Node == "" {
 		m.Lease.Expires = time.Time{}
 	}
-	return nil
 }
 
 func millis(t time.Time) int64 {

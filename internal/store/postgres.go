@@ -576,7 +576,8 @@ func scanPgMatch(row pgx.Row) (*Match, error) {
 			*t.dst = *t.src
 		}
 	}
-	return &m, decodeMatch(&m, setup, seats, outcome)
+	decodeMatch(&m, setup, seats, outcome)
+	return &m, nil
 }
 
 // read bounds a read by the store's timeout.

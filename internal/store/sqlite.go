@@ -747,7 +747,8 @@ func scanMatch(row scanner) (*Match, error) {
 	if outcome.Valid {
 		out = &outcome.String
 	}
-	return &m, decodeMatch(&m, setup, seats, out)
+	decodeMatch(&m, setup, seats, out)
+	return &m, nil
 }
 
 // Get returns one match.

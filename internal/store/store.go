@@ -117,6 +117,11 @@ type Match struct {
 	// abandoned, failed, closed): the match package's own account, opaque
 	// here; empty otherwise.
 	Reason string
+	// Damaged says why part of the stored row does not read back (its
+	// setup, seats or outcome, edited by hand or damaged); the fields it
+	// concerns are then zero. Get and List still return such a match, so
+	// that one bad row hides no other; the match package marks it failed.
+	Damaged string
 	// Lease says which node runs the match, under which epoch.
 	Lease    Lease
 	Created  time.Time
