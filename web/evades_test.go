@@ -166,3 +166,39 @@ func TestEvadesAgainstBots(t *testing.T) {
 	}
 	p.checkErrors()
 }
+
+// TestEvadesMapKeepsItsPlaceOnAPhone: at phone width the map is wider than
+// the screen and pans inside itself. It opens on the player's pawn, and
+// where its reader panned it stays through every redraw (every update
+// redraws the board): it used to jump back to its left edge.
+func TestEvadesMapKeepsItsPlaceOnAPhone(t *testing.T) {
+	s := newSite(t, evades.Game{})
+	c := s.create("evades", []string{"human", "medium"}, map[string]string{"first_player": "1"}, 400, "Eve")
+	p := s.browser("eve", "en").tab("phone")
+	p.size(390, 844, false)
+	p.openSeat(c, 0)
+	p.wait(`document.querySelector('#ev-pan') && document.querySelector('#ev-pan').scrollWidth > document.querySelector('#ev-pan').clientWidth`, 20*time.Second)
+	const pawnShown = `(() => { const pan = document.querySelector('#ev-pan').getBoundingClientRect();
+		const r = document.querySelector('#ev-map .pawn-g[data-seat="0"]').getBoundingClientRect();
+		return r.left >= pan.left && r.right <= pan.right; })()`
+	p.wait(pawnShown, 5*time.Second)
+	js[bool](p, `(() => { const pan = document.querySelector('#ev-pan'); pan.scrollLeft = 37; pan.dataset.old = '1'; return true; })()`)
+	js[bool](p, `(window.sortie.page.drawBoard([], null), true)`)
+	if js[bool](p, `document.querySelector('#ev-pan').dataset.old === '1'`) {
+		t.Fatal("the board was not drawn again")
+	}
+	if x := js[int](p, `document.querySelector('#ev-pan').scrollLeft`); x != 37 {
+		t.Errorf("after a redraw the map is panned to %d, not where its reader left it (37)", x)
+	}
+	// So does an update (another seat's move), handed to the page as the
+	// socket would.
+	js[bool](p, `(() => { const pg = window.sortie.page; document.querySelector('#ev-pan').dataset.old = '1';
+		pg.setState({...pg.msg}, []); return true; })()`)
+	if js[bool](p, `document.querySelector('#ev-pan').dataset.old === '1'`) {
+		t.Fatal("an update did not draw the board again")
+	}
+	if x := js[int](p, `document.querySelector('#ev-pan').scrollLeft`); x != 37 {
+		t.Errorf("after an update the map is panned to %d, not 37", x)
+	}
+	p.checkErrors()
+}

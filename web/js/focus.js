@@ -115,6 +115,7 @@ function nearest(from, items, [dx, dy]) {
 export function centreInPan(pan, el, done) {
   if (!pan || !el) return;
   requestAnimationFrame(() => {
+    if (!pan.isConnected) return; // drawn again meanwhile: the next drawing centres
     if (pan.scrollWidth <= pan.clientWidth + 2 && pan.scrollHeight <= pan.clientHeight + 2) return;
     const r = el.getBoundingClientRect(), p = pan.getBoundingClientRect();
     pan.scrollLeft += r.left + r.width / 2 - (p.left + p.width / 2);

@@ -404,6 +404,9 @@ export class MatchPage {
     this.deferred = null;
     const key = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
     const inBoard = key && this.el.board.contains(document.activeElement);
+    // Maps wider than the screen (a phone's) keep where their reader
+    // panned them, or where the board first centred them.
+    const pans = [...this.el.board.querySelectorAll('.pan[id]')].map((p) => [p.id, p.scrollLeft, p.scrollTop]);
     const ctx = this.ctx(events, prevView);
     const inner = h('div', {class: 'board-inner'});
     try {
@@ -413,6 +416,10 @@ export class MatchPage {
       inner.replaceChildren(h('p', {class: 'error'}, t('match.boardFailed')));
     }
     fill(this.el.board, h('h2', {id: 'board-h', class: 'visually-hidden'}, t('match.board')), inner);
+    for (const [id, x, y] of pans) {
+      const p = document.getElementById(id);
+      if (p) { p.scrollLeft = x; p.scrollTop = y; }
+    }
     if (inBoard) {
       const again = this.el.board.querySelector('[data-key="' + CSS.escape(key) + '"]');
       if (again) again.focus();
