@@ -152,6 +152,7 @@ func TestEvadesAgainstBots(t *testing.T) {
 		p.wait(fmt.Sprintf(`(() => { const d = document.querySelector('.match-page').dataset; return +d.seq > %d || d.busy !== 'true'; })()`, st.Seq), 10*time.Second)
 	}
 	t.Logf("%d moves of mine (%v, %d composed without a list), %d turns, finished: %v", moves, kinds, composed, turns, finished)
+	p.axe("Les Évadés after some turns")
 	if finished {
 		p.wait(`document.querySelector('#end-headline')`, 10*time.Second)
 		p.wait(`document.querySelector('#review-board .ev')`, 10*time.Second)

@@ -70,6 +70,7 @@ func TestOutranAgainstBots(t *testing.T) {
 		p.wait(fmt.Sprintf(`(() => { const d = document.querySelector('.match-page').dataset; return +d.seq > %d || d.busy !== 'true'; })()`, st.Seq), 10*time.Second)
 	}
 	t.Logf("%v, finished: %v", kinds, finished)
+	p.axe("Outran after some runs")
 	if finished {
 		p.wait(`document.querySelector('#end-headline')`, 10*time.Second)
 		p.shot("end")

@@ -139,6 +139,7 @@ func TestPlanDeSecoursAgainstBots(t *testing.T) {
 	if n < moves {
 		t.Errorf("the replay has %d steps for %d moves of mine", n, moves)
 	}
+	p.axe("Plan de Secours' replay")
 	last := p.text("#step-text")
 	p.click("#step-prev")
 	p.wait(fmt.Sprintf(`document.querySelector('#step-text').textContent !== %q`, last), 5*time.Second)

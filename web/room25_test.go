@@ -81,6 +81,7 @@ func TestRoom25AgainstBots(t *testing.T) {
 	p.wait(`document.querySelector('#end-headline')`, 10*time.Second)
 	p.wait(`document.querySelector('#review-board #r25-grid')`, 10*time.Second)
 	p.shot("end")
+	p.axe("Room 25's end and review")
 	p.checkErrors()
 }
 

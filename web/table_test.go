@@ -146,6 +146,8 @@ func TestTableTalk(t *testing.T) {
 	bob.click("#leave-seat")
 	ana.wait(`[...document.querySelectorAll('#log li')].some(li => /Bob handed their seat to their bot/.test(li.textContent))`, 10*time.Second)
 	bob.wait(`document.querySelector('#take-back')`, 10*time.Second)
+	bob.axe("a seat handed to its bot, with table talk (fr)")
+	ana.axe("table talk")
 	bob.click("#take-back")
 	ana.wait(`[...document.querySelectorAll('#log li')].some(li => /Bob took their seat back/.test(li.textContent))`, 10*time.Second)
 	for _, p := range []*page{ana, bob, spec} {
@@ -269,6 +271,7 @@ func TestRefusalReadsAndStays(t *testing.T) {
 	if !regexp.MustCompile(`dans \d+(,\d)? s`).MatchString(text) || strings.Contains(text, "ms") || regexp.MustCompile(`\b(you|roll|again)\b`).MatchString(text) {
 		t.Errorf("the refusal reads %q in the French page", text)
 	}
+	p.axe("a refusal shown")
 	// Bots roll every second or so: the banner stays while they do.
 	seq := p.state().Seq
 	p.wait(fmt.Sprintf(`+document.querySelector('.match-page').dataset.seq >= %d`, seq+3), 20*time.Second)

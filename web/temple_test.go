@@ -78,6 +78,7 @@ func TestTempleFirstSeconds(t *testing.T) {
 		time.Sleep(1600 * time.Millisecond) // the roll cooldown
 	}
 	p.shot("play")
+	p.axe("Temple after a minute of play")
 	if whole {
 		if !js[bool](p, `document.querySelector('.match-page').dataset.status === 'finished'`) {
 			t.Fatalf("the match did not end in %v", play)
@@ -177,6 +178,7 @@ func TestTempleNewsIsReadOnce(t *testing.T) {
 	if len(read) == 0 || !strings.Contains(read[len(read)-1], "escape") {
 		t.Errorf("the log's other news is not read: %q", read)
 	}
+	p.axe("Temple with a slam's banner")
 	if js[string](p, `document.querySelector('#log').getAttribute('aria-live') || ''`) != "" {
 		t.Error("the log is itself a live region again, which reads the slam a second time")
 	}
@@ -244,5 +246,43 @@ func TestTempleTilesKeepTheirPlaces(t *testing.T) {
 			}
 		}
 	}
+	p.checkErrors()
+}
+
+// TestTempleChamberButtonsReadTheirName: a chamber one may enter is a
+// button whose only text is its name; the numbers drawn over it (its
+// field's count, the explorers in it) lie outside it, said in words by its
+// label (WCAG 2.5.3, which axe found broken once an explorer stood in a
+// chamber another could enter).
+func TestTempleChamberButtonsReadTheirName(t *testing.T) {
+	s := newSite(t, temple.Game{})
+	c := s.create("temple", []string{"human", "medium"}, nil, 0, "Zoé")
+	p := s.browser("zoe", "fr").tab("match")
+	p.openSeat(c, 0)
+	p.wait(`document.querySelectorAll('#tp-map .tp-chamber').length >= 3 && window.sortie.page.msg.legal.length > 0`, 15*time.Second)
+	// The other explorer steps into a gem chamber next to Zoé's, which
+	// she has the dice to enter, as an update would tell.
+	js[bool](p, `(() => { const pg = window.sortie.page;
+		const view = structuredClone(pg.msg.view);
+		const i = view.chambers.findIndex((c) => c.id !== 'start');
+		view.chambers[i].tiers = [{cost: 4, gems: 1}, {cost: 7, gems: 2}];
+		view.chambers[i].symbol = 'torch';
+		view.chambers[i].pool_value = 3;
+		view.seats[1].chamber = i;
+		pg.setState({...pg.msg, view, legal: [...pg.msg.legal, {type: 'enter', to: view.chambers[i].id}]}, []);
+		return true; })()`)
+	p.wait(`document.querySelector('#tp-map .tp-chamber.can')`, 5*time.Second)
+	bad := js[[]string](p, `[...document.querySelectorAll('#tp-map .tp-chamber')].filter((g) => {
+		const name = g.querySelector('text.name');
+		return g.textContent.trim() !== (name ? name.textContent : '').trim() || !g.getAttribute('aria-label').includes(name.textContent);
+	}).map((g) => g.textContent + ' / ' + g.getAttribute('aria-label'))`)
+	if len(bad) > 0 {
+		t.Errorf("chambers whose text is more than their name, or whose label lacks it: %q", bad)
+	}
+	if n := js[int](p, `document.querySelectorAll('#tp-map .tp-marks .seat-token').length`); n != 2 {
+		t.Errorf("%d explorers drawn over the chambers, want 2", n)
+	}
+	p.shot("explorer-in-a-gem-chamber")
+	p.axe("Temple with an explorer in a chamber one may enter")
 	p.checkErrors()
 }

@@ -10,7 +10,7 @@ import {tip, attachTips} from '/js/tips.js';
 import {roving, centreInPan} from '/js/focus.js';
 import {announce} from '/js/announce.js';
 import {icon, symbol, seatMark} from '/pieces/common.js';
-import {dieSVG, dieTip, chamberTile} from '/pieces/temple.js';
+import {dieSVG, dieTip, chamberTile, chamberMarks} from '/pieces/temple.js';
 
 const ROLLABLE = new Set(['live', 'spent']);
 const SIDES = ['N', 'E', 'S', 'W'];
@@ -284,8 +284,9 @@ function map(v, ctx, me) {
     g.push(tip(s('g', {class: 'tp-chamber k-' + c.kind + (a ? ' can' : '') + (here === c ? ' here' : ''), 'data-chamber': c.id, 'data-key': 'ch-' + c.id,
       role: a ? 'button' : 'img', 'aria-label': labelText + (a ? '. ' + t('temple.clickEnter') : ''), transform: `translate(${x} ${y})`,
       onclick: a ? go : null, onkeydown: keyStop, onkeyup: a ? (e) => { if (e.key === 'Enter' || e.key === ' ') go(); } : null},
-    chamberTile(c, {kind, name: chamberName(c.id), pawns: who.map((st) => st.seat)})),
+    chamberTile(c, {kind, name: chamberName(c.id), marks: false})),
     chamberTip(c, a, here, v, ctx)));
+    g.push(s('g', {transform: `translate(${x} ${y})`, 'aria-hidden': 'true'}, chamberMarks(c, {pawns: who.map((st) => st.seat)})));
   });
   if (here) {
     const [x, y] = pos(here);

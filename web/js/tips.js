@@ -2,9 +2,14 @@
 // pointer rests on it and when it has the keyboard focus, and a screen
 // reader reads the same text as the piece's description (aria-describedby).
 // One floating box serves the whole page; it stays while the piece is
-// hovered or focused, the pointer can move onto it to read it, and Escape
-// closes it (WCAG 1.4.13). It is not a control: a click on it closes it, so
-// that it stands in the way of a button for one click at most.
+// hovered or focused, and Escape closes it (WCAG 1.4.13). One the pointer
+// opened can be hovered in turn, so that the pointer may move onto it to
+// read it; it is not a control: as with the browser's own tooltips,
+// pressing anywhere (on it, on its piece, elsewhere) closes it until the
+// pointer moves on, so that a player clicking through a row of buttons
+// never finds the next one under the last one's tooltip. One the keyboard
+// opened lets clicks through: it must not catch the click of someone who
+// picked with keys and confirms with the mouse.
 
 import {h} from './ui.js';
 
@@ -12,6 +17,7 @@ let box = null;
 let owner = null;
 let hideTimer = 0;
 let n = 0;
+let quiet = null; // where the pointer was pressed: no tooltip until it moves on from there
 
 // tip marks el with its explanation and returns el.
 export function tip(el, text) {
@@ -34,7 +40,8 @@ export function attachTips(root) {
   root.append(texts);
 }
 
-function show(el) {
+// show shows el's tooltip; byPointer says the pointer opened it.
+function show(el, byPointer) {
   clearTimeout(hideTimer);
   if (!box) {
     box = h('div', {class: 'tip', id: 'tip', 'aria-hidden': 'true'});
@@ -42,10 +49,10 @@ function show(el) {
     // pointerout asked to hide it soon); leaving the box hides it.
     box.addEventListener('pointerenter', () => clearTimeout(hideTimer));
     box.addEventListener('pointerleave', () => { if (document.activeElement !== owner) hideSoon(); });
-    box.addEventListener('click', hide);
     document.body.append(box);
   }
   owner = el;
+  box.classList.toggle('hoverable', !!byPointer);
   box.textContent = el.dataset.tip;
   box.hidden = false;
   const r = el.getBoundingClientRect();
@@ -75,9 +82,22 @@ export function installTips() {
   if (installTips.done) return;
   installTips.done = true;
   document.addEventListener('pointerover', (e) => {
+    if (quiet) return;
     const el = e.target.closest && e.target.closest('[data-tip]');
-    if (el) show(el);
+    if (el) show(el, true);
   });
+  document.addEventListener('pointerdown', (e) => {
+    quiet = {x: e.clientX, y: e.clientY};
+    if (owner) hide();
+  }, true);
+  document.addEventListener('pointermove', (e) => {
+    if (!quiet || Math.hypot(e.clientX - quiet.x, e.clientY - quiet.y) <= 4) return;
+    quiet = null;
+    // The pointer may have come onto its piece while quiet (pointerover
+    // comes before pointermove).
+    const el = e.target.closest && e.target.closest('[data-tip]');
+    if (el) show(el, true);
+  }, {passive: true});
   document.addEventListener('pointerout', (e) => {
     const el = e.target.closest && e.target.closest('[data-tip]');
     if (el && !(e.relatedTarget && el.contains(e.relatedTarget)) && document.activeElement !== el) hideSoon();
@@ -87,9 +107,9 @@ export function installTips() {
     // Only keyboard focus shows it: a click that focuses a button, or the
     // focus put back after a redraw of a board played with the mouse,
     // does not.
-    if (el && el === e.target && el.matches(':focus-visible')) show(el); else if (owner) hide();
+    if (el && el === e.target && el.matches(':focus-visible')) show(el, false); else if (owner) hide();
   });
   document.addEventListener('focusout', (e) => { if (owner === e.target) hideSoon(); });
   document.addEventListener('keydown', (e) => { if (e.key === 'Escape' && owner) { hide(); } }, true);
-  addEventListener('scroll', () => { if (owner && owner.isConnected) show(owner); else hide(); }, {passive: true});
+  addEventListener('scroll', () => { if (owner && owner.isConnected) show(owner, box.classList.contains('hoverable')); else hide(); }, {passive: true});
 }

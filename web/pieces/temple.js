@@ -71,27 +71,37 @@ function nameFit(name) {
 }
 
 // chamberTile draws a chamber in a 120×120 cell: stone floor, open sides,
-// its name, its entrance cost and gem field, and the explorers in it
-// (opts.pawns, seats). Each thing keeps a place of its own, so that none
-// hides another (TestTempleTilesKeepTheirPlaces): the name across the top,
-// the cost under it between the curse mask and the chest, the gem field in
-// the middle with its check mark and its count at its right, loose gems at
-// its left, and a row at the bottom for up to five explorers.
+// its name, its entrance cost and gem field, and (unless opts.marks is
+// false) its marks: see chamberMarks. Each thing keeps a place of its own,
+// so that none hides another (TestTempleTilesKeepTheirPlaces): the name
+// across the top, the cost under it between the curse mask and the chest,
+// the gem field in the middle with its check mark and its count at its
+// right, loose gems at its left, and a row at the bottom for up to five
+// explorers.
 export function chamberTile(c, opts = {}) {
   const sides = c.open || '';
   const door = {N: [48, 0, 24, 12], E: [108, 48, 12, 24], S: [48, 108, 24, 12], W: [0, 48, 12, 24]};
-  const field = c.tiers ? [s('circle', {class: 'field', cx: 60, cy: 73, r: 15}), faceSymbol(c.symbol, 60, 73, 17),
-    s('text', {class: 'field-t', x: 95, y: 83}, (c.pool_value || 0) + '/' + (c.target ? c.tiers[c.target - 1].cost : c.tiers[0].cost))] : null;
   return s('g', {class: 'tp-tile k-' + (opts.kind || c.kind)},
     s('rect', {class: 'floor', x: 6, y: 6, width: 108, height: 108, rx: 10}),
     [...sides].map((sd) => door[sd] ? s('rect', {class: 'opening', x: door[sd][0], y: door[sd][1], width: door[sd][2], height: door[sd][3], rx: 3}) : null),
     opts.name ? s('text', {class: 'name', x: 60, y: 27, ...nameFit(opts.name)}, opts.name) : null,
     c.cost && c.cost.length ? costFrame(c.cost, 60, 44) : null,
-    field,
+    c.tiers ? [s('circle', {class: 'field', cx: 60, cy: 73, r: 15}), faceSymbol(c.symbol, 60, 73, 17)] : null,
     c.activated ? symbol('check', 96, 62, 16, {cls: 'done'}) : null,
-    c.gems ? [gemShape(22, 64), s('text', {class: 'gems-t', x: 22, y: 84}, '×' + c.gems)] : null,
+    c.gems ? gemShape(22, 64) : null,
     c.face_down_treasure || c.chest ? symbol('chest', 98, 44, 18, {cls: 'chest'}) : null,
     c.mask ? symbol('mask', 22, 44, 18, {cls: 'curse-mask'}) : null,
+    opts.marks === false ? null : chamberMarks(c, opts));
+}
+
+// chamberMarks draws what is counted on a chamber's tile: its field's count,
+// its loose gems, the explorers in it (opts.pawns, seats). On the board they
+// lie over the chamber's button, not in it, so that its name is all the text
+// it holds and its label can say the numbers in words (WCAG 2.5.3).
+export function chamberMarks(c, opts = {}) {
+  return s('g', {class: 'tp-marks'},
+    c.tiers ? s('text', {class: 'field-t', x: 95, y: 83}, (c.pool_value || 0) + '/' + (c.target ? c.tiers[c.target - 1].cost : c.tiers[0].cost)) : null,
+    c.gems ? s('text', {class: 'gems-t', x: 22, y: 84}, '×' + c.gems) : null,
     (opts.pawns || []).map((seat, k) => seatShape(seat, 9, {x: 18 + k * 21, y: 99, text: String(seat + 1)})));
 }
 
