@@ -21,7 +21,7 @@ import (
 )
 
 // BenchmarkAction measures one action through the whole server path but the
-// sockets: decoded, checked and played by the match's goroutine, appended to
+// sockets: decoded, checked and played in the match's run, appended to
 // a SQLite log and committed, then encoded for every audience (each seat
 // watching, and spectators when asked) and handed to the bus. Every seat is
 // human and plays a random legal action in turn; a finished match is

@@ -116,10 +116,7 @@ func (x *Match) think(s engine.Seat, legal []engine.Action, clock engine.Millis,
 			}()
 			d = x.mgr.budget.ask(b, state, s, legal, clock, people, x.quit)
 		}()
-		select {
-		case x.inbox <- func() { x.decided(s, ticket, d.Action, legal, clock, forced, turnStart) }:
-		case <-x.quit: // the match is gone: nobody waits for the answer
-		}
+		x.post(func() { x.decided(s, ticket, d.Action, legal, clock, forced, turnStart) })
 	}()
 }
 

@@ -80,6 +80,6 @@ func AsError(err error) *Error {
 	return &Error{Code: CodeUnavailable, Message: "The server cannot do this now; try again in a moment."}
 }
 
-// errGone is returned by a match whose goroutine has ended (it was unloaded
+// errGone is returned by a match that has ended (it was unloaded
 // or the server is stopping); the manager loads it again if it can.
 var errGone = refuse(CodeUnavailable, "The match is not running on this server now; try again.")

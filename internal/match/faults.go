@@ -31,12 +31,12 @@ const CodePending = "pending"
 type stall struct {
 	what   string                          // what waits, for the logs
 	write  func(ctx context.Context) error // tried again until it lands; safe to repeat
-	landed func()                          // what follows once it landed, on the match's goroutine
+	landed func()                          // what follows once it landed, in the match's run
 	since  time.Time
 	clock  engine.Millis // the match clock waits here meanwhile
 	tries  int
 	due    time.Time // when to try again
-	trying bool      // a try is under way, off the match's goroutine
+	trying bool      // a try is under way, off the match's run
 	store  bool      // the store failed (a fault the manager counts), not the match
 }
 
@@ -118,7 +118,7 @@ func pending(err error, what string) error {
 	return refuse(CodePending, "The server cannot save your %s right now. It is kept, and goes through as soon as the server can save again; the match waits until then.", what)
 }
 
-// retry tries the stalled write again, off the match's goroutine, if it is
+// retry tries the stalled write again, off the match's run, if it is
 // due; the answer comes back through the inbox (see tried).
 func (x *Match) retry(now time.Time) {
 	s := x.stall
@@ -128,10 +128,7 @@ func (x *Match) retry(now time.Time) {
 	s.trying = true
 	go func() {
 		err := s.write(context.Background())
-		select {
-		case x.inbox <- func() { x.tried(s, err) }:
-		case <-x.quit: // the match stopped: what it waited for is dropped
-		}
+		x.post(func() { x.tried(s, err) })
 	}()
 }
 

@@ -43,7 +43,7 @@ func newSick(t *testing.T) *sick {
 	}
 	t.Cleanup(func() { st.Close() })
 	// Skip at once where files cannot be made immutable (not from the
-	// match's goroutine later).
+	// match's run later).
 	storetest.Immutable(t, st.Path())()
 	return &sick{SQLite: st, t: t, tries: map[string]int{}}
 }

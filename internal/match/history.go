@@ -1,6 +1,6 @@
 // History: what an audience was told so far, so that a page rebuilt after a
 // reload shows the same log as one that stayed open. It is rebuilt from the
-// stored log and table talk, off the match's goroutine, with the same
+// stored log and table talk, off the match's run, with the same
 // filter as the updates (engine.Visible): an audience never learns more
 // from its history than it was told live, and a restart changes nothing.
 
@@ -39,7 +39,7 @@ func (x *Match) historyRef(s engine.Seat) historyRef {
 }
 
 // withHistory adds the history of audience s up to ref to a state message.
-// It runs off the match's goroutine: it reads only the store and what never
+// It runs off the match's run: it reads only the store and what never
 // changes (the game and the setup). If the store cannot be read, the
 // message goes without a history, and the client keeps the log it holds.
 func (x *Match) withHistory(ctx context.Context, state []byte, s engine.Seat, ref historyRef) []byte {

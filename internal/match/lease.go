@@ -637,21 +637,20 @@ func (n *node) handOver(ctx context.Context, x *Match, to string) {
 			n.log.Warn("a node did not take a match over; the first node to look will", "match", x.id, "node", to, "err", err)
 		}
 	}
-	// The goroutine has ended: what it owned is ours now.
+	// The match has ended: what it owned is ours now.
 	n.m.ended(x)
 	x.closeSubs(bus.ErrClosed)
 	n.log.Info("match handed over", "match", x.id, "to", to, "paused", time.Since(start).Round(time.Millisecond))
 }
 
-// leave ends the goroutine of a match that stops here while it goes on
-// elsewhere: fenced, its sockets follow it to the node that runs it now;
-// parked, the manager hands it over and then closes them.
+// leave ends a match that stops here while it goes on elsewhere: fenced,
+// its sockets follow it to the node that runs it now; parked, the manager
+// hands it over and then closes them.
 func (x *Match) leave() {
 	if x.fenced {
 		x.mgr.forget(x)
 		x.closeSubs(bus.ErrResync)
 	}
-	x.drain()
 }
 
 // created places a match just stored: on another node if this one is

@@ -270,7 +270,7 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (*Created, erro
 	m.live[x.id] = x
 	n := len(m.live)
 	m.mu.Unlock()
-	go x.run()
+	x.run()
 	m.liveChanged(n)
 	m.log.Info("match created", "match", x.id, "game", rec.Game, "players", rec.Setup.Players)
 	if req.AutoStart && x.allJoinedNow() {
@@ -282,8 +282,8 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (*Created, erro
 	return c, err
 }
 
-// allJoinedNow is allJoined for a match whose goroutine has not touched its
-// seats yet.
+// allJoinedNow is allJoined for a match just made, asked through its inbox
+// like any request.
 func (x *Match) allJoinedNow() bool {
 	var all bool
 	_ = x.do(context.Background(), func() error { all = x.allJoined(); return nil })
@@ -351,7 +351,7 @@ func (m *Manager) Get(ctx context.Context, id string) (*Match, error) {
 			} else {
 				m.live[id] = x
 				n = len(m.live)
-				go x.run()
+				x.run()
 			}
 		}
 		c.err = err
@@ -455,7 +455,7 @@ func (m *Manager) newMatch(g engine.Game, rec *store.Match, log [][]byte) (*Matc
 	x := &Match{
 		id: rec.ID, game: g, info: info, mgr: m,
 		log:   m.log.With("match", rec.ID, "game", info.ID),
-		inbox: make(chan func(), 16), stop: make(chan struct{}), quit: make(chan struct{}),
+		inbox: make(chan func(), 16), quit: make(chan struct{}),
 		hostHash: rec.HostHash, tokenHashes: make([][]byte, len(rec.Seats)), setup: rec.Setup,
 		rec: rec, opts: opts, state: state, seq: uint64(len(log)), lastAt: lastAt,
 		clockBase: max(rec.Clock, lastAt), clockWall: time.Now(),
@@ -468,6 +468,9 @@ func (m *Manager) newMatch(g engine.Game, rec *store.Match, log [][]byte) (*Matc
 	x.idleSince, x.lastPlayer = x.clockWall, x.clockWall
 	x.lease, x.leased = rec.Lease, x.clockWall
 	x.over.Store(rec.Status.Over())
+	x.running.Store(true) // nobody runs the match before run
+	x.wake = time.AfterFunc(time.Hour, x.kick)
+	x.wake.Stop()
 	if len(rec.Settings) > 0 {
 		if err := json.Unmarshal(rec.Settings, &x.set); err != nil {
 			return nil, &unreplayable{err: fmt.Errorf("the settings do not read: %v", err)}
@@ -504,7 +507,7 @@ func (m *Manager) forget(x *Match) {
 }
 
 // ended tells Hooks.Ended, once, that x no longer counts for its owner. It
-// runs on x's goroutine.
+// runs within x's run.
 func (m *Manager) ended(x *Match) {
 	if x.owner == "" {
 		return
@@ -661,7 +664,7 @@ func (m *Manager) Shutdown(ctx context.Context) error {
 	}
 	m.mu.Unlock()
 	for _, x := range xs {
-		close(x.stop)
+		x.stop()
 	}
 	for _, x := range xs {
 		select {

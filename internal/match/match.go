@@ -1,7 +1,10 @@
-// Package match runs live matches: one goroutine per match owns its state,
-// its seats and its clock, and everything that touches the match — an action
-// of a client, a connection, a join, the start, a timer — reaches that goroutine
-// through its inbox, so the rules need no locks.
+// Package match runs live matches. A match owns its state, its seats and its
+// clock, and everything that touches the match — an action of a client, a
+// connection, a join, the start, a timer — reaches it through its inbox and
+// is run by one goroutine at a time, so the rules need no locks. A match has
+// no goroutine of its own: whoever brings it work while nobody runs it runs
+// it (a socket's reader runs the action it read, a timer's goroutine what is
+// due), until it has nothing left to do (see drive).
 //
 // An action is decoded, checked against the sequence number it was chosen on,
 // applied (a refused action leaves the state untouched), appended to the
@@ -26,7 +29,7 @@
 //
 // This package must never know a concrete game, and must never let anything
 // of a state but its views, and the clones its thinking bots own, leave the
-// goroutine that owns it.
+// match's run (see drive).
 package match
 
 import (
@@ -52,15 +55,21 @@ type Match struct {
 	mgr   *Manager
 	log   *slog.Logger
 	inbox chan func()
-	stop  chan struct{} // closed by the manager to stop the match
-	quit  chan struct{} // closed when the goroutine has ended
+	quit  chan struct{} // closed when the match has ended
+
+	// Who runs the match (see drive). running is set while a goroutine
+	// runs it, and stays set once it has ended; wake runs it when tick has
+	// something to do next; stopping is the manager's request to stop.
+	running  atomic.Bool
+	stopping atomic.Bool
+	wake     *time.Timer
 
 	// Fixed when the match is loaded; read from any goroutine.
 	hostHash    []byte
 	tokenHashes [][]byte
 	setup       engine.Setup // a copy of rec.Setup, which the history reads
 
-	// Owned by the match's goroutine.
+	// Owned by whoever runs the match (see drive).
 	rec        *store.Match
 	opts       engine.Options
 	set        settings
@@ -83,7 +92,7 @@ type Match struct {
 	owner      string // CreateRequest.Owner until Hooks.Ended is told
 
 	// On several nodes (see lease.go). lease and leased are fixed before
-	// the goroutine starts; over is read by the lease keeper.
+	// the match first runs; over is read by the lease keeper.
 	lease  store.Lease // the lease the match runs under
 	leased time.Time   // when it was taken
 	over   atomic.Bool // the match is finished
@@ -151,8 +160,9 @@ func (x *Match) SeatOf(token string) (engine.Seat, bool) {
 // IsHost reports whether token is the match's host token.
 func (x *Match) IsHost(token string) bool { return tokenMatches(token, x.hostHash) }
 
-// do runs fn on the match's goroutine and returns its answer. ctx bounds the
-// wait for a place in the inbox; once taken, fn runs to its end.
+// do runs fn on the match and returns its answer: at once on the calling
+// goroutine if nobody runs the match, else when its turn comes. ctx bounds
+// the wait for a place in the inbox; once taken, fn runs to its end.
 func (x *Match) do(ctx context.Context, fn func() error) error {
 	done := make(chan error, 1)
 	select {
@@ -162,6 +172,7 @@ func (x *Match) do(ctx context.Context, fn func() error) error {
 	case <-ctx.Done():
 		return refuse(CodeUnavailable, "The match is too busy to answer now; try again.")
 	}
+	x.kick()
 	select {
 	case err := <-done:
 		return err
@@ -175,25 +186,75 @@ func (x *Match) do(ctx context.Context, fn func() error) error {
 	}
 }
 
-// run is the match's goroutine.
+// post queues fn, the answer of work done off the match (a bot's decision,
+// a try of a stalled write), and has the match run it; fn is dropped if the
+// match has ended.
+func (x *Match) post(fn func()) {
+	select {
+	case x.inbox <- fn:
+		x.kick()
+	case <-x.quit: // the match is gone: nobody waits for the answer
+	}
+}
+
+// kick runs the match on the calling goroutine unless a goroutine runs it
+// already (which then finds what was queued) or it has ended.
+func (x *Match) kick() {
+	if x.running.CompareAndSwap(false, true) {
+		x.drive(nil)
+	}
+}
+
+// run has the match run for the first time, on a goroutine of its own
+// until it has nothing to do. Until then nobody else runs it (running is set
+// when the match is made).
 func (x *Match) run() {
-	defer close(x.quit)
-	defer x.leaveStalled()
+	go x.drive(func() {
+		if x.rec.Status == store.Running {
+			x.finishIfOver(time.Now())
+		}
+	})
+}
+
+// stop asks the match to stop; it has stopped when quit is closed.
+func (x *Match) stop() {
+	x.stopping.Store(true)
+	x.kick()
+}
+
+// driveBudget is how many requests a goroutine that brought one runs before
+// it hands what remains to a goroutine of the match's: a socket's reader
+// that found the match free does not serve its table for long.
+const driveBudget = 16
+
+// drive runs the match: first (if any), then, before each request of the
+// inbox and when the wake timer fires, what is due (tick). When nothing is
+// left it arms the wake timer for what is due next and lets the match go.
+// The caller has set running; drive clears it when it lets go, unless the
+// match has ended, which closes quit: stopped by the manager, unloaded,
+// fenced, handed over, or stopped by a panic.
+func (x *Match) drive(first func()) {
+	ended := false
 	defer func() {
 		if r := recover(); r != nil {
 			x.log.Error("match stopped by a panic", "panic", r)
 			x.closeSubs(bus.ErrClosed)
 			x.mgr.forget(x)
+			ended = true
+		}
+		if ended {
+			x.wake.Stop()
+			x.leaveStalled()
+			close(x.quit) // requests still queued are never run: their callers see quit
 		}
 	}()
-	timer := time.NewTimer(time.Hour)
-	defer timer.Stop()
-	if x.rec.Status == store.Running {
-		x.finishIfOver(time.Now())
+	if first != nil {
+		first()
 	}
-	for {
+	for ran := 0; ; {
 		if x.fenced || x.parked {
 			x.leave()
+			ended = true
 			return
 		}
 		now := time.Now()
@@ -201,33 +262,32 @@ func (x *Match) run() {
 		if x.unloadable(now) {
 			x.mgr.forget(x)
 			x.closeSubs(bus.ErrClosed)
-			x.drain()
+			ended = true
 			return
 		}
-		timer.Reset(x.nextDue(now).Sub(now)) // since Go 1.23, no stale tick survives a Reset
-		select {
-		case fn := <-x.inbox:
-			fn()
-		case <-timer.C:
-		case <-x.stop:
+		if x.stopping.Load() {
 			x.saveClock(time.Now())
 			x.closeSubs(bus.ErrClosed)
-			x.drain()
+			ended = true
 			return
 		}
-	}
-}
-
-// drain answers the requests already queued, which arrived before the match
-// stopped taking any, with errGone.
-func (x *Match) drain() {
-	for {
+		if ran == driveBudget && len(x.inbox) > 0 {
+			go x.drive(nil) // running stays set: the new goroutine runs on
+			return
+		}
 		select {
 		case fn := <-x.inbox:
-			_ = fn
-			// The request's caller sees quit closed and answers errGone
-			// itself; running fn now would act on a match that is gone.
+			ran++
+			fn()
+			continue
 		default:
+		}
+		x.wake.Reset(x.nextDue(now).Sub(now)) // since Go 1.23, no stale tick survives a Reset
+		x.running.Store(false)
+		// A request queued after the inbox was found empty, before running
+		// dropped, found the match running and did not run it: run it now,
+		// unless its sender did.
+		if len(x.inbox) == 0 && !x.stopping.Load() || !x.running.CompareAndSwap(false, true) {
 			return
 		}
 	}

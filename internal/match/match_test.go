@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sync"
 	"testing"
@@ -166,4 +167,50 @@ func TestClockSavesShareCommits(t *testing.T) {
 		t.Fatalf("%d clock saves of %d matches came in %d rounds; want each round to hold the saves of most matches", len(at), matches, rounds)
 	}
 	t.Logf("%d clock saves of %d matches in %d rounds", len(at), matches, rounds)
+}
+
+// A match holds no goroutine while nothing happens (a thousand idle
+// matches would hold a thousand stacks), and its timers still run it: a
+// human out of time has their move played by their seat's bot, with no
+// request to bring the match to life.
+func TestAnIdleMatchHoldsNoGoroutine(t *testing.T) {
+	ctx := context.Background()
+	m := newManager(t, openStore(t), time.Minute)
+	settled := func() int {
+		n := runtime.NumGoroutine()
+		for range 100 { // goroutines that just ran a match end soon after
+			time.Sleep(20 * time.Millisecond)
+			if k := runtime.NumGoroutine(); k >= n {
+				return k
+			}
+			n = runtime.NumGoroutine()
+		}
+		return n
+	}
+	before := settled()
+	const matches = 40
+	for range matches {
+		startMatch(t, m, match.CreateRequest{Game: "testcards", Players: 2})
+	}
+	if n := settled(); n-before >= matches/2 {
+		t.Fatalf("%d idle matches hold %d goroutines more than none", matches, n-before)
+	}
+
+	// The move limit is match time (the manager's clock runs 50 times
+	// faster than the wall): 5 s of it pass in 0.1 s.
+	x := startMatch(t, m, match.CreateRequest{Game: "testcards", Players: 2, MoveLimitMs: new(int64(5000))})
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		sum, err := x.Summary(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum.Seq > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no move was played for the human out of time")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }

@@ -1,5 +1,5 @@
 // What clients ask of a match: actions, connections, joins, the start and
-// the summary; each runs on the match's goroutine through its inbox.
+// the summary; each runs on the match through its inbox.
 
 package match
 
@@ -121,8 +121,8 @@ func (x *Match) Watch(ctx context.Context, s engine.Seat) (*Watch, error) {
 	})
 }
 
-// watch is Watch with the connection's subscription made by subscribe, on
-// the match's goroutine (a connection from another node has one of its
+// watch is Watch with the connection's subscription made by subscribe, in
+// the match's run (a connection from another node has one of its
 // own: see remote.go).
 func (x *Match) watch(ctx context.Context, s engine.Seat, subscribe func() *bus.Subscription) (*Watch, error) {
 	var w *Watch

@@ -76,7 +76,7 @@ func gatedMatch(t *testing.T, req match.CreateRequest) (g gated, x *match.Match,
 // answersWhileThinking waits until the gate bot is asked, then checks that
 // the match answers a human while the bot thinks — a snapshot, and an
 // action of seat other, out of turn, refused — and returns once it has, or
-// fails. (If the bot thought on the match's goroutine, these calls would
+// fails. (If the bot thought in the match's run, these calls would
 // wait for the gate, which opens only after them.)
 func answersWhileThinking(t *testing.T, g gated, x *match.Match, other engine.Seat, seq uint64, a []byte) {
 	t.Helper()
