@@ -23,6 +23,8 @@ type poller struct {
 	epfd int
 	wake int // an eventfd that ends the wait loop
 
+	run func(func()) // runs a callback off the wait loop
+
 	mu     sync.Mutex
 	ready  map[uint64]func()
 	next   uint64
@@ -32,8 +34,9 @@ type poller struct {
 
 const pollEvents = syscall.EPOLLIN | syscall.EPOLLRDHUP | syscall.EPOLLONESHOT
 
-// newPoller starts a poller; nil (and an error) where the system refuses.
-func newPoller() (*poller, error) {
+// newPoller starts a poller whose callbacks run through run; nil (and an
+// error) where the system refuses.
+func newPoller(run func(func())) (*poller, error) {
 	epfd, err := syscall.EpollCreate1(syscall.EPOLL_CLOEXEC)
 	if err != nil {
 		return nil, err
@@ -43,7 +46,7 @@ func newPoller() (*poller, error) {
 		syscall.Close(epfd)
 		return nil, errno
 	}
-	p := &poller{epfd: epfd, wake: int(wake), ready: map[uint64]func(){}, done: make(chan struct{})}
+	p := &poller{epfd: epfd, wake: int(wake), run: run, ready: map[uint64]func(){}, done: make(chan struct{})}
 	ev := syscall.EpollEvent{Events: syscall.EPOLLIN}
 	if err := syscall.EpollCtl(epfd, syscall.EPOLL_CTL_ADD, p.wake, &ev); err != nil {
 		syscall.Close(epfd)
@@ -149,7 +152,7 @@ func (p *poller) loop() {
 				return
 			}
 			if fn != nil {
-				go fn()
+				p.run(fn)
 			}
 		}
 		p.mu.Lock()

@@ -12,7 +12,9 @@ import (
 // keeps a reader goroutine.
 type poller struct{}
 
-func newPoller() (*poller, error) { return nil, errors.New("no readiness poller on this system") }
+func newPoller(func(func())) (*poller, error) {
+	return nil, errors.New("no readiness poller on this system")
+}
 
 func rawConn(net.Conn) (syscall.RawConn, bool) { return nil, false }
 

@@ -172,6 +172,7 @@ type Server struct {
 	sockets   sync.WaitGroup
 	pollOnce  sync.Once
 	poll      *poller    // nil where sockets cannot wait for readiness
+	work      *workers   // run the sockets' reads and writes
 	closeMu   sync.Mutex // guards stopping against sockets.Add
 	stopping  bool
 	closeOnce sync.Once
@@ -181,7 +182,7 @@ type Server struct {
 // [Server.Resume] to bring back the matches under way.
 func New(cfg Config) (*Server, error) {
 	cfg = withDefaults(cfg)
-	s := &Server{cfg: cfg, log: cfg.Logger, metrics: newMetrics(), clients: newClients(cfg)}
+	s := &Server{cfg: cfg, log: cfg.Logger, metrics: newMetrics(), clients: newClients(cfg), work: newWorkers(2 * time.Second)}
 	s.store = cfg.Store
 	if s.store == nil && cfg.StoreURL != "" {
 		st, err := store.OpenPostgres(context.Background(), cfg.StoreURL, store.PostgresOptions{OnCommit: s.metrics.onCommit})
@@ -414,7 +415,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 // socket; nil where the system has none.
 func (s *Server) readiness() *poller {
 	s.pollOnce.Do(func() {
-		p, err := newPoller()
+		p, err := newPoller(s.work.run)
 		if err != nil {
 			s.log.Info("sockets keep a reader goroutine each", "reason", err)
 			return

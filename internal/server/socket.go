@@ -366,7 +366,7 @@ func (c *sockConn) end() {
 // goroutine and never blocks.
 func (c *sockConn) kick() {
 	if c.running.CompareAndSwap(false, true) {
-		go c.drain()
+		c.s.work.run(c.drain)
 	}
 }
 
