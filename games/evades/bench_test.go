@@ -51,3 +51,41 @@ func BenchmarkLegalDiscardAt12(b *testing.B) {
 	}
 	b.ReportMetric(float64(n)/float64(b.N), "actions")
 }
+
+// BenchmarkDecodeAction decodes the actions random play offers, as the
+// server decodes what a client sends.
+func BenchmarkDecodeAction(b *testing.B) {
+	g := Game{}
+	r := rand.New(rand.NewPCG(3, 4))
+	var raw [][]byte
+	for i := 0; len(raw) < 512; i++ {
+		st, err := g.New(engine.Setup{Players: 4, Seed: uint64(i)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for len(raw) < 512 {
+			if _, over := st.Outcome(); over {
+				break
+			}
+			p := st.Actors()[0]
+			l := st.Legal(p)
+			a := l[r.IntN(len(l))]
+			j, err := engine.MarshalTyped(a.(engine.Kinded))
+			if err != nil {
+				b.Fatal(err)
+			}
+			raw = append(raw, j)
+			if _, err := st.Apply(p, a, 0); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if _, err := g.DecodeAction(raw[i%len(raw)]); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
