@@ -118,15 +118,79 @@ func (x *Match) expiry() time.Time {
 // abandonment is when a running match is abandoned if nobody connects, or
 // zero while a seat's player is connected.
 func (x *Match) abandonment() time.Time {
-	if x.rec.Status != store.Running || x.mgr.abandonAfter <= 0 {
+	if x.rec.Status != store.Running || x.mgr.abandonAfter <= 0 || !x.nobodyThere() {
 		return time.Time{}
 	}
+	return x.lastPlayer.Add(x.mgr.abandonAfter)
+}
+
+// absence is what the store knows of since when no player has been
+// connected (see noteAbsence).
+type absence struct {
+	want    time.Time     // what it should hold: zero while a player is connected
+	stored  time.Time     // what it holds, as far as the match knows
+	writing bool          // a write is under way
+	wait    time.Duration // before trying again a write the store refused
+}
+
+// noteAbsence has the store keep since when no seat's player has been
+// connected, so that a restart, or another node taking the match over,
+// does not start the countdown to abandonment again. It is saved off the
+// match's run, one write at a time and the latest value last; a write the
+// store could not take is tried again a second later, then less and less
+// often (at most every minute) while it cannot. It is no record:
+// if it never lands, the countdown starts again at the next load, as it
+// did before it was kept.
+func (x *Match) noteAbsence() {
+	if x.mgr.abandonAfter <= 0 {
+		return // nothing counts it
+	}
+	var want time.Time
+	if x.nobodyThere() {
+		want = x.lastPlayer
+	}
+	x.absence.want = want
+	x.saveAbsence()
+}
+
+// nobodyThere reports whether no seat's player is connected.
+func (x *Match) nobodyThere() bool {
 	for _, st := range x.seats {
 		if st.sub != nil {
-			return time.Time{}
+			return false
 		}
 	}
-	return x.lastPlayer.Add(x.mgr.abandonAfter)
+	return true
+}
+
+func (x *Match) saveAbsence() {
+	a := &x.absence
+	if a.writing || a.want.Equal(a.stored) || x.rec.Status != store.Running {
+		return
+	}
+	a.writing = true
+	want, m, id, epoch := a.want, x.mgr, x.id, x.rec.Lease.Epoch
+	wait := min(max(2*a.wait, time.Second), time.Minute)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		err := m.store.SaveAbsence(ctx, id, epoch, want)
+		cancel()
+		// Fenced, gone or closed: the match stops, or another node runs it.
+		final := err == nil || errors.Is(err, store.ErrFenced) || errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrClosed)
+		if !final {
+			x.log.Debug("cannot save since when nobody plays; trying again", "err", err, "in", wait)
+			time.Sleep(wait)
+		}
+		x.post(func() {
+			a.writing = false
+			if final {
+				a.stored, a.wait = want, 0
+			} else {
+				a.wait = wait
+			}
+			x.saveAbsence()
+		})
+	}()
 }
 
 // endIfDue expires or abandons the match when its time has come.

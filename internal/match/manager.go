@@ -466,6 +466,12 @@ func (m *Manager) newMatch(g engine.Game, rec *store.Match, log [][]byte) (*Matc
 	// ahead again (see clock.go).
 	x.credit = rec.Clock
 	x.idleSince, x.lastPlayer = x.clockWall, x.clockWall
+	if rec.Status == store.Running && !rec.AbsentSince.IsZero() && rec.AbsentSince.Before(x.lastPlayer) {
+		// Nobody has played since before this load: the time without
+		// players counts from then, not from now.
+		x.lastPlayer = rec.AbsentSince
+	}
+	x.absence.stored = rec.AbsentSince
 	x.lease, x.leased = rec.Lease, x.clockWall
 	x.over.Store(rec.Status.Over())
 	x.running.Store(true) // nobody runs the match before run

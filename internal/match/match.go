@@ -87,6 +87,7 @@ type Match struct {
 	chatN      int       // lines of table talk so far
 	idleSince  time.Time // over with nobody watching since
 	lastPlayer time.Time // when a seat's player was last connected (or the match loaded)
+	absence    absence   // what the store knows of it (see noteAbsence)
 	realTime   bool
 	stall      *stall // a write that did not land yet: the match waits for it (see faults.go)
 	owner      string // CreateRequest.Owner until Hooks.Ended is told
@@ -212,6 +213,7 @@ func (x *Match) run() {
 	go x.drive(func() {
 		if x.rec.Status == store.Running {
 			x.finishIfOver(time.Now())
+			x.noteAbsence()
 		}
 	})
 }

@@ -214,3 +214,84 @@ func TestAnIdleMatchHoldsNoGoroutine(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// The time a running match has gone without players counts across a
+// restart: a match its players left before the server stopped is abandoned
+// when its time comes, not that long after the server came back; a match
+// whose player was connected when the server stopped counts from the
+// restart.
+func TestAbandonmentCountsAcrossRestarts(t *testing.T) {
+	const abandon = 1500 * time.Millisecond
+	ctx := context.Background()
+	st := openStore(t)
+	manager := func() *match.Manager {
+		m := match.NewManager(match.Config{
+			Store: st, Games: matchtest.Games(), Linger: time.Minute, ClockSpeed: 50, AbandonAfter: abandon,
+			Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		})
+		t.Cleanup(func() { m.Shutdown(context.Background()) })
+		return m
+	}
+	m := manager()
+	req := match.CreateRequest{Game: "testcards", Players: 2, MoveLimitMs: new(int64(0)), TakeoverAfterMs: new(int64(0))}
+	left, held := startMatch(t, m, req), startMatch(t, m, req)
+	w, err := left.Watch(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	left.Unwatch(w)
+	if _, err := held.Watch(ctx, 0); err != nil {
+		t.Fatal(err)
+	}
+	gone := time.Now()
+	deadline := gone.Add(5 * time.Second)
+	for { // the absence is saved off the match's run
+		rec, err := st.Get(ctx, left.ID())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !rec.AbsentSince.IsZero() {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("since when nobody plays was never saved")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(abandon / 2)
+	if err := m.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	m = manager()
+	restart := time.Now()
+	status := func(id string) store.Status {
+		x, err := m.Get(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum, err := x.Summary(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sum.Status
+	}
+	_ = status(held.ID()) // loaded now: its countdown starts now
+	for status(left.ID()) != store.Abandoned {
+		if time.Since(restart) > abandon-200*time.Millisecond {
+			t.Fatalf("the match its players left %v before the restart is not abandoned %v after it (abandoned after %v without players)",
+				restart.Sub(gone).Round(time.Millisecond), time.Since(restart).Round(time.Millisecond), abandon)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if s := status(held.ID()); s != store.Running {
+		t.Fatalf("the match whose player was connected until the stop is %s %v after the restart", s, time.Since(restart))
+	}
+	deadline = restart.Add(abandon + 5*time.Second)
+	for status(held.ID()) != store.Abandoned {
+		if time.Now().After(deadline) {
+			t.Fatal("the match nobody came back to after the restart was never abandoned")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

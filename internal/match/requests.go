@@ -145,6 +145,7 @@ func (x *Match) watch(ctx context.Context, s engine.Seat, subscribe func() *bus.
 				x.log.Info("a human reclaims their seat", "seat", int(s))
 			}
 			x.publishSeats()
+			x.noteAbsence()
 		}
 		now := time.Now()
 		w = &Watch{Seat: s, State: x.snapshot(s, now), Seq: x.seq, Sub: sub}
@@ -169,6 +170,7 @@ func (x *Match) Unwatch(w *Watch) {
 			st.away = x.clock(now)
 			x.lastPlayer = now
 			x.publishSeats()
+			x.noteAbsence()
 		}
 		if x.idle() {
 			x.idleSince = now
@@ -294,6 +296,7 @@ func (x *Match) start(now time.Time) error {
 		x.rec.Status, x.rec.Started = store.Running, now
 		x.clockBase, x.clockWall, x.savedClock, x.credit = x.lastAt, landed, time.Time{}, x.lastAt
 		x.lastPlayer = landed
+		x.noteAbsence()
 		for _, st := range x.seats {
 			st.away = x.clockBase
 		}

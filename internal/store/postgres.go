@@ -124,6 +124,10 @@ var postgresMigrations = []string{
 		PRIMARY KEY (match_id, epoch)
 	);
 	ALTER TABLE records ADD COLUMN epoch bigint NOT NULL DEFAULT 0;`,
+
+	// Since when a running match has had no player connected (null: one
+	// is, or unknown).
+	`ALTER TABLE matches ADD COLUMN absent_since timestamptz;`,
 }
 
 // OpenPostgres connects to the database at url (postgres://...), creates or
@@ -470,6 +474,19 @@ func (s *Postgres) SaveClock(ctx context.Context, id string, e Epoch, clock engi
 	})
 }
 
+// SaveAbsence saves since when a running match has had no player.
+func (s *Postgres) SaveAbsence(ctx context.Context, id string, e Epoch, since time.Time) error {
+	var at *time.Time
+	if !since.IsZero() {
+		at = &since
+	}
+	return s.write(ctx, id, &pgOp{
+		sql:     `UPDATE matches SET absent_since = $3 WHERE id = $1 AND ` + fence + ` AND status = 'running'`,
+		args:    []any{id, int64(e), at},
+		refusal: refuse(id, e, "", nil),
+	})
+}
+
 // heartbeatSQL extends node $1's leases to $2 milliseconds from now, never
 // shortening them.
 const heartbeatSQL = `INSERT INTO nodes (name, expires) VALUES ($1, clock_timestamp() + $2 * interval '1 millisecond')
@@ -553,25 +570,25 @@ func (s *Postgres) Check(ctx context.Context) error {
 }
 
 const pgMatchColumns = `id, game, setup, seats::text, host_hash, settings, status, records, clock, outcome,
-	created, started, finished, epoch, owner, (SELECT expires FROM nodes WHERE name = m.owner), reason`
+	created, started, finished, epoch, owner, (SELECT expires FROM nodes WHERE name = m.owner), reason, absent_since`
 
 func scanPgMatch(row pgx.Row) (*Match, error) {
 	var (
-		m                          Match
-		setup, seats, status       string
-		outcome                    *string
-		clock                      int64
-		started, finished, expires *time.Time
+		m                                  Match
+		setup, seats, status               string
+		outcome                            *string
+		clock                              int64
+		started, finished, expires, absent *time.Time
 	)
 	if err := row.Scan(&m.ID, &m.Game, &setup, &seats, &m.HostHash, &m.Settings, &status, &m.Records, &clock, &outcome,
-		&m.Created, &started, &finished, &m.Lease.Epoch, &m.Lease.Node, &expires, &m.Reason); err != nil {
+		&m.Created, &started, &finished, &m.Lease.Epoch, &m.Lease.Node, &expires, &m.Reason, &absent); err != nil {
 		return nil, err
 	}
 	m.Status, m.Clock = Status(status), engine.Millis(clock)
 	for _, t := range []struct {
 		dst *time.Time
 		src *time.Time
-	}{{&m.Started, started}, {&m.Finished, finished}, {&m.Lease.Expires, expires}} {
+	}{{&m.Started, started}, {&m.Finished, finished}, {&m.Lease.Expires, expires}, {&m.AbsentSince, absent}} {
 		if t.src != nil {
 			*t.dst = *t.src
 		}

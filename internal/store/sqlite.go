@@ -115,6 +115,10 @@ var sqliteMigrations = []string{
 	// closed) keep why; matches over are pruned by when they ended.
 	`ALTER TABLE matches ADD COLUMN reason TEXT NOT NULL DEFAULT '';
 	CREATE INDEX matches_over ON matches(finished) WHERE status NOT IN ('open', 'running');`,
+
+	// Since when a running match has had no player connected (0: one is,
+	// or unknown).
+	`ALTER TABLE matches ADD COLUMN absent_since INTEGER NOT NULL DEFAULT 0;`,
 }
 
 // OpenSQLite opens the store in the file at path, creating the file (and its
@@ -618,6 +622,14 @@ func (s *SQLite) SaveClock(ctx context.Context, id string, e Epoch, clock engine
 	})
 }
 
+// SaveAbsence saves since when a running match has had no player.
+func (s *SQLite) SaveAbsence(ctx context.Context, id string, e Epoch, since time.Time) error {
+	return s.fenced(ctx, id, e, "", func(tx *sql.Tx) error {
+		_, err := tx.Exec(`UPDATE matches SET absent_since = ? WHERE id = ? AND status = 'running'`, millis(since), id)
+		return err
+	})
+}
+
 // Acquire takes the lease on a match.
 func (s *SQLite) Acquire(ctx context.Context, id, node string, ttl time.Duration) (Lease, error) {
 	var l Lease
@@ -724,7 +736,7 @@ func (s *SQLite) Check(ctx context.Context) error {
 // matchColumns are read from matches m; the record count comes from the log.
 const matchColumns = `id, game, setup, seats, host_hash, settings, status,
 	(SELECT coalesce(max(n), 0) FROM records WHERE match_id = m.id), clock, outcome, created, started, finished,
-	epoch, owner, coalesce((SELECT expires FROM nodes WHERE name = m.owner), 0), reason`
+	epoch, owner, coalesce((SELECT expires FROM nodes WHERE name = m.owner), 0), reason, absent_since`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -735,13 +747,15 @@ func scanMatch(row scanner) (*Match, error) {
 		outcome                             sql.NullString
 		clock                               int64
 		created, started, finished, expires int64
+		absent                              int64
 	)
 	if err := row.Scan(&m.ID, &m.Game, &setup, &seats, &m.HostHash, &m.Settings, &status, &m.Records, &clock, &outcome,
-		&created, &started, &finished, &m.Lease.Epoch, &m.Lease.Node, &expires, &m.Reason); err != nil {
+		&created, &started, &finished, &m.Lease.Epoch, &m.Lease.Node, &expires, &m.Reason, &absent); err != nil {
 		return nil, err
 	}
 	m.Status, m.Clock = Status(status), engine.Millis(clock)
 	m.Created, m.Started, m.Finished = fromMillis(created), fromMillis(started), fromMillis(finished)
+	m.AbsentSince = fromMillis(absent)
 	m.Lease.Expires = fromMillis(expires)
 	var out *string
 	if outcome.Valid {

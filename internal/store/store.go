@@ -127,6 +127,10 @@ type Match struct {
 	Created  time.Time
 	Started  time.Time // zero until started
 	Finished time.Time // when it finished or ended; zero until then
+	// AbsentSince is when the last of a running match's players
+	// disconnected, zero while one is connected or if it was never saved
+	// (see [Store.SaveAbsence]).
+	AbsentSince time.Time
 }
 
 // Filter selects matches to list.
@@ -228,6 +232,11 @@ type Store interface {
 	// back: a server that stops saves the exact clock over one it saved
 	// ahead); a match that is not running is left as it is.
 	SaveClock(ctx context.Context, id string, e Epoch, clock engine.Millis) error
+	// SaveAbsence saves since when no player of running match id has been
+	// connected (zero: a player is), so that the time a match may stay
+	// without players counts across restarts; a match that is not running
+	// is left as it is.
+	SaveAbsence(ctx context.Context, id string, e Epoch, since time.Time) error
 	// Finish marks match id finished with its outcome and final clock (set
 	// as given).
 	Finish(ctx context.Context, id string, e Epoch, o engine.Outcome, clock engine.Millis, at time.Time) error

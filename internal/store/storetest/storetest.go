@@ -81,6 +81,7 @@ var scenarios = []scenario{
 	{"GroupCommit", groupCommit},
 	{"CloseKeepsAcknowledged", closeKeepsAcknowledged},
 	{"Check", check},
+	{"Absence", absence},
 }
 
 // run is one scenario's world: a database and the handles open on it.
@@ -228,6 +229,41 @@ func roundTrip(r *run) {
 	r.ok(s.Create(r.ctx, bare), "create a bare match")
 	if m := r.get(s, "bare"); m.Status != store.Open || m.HostHash != nil || len(m.Settings) != 0 || len(m.Seats) != 0 {
 		r.fail("bare match: %+v", m)
+	}
+}
+
+// Since when a running match has had no player is kept across handles,
+// cleared with zero, fenced like any write, and left alone once the match
+// is not running.
+func absence(r *run) {
+	s := r.store()
+	r.ok(s.Create(r.ctx, newMatch("m1", t0)), "create")
+	r.ok(s.SaveAbsence(r.ctx, "m1", 0, t0), "save the absence of an open match")
+	if m := r.get(s, "m1"); !m.AbsentSince.IsZero() {
+		r.fail("an open match took an absence: %v", m.AbsentSince)
+	}
+	r.ok(s.Start(r.ctx, "m1", 0, t0), "start")
+	if m := r.get(s, "m1"); !m.AbsentSince.IsZero() {
+		r.fail("a match just started reads absent since %v", m.AbsentSince)
+	}
+	left := t0.Add(90 * time.Minute)
+	r.ok(s.SaveAbsence(r.ctx, "m1", 0, left), "save an absence")
+	s.Close()
+	s = r.store()
+	if m := r.get(s, "m1"); !m.AbsentSince.Equal(left) {
+		r.fail("absent since %v after reopening, want %v", m.AbsentSince, left)
+	}
+	r.is(s.SaveAbsence(r.ctx, "m1", 3, t0), store.ErrFenced, "save an absence under an epoch the match never had")
+	r.is(s.SaveAbsence(r.ctx, "nope", 0, t0), store.ErrNotFound, "save the absence of an unknown match")
+	r.ok(s.SaveAbsence(r.ctx, "m1", 0, time.Time{}), "clear the absence")
+	if m := r.get(s, "m1"); !m.AbsentSince.IsZero() {
+		r.fail("a cleared absence reads %v", m.AbsentSince)
+	}
+	r.ok(s.SaveAbsence(r.ctx, "m1", 0, left), "save an absence again")
+	r.ok(s.Finish(r.ctx, "m1", 0, engine.Outcome{Winners: []engine.Seat{0}}, 5, left), "finish")
+	r.ok(s.SaveAbsence(r.ctx, "m1", 0, left.Add(time.Hour)), "save the absence of a finished match")
+	if m := r.get(s, "m1"); !m.AbsentSince.Equal(left) {
+		r.fail("saving the absence of a finished match moved it to %v", m.AbsentSince)
 	}
 }
 
