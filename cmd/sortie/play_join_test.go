@@ -203,7 +203,7 @@ func TestJoinAServersTable(t *testing.T) {
 	for {
 		_, _, err := anaSock.Next(ctx)
 		if err != nil {
-			if code := client.CloseStatus(err); code != 4001 {
+			if code := client.CloseStatus(err); code != client.CloseReplaced {
 				t.Fatalf("the browser's socket ended with %v, want 4001 (replaced)", err)
 			}
 			break

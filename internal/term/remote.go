@@ -73,10 +73,6 @@ const LostType = "term.lost"
 // PlayHere, or Close.
 const ReplacedType = "term.replaced"
 
-// closeReplaced is the close code of a socket whose seat connected again
-// elsewhere (docs/api.md).
-const closeReplaced = 4001
-
 // Retry delays after a dropped connection, as on the web page.
 var retryDelays = []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 10 * time.Second}
 
@@ -196,7 +192,7 @@ func (r *remote) run() {
 					return
 				default:
 				}
-				if code == closeReplaced {
+				if code == client.CloseReplaced {
 					// The other screen plays the seat until this one is
 					// asked to play here again (which replaces it in turn).
 					if !r.tell(&match.Message{Type: ReplacedType}) {

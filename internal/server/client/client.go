@@ -263,5 +263,9 @@ func (c *Conn) Close() error { return c.ws.Close(websocket.StatusNormalClosure, 
 // CloseNow drops the socket without a goodbye.
 func (c *Conn) CloseNow() error { return c.ws.CloseNow() }
 
+// CloseReplaced is the close code of a socket whose seat connected again
+// elsewhere (server.CloseReplaced).
+const CloseReplaced = int(server.CloseReplaced)
+
 // CloseStatus returns the close code of an error from Next, or -1.
 func CloseStatus(err error) int { return int(websocket.CloseStatus(err)) }
