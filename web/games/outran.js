@@ -196,17 +196,37 @@ function applies(v, ctx, me) {
     me && me.infected ? h('p', {class: 'prompt'}, t('outran.infected')) : null);
 }
 
+// monsterBoard draws the monster's board as it lies on the table: the +0
+// box, then the six squares from the slowest, next to the monster, to the
+// fastest; each shows the steps it is worth, its icons and the tokens on
+// it, and a square the seat count leaves unused is covered. Each square is
+// a list item that says all of it in words.
 function monsterBoard(v, ctx) {
   const b = v.board;
   const bySeat = {};
   v.seats.forEach((st, i) => { (bySeat[st.position] = bySeat[st.position] || []).push(i); });
+  const hidden = (text) => h('span', {class: 'visually-hidden'}, text);
   return h('section', {'aria-labelledby': 'or-board-h'},
     h('h3', {id: 'or-board-h'}, t('outran.board')),
-    h('ol', {class: 'or-board', start: 0}, b.values.map((val, i) => h('li', {class: (i === 0 || b.active.includes(i)) ? 'active' : 'off', 'data-pos': i},
-      h('span', {class: 'pos'}, i === 0 ? '+0' : '#' + i), ' ',
-      h('strong', {}, tn('outran.steps', val)),
-      (b.icons[i] || []).map((ic) => [' ', boardIcon(ic), ' ', t('outran.icon.' + ic)]),
-      (bySeat[i] || []).length ? [' — ', bySeat[i].map((q, k) => [k ? ', ' : '', seatMark(q), ' ', ctx.name(q)])] : ''))));
+    h('ol', {class: 'or-board ' + v.monster, start: 0}, b.values.map((val, i) => {
+      const on = i === 0 || b.active.includes(i);
+      const here = bySeat[i] || [];
+      return h('li', {class: (on ? 'active' : 'off') + (i === 0 ? ' zero' : ''), 'data-pos': i},
+        h('span', {class: 'pos'}, i === 0 ? '+0' : '#' + i),
+        h('span', {class: 'val', 'aria-hidden': 'true'}, String(val)), hidden(' ' + tn('outran.steps', val)),
+        (b.icons[i] || []).length ? h('span', {class: 'icons'}, b.icons[i].map((ic) => [boardIcon(ic), hidden(' ' + t('outran.icon.' + ic))])) : null,
+        on ? null : hidden(' ' + t('outran.covered')),
+        here.length ? h('span', {class: 'pawns'}, hidden(' — '), here.map((q, k) => tip(h('span', {class: 'pawn', 'data-seat': q},
+          pawn(q), hidden((k ? ', ' : '') + ctx.name(q))), ctx.name(q)))) : null);
+    })),
+    h('p', {class: 'muted or-board-hint'}, t('outran.boardHint', {monster: t('outran.monster.' + v.monster)})));
+}
+
+// pawn is a seat's token on the monster's board: its shape, colour and
+// number, as on the exit path.
+function pawn(q) {
+  return s('svg', {class: 'icon', viewBox: '-12 -12 24 24', width: 22, height: 22, 'aria-hidden': 'true', focusable: 'false'},
+    seatShape(q, 10, {text: String(q + 1)}));
 }
 
 function exitPath(v, ctx) {
