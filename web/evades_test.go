@@ -205,3 +205,26 @@ func TestEvadesMapKeepsItsPlaceOnAPhone(t *testing.T) {
 	}
 	p.checkErrors()
 }
+
+// TestEvadesNamesFitTheirAreas: every area's name, in both languages, lies
+// within its area's box on the map (the Garage ramp's ran under the door
+// beside it).
+func TestEvadesNamesFitTheirAreas(t *testing.T) {
+	s := newSite(t, evades.Game{})
+	for _, lang := range []string{"en", "fr"} {
+		c := s.create("evades", []string{"human", "medium"}, map[string]string{"first_player": "1"}, 400, "Eve")
+		p := s.browser("eve-"+lang, lang).tab("names")
+		p.openSeat(c, 0)
+		p.wait(`document.querySelectorAll('#ev-map .area text').length > 20`, 20*time.Second)
+		over := js[[]string](p, `[...document.querySelectorAll('#ev-map .area')].flatMap((g) => {
+			const box = g.querySelector('rect').getBBox(), text = g.querySelector('text');
+			const lines = text.querySelectorAll('tspan').length ? [...text.querySelectorAll('tspan')] : [text];
+			return lines.filter((l) => { const b = l.getBBox(); return b.x < box.x + 0.02 || b.x + b.width > box.x + box.width - 0.02; })
+				.map((l) => l.textContent + ' (' + l.getBBox().width.toFixed(2) + ' in ' + box.width.toFixed(2) + ')');
+		})`)
+		if len(over) > 0 {
+			t.Errorf("%s: names wider than their areas: %v", lang, over)
+		}
+		p.checkErrors()
+	}
+}

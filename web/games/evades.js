@@ -229,7 +229,7 @@ function map(v, ctx) {
       onclick: go ? () => ctx.play(pick(ctx, {type: 'choose_vent', area: a.area})) : null,
       onkeydown: keyStop, onkeyup: go ? (e) => { if (e.key === 'Enter' || e.key === ' ') ctx.play(pick(ctx, {type: 'choose_vent', area: a.area})); } : null},
     s('rect', {x: ax - w / 2, y: ay - hh / 2, width: w, height: hh, rx: 0.25}),
-    areaLabel(ax, ay - hh / 2 + 0.45, name),
+    areaLabel(ax, ay - hh / 2 + 0.45, name, w),
     a.vent ? symbol('vent', ax + w / 2 - 0.45, ay + hh / 2 - 0.42, 0.6, {cls: 'vent-mark'}) : null,
     a.kind === 'exit' ? symbol('door', ax, ay + 0.25, 0.6, {cls: 'exit-mark'}) : null,
     room ? room.objects.map((o, i) => objectToken(o, ax - 1.45 + i * 1.5, ay + 0.05, objName(o))) : null), areaTip(a, room)));
@@ -297,16 +297,40 @@ function doorTip(d, f, can) {
   return parts.join(' ');
 }
 
-// areaLabel writes an area's name on one or two lines.
-function areaLabel(x, y, name) {
+// areaLabel writes an area's name inside its box, w wide: on one line if
+// it fits, else on two, cut where the lines come out most even; a line
+// still too long (one long word) is pressed to the box's width.
+function areaLabel(x, y, name, w) {
+  const room = w - 0.12;
+  const fits = (text) => textWidth(text) <= room;
+  const pressed = (text) => (fits(text) ? {} : {textLength: room, lengthAdjust: 'spacingAndGlyphs'});
   const words = name.split(' ');
-  if (name.length <= 11 || words.length < 2) return s('text', {x, y}, name);
+  if (fits(name) || words.length < 2) return s('text', {x, y, ...pressed(name)}, name);
   let cut = 1, best = 1e9;
   for (let i = 1; i < words.length; i++) {
-    const d = Math.abs(words.slice(0, i).join(' ').length - words.slice(i).join(' ').length);
+    const d = Math.abs(textWidth(words.slice(0, i).join(' ')) - textWidth(words.slice(i).join(' ')));
     if (d < best) { best = d; cut = i; }
   }
-  return s('text', {x, y}, s('tspan', {x, dy: 0}, words.slice(0, cut).join(' ')), s('tspan', {x, dy: 0.4}, words.slice(cut).join(' ')));
+  const [a, b] = [words.slice(0, cut).join(' '), words.slice(cut).join(' ')];
+  return s('text', {x, y}, s('tspan', {x, dy: 0, ...pressed(a)}, a), s('tspan', {x, dy: 0.4, ...pressed(b)}, b));
+}
+
+// textWidth measures a line of an area's name as the map draws it (in the
+// map's units), on a hidden map of its own, once per text.
+const widths = new Map();
+let ruler = null;
+function textWidth(text) {
+  if (!widths.has(text)) {
+    if (!ruler) {
+      ruler = h('div', {class: 'ev', 'aria-hidden': 'true', style: 'position:absolute;left:-9999px;top:0;visibility:hidden'},
+        s('svg', {viewBox: '0 0 30 30', width: 300, height: 300}, s('g', {class: 'area'}, s('text', {}))));
+      document.body.append(ruler);
+    }
+    const el = ruler.querySelector('text');
+    el.textContent = text;
+    widths.set(text, el.getComputedTextLength());
+  }
+  return widths.get(text);
 }
 
 // keyStop keeps Enter and Space on a drawn control from scrolling or
