@@ -669,8 +669,10 @@ func (m *Manager) Shutdown(ctx context.Context) error {
 		xs = append(xs, x)
 	}
 	m.mu.Unlock()
+	// Each match stops on a goroutine of its own: a match that stops saves
+	// its clock, and those saves share commits only if they wait together.
 	for _, x := range xs {
-		x.stop()
+		go x.stop()
 	}
 	for _, x := range xs {
 		select {

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -293,5 +294,29 @@ func TestAbandonmentCountsAcrossRestarts(t *testing.T) {
 			t.Fatal("the match nobody came back to after the restart was never abandoned")
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// A server that stops saves the clocks of its running matches together:
+// their saves share commits instead of waiting one after another.
+func TestShutdownSavesClocksTogether(t *testing.T) {
+	var commits atomic.Int64
+	st, err := store.OpenSQLite(filepath.Join(t.TempDir(), "sortie.db"), store.SQLiteOptions{
+		OnCommit: func(int, time.Duration) { commits.Add(1) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	m := newManager(t, st, time.Minute)
+	const matches = 60
+	for range matches {
+		startMatch(t, m, match.CreateRequest{Game: "testcards", Players: 2, MoveLimitMs: new(int64(0)), TakeoverAfterMs: new(int64(0))})
+	}
+	before := commits.Load()
+	if err := m.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n := commits.Load() - before; n > matches/2 {
+		t.Fatalf("stopping %d running matches took %d commits", matches, n)
 	}
 }
