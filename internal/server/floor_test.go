@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -148,13 +149,14 @@ func processCPU(b *testing.B, pid int) time.Duration {
 
 // runFloorServer is the floor's server: each connection joins its table
 // (query g, with n seats) and, once the table is full, every message read is
-// answered by one update of size bytes to every seat of the table. It prints
-// its address and serves until killed.
+// answered by one update of size bytes to every seat of the table, over
+// the server's own socket transport (wsConn). It prints its address and
+// serves until killed.
 func runFloorServer(size int) {
 	payload := []byte(strings.Repeat("x", size))
 	type table struct {
 		mu    sync.Mutex
-		conns []*websocket.Conn
+		conns []*wsConn
 		full  chan struct{}
 	}
 	var mu sync.Mutex
@@ -167,7 +169,7 @@ func runFloorServer(size int) {
 	fmt.Println(ln.Addr())
 	http.Serve(ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n, _ := strconv.Atoi(r.URL.Query().Get("n"))
-		c, err := websocket.Accept(w, r, nil)
+		c, err := upgrade(w, r, nil)
 		if err != nil {
 			return
 		}
@@ -185,14 +187,17 @@ func runFloorServer(size int) {
 		}
 		t.mu.Unlock()
 		<-t.full
-		ctx := context.Background()
 		for {
-			if _, _, err := c.Read(ctx); err != nil {
+			_, rd, err := c.next()
+			if err == nil {
+				_, err = io.Copy(io.Discard, rd)
+			}
+			if err != nil {
 				return
 			}
 			t.mu.Lock()
 			for _, o := range t.conns {
-				if o.Write(ctx, websocket.MessageText, payload) != nil {
+				if o.writeText(payload) != nil {
 					break
 				}
 			}

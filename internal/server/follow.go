@@ -13,8 +13,6 @@ package server
 import (
 	"time"
 
-	"github.com/coder/websocket"
-
 	"sortie/internal/bus"
 	"sortie/internal/match"
 )
@@ -112,7 +110,7 @@ func (c *sockConn) follow() bool {
 			// Not a matter of waiting.
 			b, _ := errorMessage(nil, e)
 			_ = c.send(b)
-			c.conn.Close(websocket.StatusTryAgainLater, "the match is not available")
+			c.ws.close(closeTryAgain, "the match is not available")
 			c.end()
 			return false
 		}

@@ -1,13 +1,11 @@
 package server
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"strconv"
 	"sync"
@@ -15,7 +13,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/coder/websocket"
+	"github.com/gobwas/ws"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"sortie/engine"
@@ -26,28 +24,18 @@ import (
 // Close codes of match sockets beyond the standard ones.
 const (
 	// CloseReplaced: the seat connected again elsewhere.
-	CloseReplaced websocket.StatusCode = 4001
+	CloseReplaced ws.StatusCode = 4001
 	// CloseSlow: the client fell too far behind; it should reconnect, and
 	// gets a fresh snapshot.
-	CloseSlow websocket.StatusCode = 4002
+	CloseSlow ws.StatusCode = 4002
 	// CloseOversized (the standard "policy violation"): the client kept
 	// sending messages over the limit.
-	CloseOversized = websocket.StatusPolicyViolation
+	CloseOversized = ws.StatusPolicyViolation
 )
 
 // hardMessageLimit closes a socket whose message is absurdly large; smaller
 // excesses over MaxMessage get an error and the socket lives on.
 const hardMessageLimit = 1 << 20
-
-// Buffers of a socket: small, because an idle socket should cost little. A
-// client message is short (an action). Server messages are gathered, while
-// they are written, in a pooled buffer of the socket's frameWriter, so that
-// each goes out in one system call while an idle socket holds no buffer; the
-// library's own write buffer need only hold a control frame.
-const (
-	socketReadBuffer  = 512
-	socketWriteBuffer = 256
-)
 
 // pingMessage is the keep-alive message: idle sockets get one every
 // Config.PingEvery so that proxies keep them open. A peer that vanished is
@@ -88,30 +76,26 @@ func (s *Server) socket(w http.ResponseWriter, r *http.Request) {
 // snapshot. From then on the socket lives on by itself until
 // [sockConn.end].
 func (s *Server) openSocket(w http.ResponseWriter, r *http.Request, h match.Handle, seat engine.Seat, who client) {
-	hw := &hijackWriter{ResponseWriter: w}
-	conn, err := websocket.Accept(hw, r, &websocket.AcceptOptions{OriginPatterns: s.cfg.OriginPatterns})
+	conn, err := upgrade(w, r, s.cfg.OriginPatterns)
 	if err != nil {
 		s.clients.release(who, socketCount)
 		s.sockets.Done()
-		return // Accept has answered
+		return // upgrade has answered
 	}
-	conn.SetReadLimit(hardMessageLimit)
+	conn.timeout = s.cfg.WriteTimeout
 	aud := "seat"
 	if seat == engine.Spectator {
 		aud = "spectator"
 	}
-	c := &sockConn{s: s, id: h.ID(), seat: seat, who: who, conn: conn, gauge: s.metrics.sockets.WithLabelValues(aud),
-		lim: newLimiter(s.cfg.MessageRate, s.cfg.MessageBurst), fw: hw.fw}
-	if c.fw != nil {
-		c.fw.timeout = s.cfg.WriteTimeout
-	}
+	c := &sockConn{s: s, id: h.ID(), seat: seat, who: who, ws: conn, gauge: s.metrics.sockets.WithLabelValues(aud),
+		lim: newLimiter(s.cfg.MessageRate, s.cfg.MessageBurst)}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	c.gauge.Inc()
 	err = c.attach(h)
 	if err != nil {
 		b, _ := errorMessage(nil, match.AsError(err))
-		_ = conn.Write(c.ctx, websocket.MessageText, b)
-		conn.Close(websocket.StatusTryAgainLater, "the match is not available")
+		_ = conn.writeText(b)
+		conn.close(closeTryAgain, "the match is not available")
 		c.end()
 		return
 	}
@@ -126,105 +110,7 @@ func (s *Server) openSocket(w http.ResponseWriter, r *http.Request, h match.Hand
 	c.pingMu.Lock()
 	c.pinger = time.AfterFunc(s.cfg.PingEvery, c.ping)
 	c.pingMu.Unlock()
-	c.startReading(hw)
-}
-
-// hijackWriter hands the WebSocket library smaller buffers than net/http's
-// (4 KiB each way) and a frameWriter under its writes, and remembers the
-// connection, so that the socket can wait for readiness instead of in a
-// read.
-type hijackWriter struct {
-	http.ResponseWriter
-	conn net.Conn
-	br   *bufio.Reader // ours; nil when the client sent frames ahead of the handshake's answer
-	fw   *frameWriter  // nil then too
-}
-
-func (h *hijackWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
-	conn, brw, err := http.NewResponseController(h.ResponseWriter).Hijack()
-	if err != nil {
-		return nil, nil, err
-	}
-	h.conn = conn
-	if brw.Reader.Buffered() > 0 {
-		// Bytes already read ahead live in net/http's reader: keep it (the
-		// socket then reads with a goroutine of its own).
-		return conn, brw, nil
-	}
-	h.br = bufio.NewReaderSize(conn, socketReadBuffer)
-	h.fw = &frameWriter{conn: conn}
-	return conn, bufio.NewReadWriter(h.br, bufio.NewWriterSize(h.fw, socketWriteBuffer)), nil
-}
-
-// frameWriter is what the WebSocket library writes to. While a message is
-// being sent (between hold and release) it gathers the pieces of the frame
-// in a pooled buffer and writes them in one system call at the end;
-// otherwise (the frames the library writes by itself: pongs, close) it
-// writes through.
-type frameWriter struct {
-	conn    net.Conn
-	timeout time.Duration
-	mu      sync.Mutex
-	holders int
-	buf     *[]byte // pooled; nil while nothing is gathered
-	err     error
-}
-
-// frameBufs holds the buffers frames are gathered in.
-var frameBufs = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
-
-func (f *frameWriter) Write(p []byte) (int, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.err != nil {
-		return 0, f.err
-	}
-	if f.holders == 0 {
-		return f.writeLocked(p)
-	}
-	if f.buf == nil {
-		f.buf = frameBufs.Get().(*[]byte)
-	}
-	*f.buf = append(*f.buf, p...)
-	return len(p), nil
-}
-
-// writeLocked writes to the connection within the write timeout.
-func (f *frameWriter) writeLocked(p []byte) (int, error) {
-	if f.timeout > 0 {
-		_ = f.conn.SetWriteDeadline(time.Now().Add(f.timeout))
-	}
-	n, err := f.conn.Write(p)
-	if err != nil {
-		f.err = err
-	}
-	return n, err
-}
-
-func (f *frameWriter) hold() {
-	f.mu.Lock()
-	f.holders++
-	f.mu.Unlock()
-}
-
-// release ends a hold; the last one out writes what was gathered.
-func (f *frameWriter) release() error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.holders--
-	if f.holders > 0 || f.buf == nil {
-		return f.err
-	}
-	b := f.buf
-	f.buf = nil
-	if f.err == nil {
-		f.writeLocked(*b)
-	}
-	if cap(*b) <= 64<<10 {
-		*b = (*b)[:0]
-		frameBufs.Put(b)
-	}
-	return f.err
+	c.startReading()
 }
 
 // enter counts a socket in, unless the server is stopping; the caller calls
@@ -246,15 +132,14 @@ type sockConn struct {
 	id     string      // the match
 	seat   engine.Seat // the audience
 	who    client      // whose socket it is, for the per-client cap
-	conn   *websocket.Conn
+	ws     *wsConn
 	ctx    context.Context
 	cancel context.CancelFunc
 	gauge  prometheus.Gauge
 
 	// Reading: one goroutine at a time (readiness re-arms only after a read
 	// is over).
-	br          *bufio.Reader // the reader under conn when the socket waits for readiness
-	rc          syscall.RawConn
+	rc          syscall.RawConn // set when the socket waits for readiness
 	lim         *limiter
 	oversized   int  // messages over MaxMessage so far
 	stopReading bool // the client is done with: the writer ends the socket
@@ -272,7 +157,6 @@ type sockConn struct {
 	wait  time.Duration
 
 	// Writing.
-	fw      *frameWriter // nil: the library's buffer writes straight to the connection
 	pingMu  sync.Mutex
 	pinger  *time.Timer
 	running atomic.Bool
@@ -285,11 +169,11 @@ type sockConn struct {
 
 // startReading reads what the client sends: on readiness where the system
 // tells it, else on a goroutine of its own.
-func (c *sockConn) startReading(hw *hijackWriter) {
-	if hw.br != nil {
+func (c *sockConn) startReading() {
+	if c.ws.early == nil {
 		if p := c.s.readiness(); p != nil {
-			if rc, ok := rawConn(hw.conn); ok {
-				c.br, c.rc = hw.br, rc
+			if rc, ok := rawConn(c.ws.conn); ok {
+				c.rc = rc
 				c.regMu.Lock()
 				defer c.regMu.Unlock()
 				if c.ended {
@@ -325,7 +209,7 @@ func (c *sockConn) read() {
 		if ended {
 			return
 		}
-		if id != 0 && c.br.Buffered() == 0 {
+		if id != 0 && c.ws.rest() {
 			if err := c.s.poll.arm(c.rc, id); err != nil {
 				c.end()
 			}
@@ -347,7 +231,6 @@ func (c *sockConn) end() {
 			c.s.poll.remove(c.rc, id)
 		}
 		c.cancel()
-		c.conn.CloseNow()
 		c.pingMu.Lock()
 		if c.pinger != nil {
 			c.pinger.Stop()
@@ -358,7 +241,7 @@ func (c *sockConn) end() {
 		}
 		c.gauge.Dec()
 		c.s.clients.release(c.who, socketCount)
-		c.s.sockets.Done()
+		c.ws.shut(c.s.sockets.Done)
 	})
 }
 
@@ -381,9 +264,9 @@ func (c *sockConn) drain() {
 		c.buf = w.Sub.Take(c.buf[:0])
 		gap := false
 		// Messages that waited together go out in one system call.
-		batched := c.fw != nil && len(c.buf) > 1
+		batched := len(c.buf) > 1
 		if batched {
-			c.fw.hold()
+			c.ws.hold()
 		}
 		for i, m := range c.buf {
 			c.buf[i] = bus.Message{}
@@ -405,14 +288,14 @@ func (c *sockConn) drain() {
 			}
 			if err := c.send(m.Data); err != nil {
 				if batched {
-					c.fw.release()
+					c.ws.release()
 				}
 				c.end()
 				return // running stays set: nothing more is sent
 			}
 		}
 		if batched {
-			if err := c.fw.release(); err != nil {
+			if err := c.ws.release(); err != nil {
 				c.end()
 				return
 			}
@@ -427,11 +310,11 @@ func (c *sockConn) drain() {
 			c.s.log.Debug("a socket's subscription ended", "match", c.id, "seat", c.seat, "reason", err)
 			switch {
 			case errors.Is(err, bus.ErrReplaced):
-				c.conn.Close(CloseReplaced, "this seat connected again elsewhere")
+				c.ws.close(CloseReplaced, "this seat connected again elsewhere")
 			case errors.Is(err, bus.ErrSlow):
-				c.conn.Close(CloseSlow, "too far behind: reconnect for a fresh state")
+				c.ws.close(CloseSlow, "too far behind: reconnect for a fresh state")
 			case errors.Is(err, errOversized):
-				c.conn.Close(CloseOversized, errOversized.Error())
+				c.ws.close(CloseOversized, errOversized.Error())
 			case errors.Is(err, bus.ErrResync):
 				if c.follow() {
 					continue
@@ -442,7 +325,7 @@ func (c *sockConn) drain() {
 				}
 				return
 			default:
-				c.conn.Close(websocket.StatusGoingAway, "the server is stopping or the match left memory")
+				c.ws.close(ws.StatusGoingAway, "the server is stopping or the match left memory")
 			}
 			c.end()
 			return
@@ -477,23 +360,9 @@ func (c *sockConn) ping() {
 	c.pingMu.Unlock()
 }
 
-// send writes one message, in one system call where the socket has a
-// frameWriter.
-//
-// With a frameWriter the write deadline bounds the system call, and the
-// library only fills the frameWriter's buffer: it gets a context that never
-// ends, which spares it a timer for every frame (a socket that ends closes
-// the connection, which stops any write).
-func (c *sockConn) send(b []byte) error {
-	if c.fw == nil {
-		ctx, cancel := context.WithTimeout(c.ctx, c.s.cfg.WriteTimeout)
-		defer cancel()
-		return c.conn.Write(ctx, websocket.MessageText, b)
-	}
-	c.fw.hold()
-	err := c.conn.Write(context.Background(), websocket.MessageText, b)
-	return errors.Join(err, c.fw.release())
-}
+// send writes one message, in one system call (or with the batch being
+// gathered).
+func (c *sockConn) send(b []byte) error { return c.ws.writeText(b) }
 
 // readBufs holds the buffers messages are read into, so that an idle socket
 // holds none.
@@ -504,14 +373,7 @@ var readBufs = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b 
 // It reports false when the connection has ended.
 func (c *sockConn) readOne() bool {
 	s := c.s
-	// A reader started by readiness (rc set) reads what has come: it needs
-	// no context that ends (one costs the library a timer a message), since
-	// ending the socket closes the connection under it.
-	ctx := c.ctx
-	if c.rc != nil {
-		ctx = context.Background()
-	}
-	typ, rd, err := c.conn.Reader(ctx)
+	typ, rd, err := c.ws.next()
 	if err != nil {
 		return false
 	}
@@ -561,7 +423,7 @@ func (c *sockConn) readOne() bool {
 		c.refuse(nil, &match.Error{Code: CodeTooLarge, Message: msg})
 		return true
 	}
-	if typ != websocket.MessageText {
+	if typ != ws.OpText {
 		c.refuse(nil, &match.Error{Code: CodeUnsupported, Message: "Messages are JSON text, not binary."})
 		return true
 	}
