@@ -1,8 +1,11 @@
 package server_test
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -162,6 +165,43 @@ func TestSocketProtocol(t *testing.T) {
 	// The match and its other sockets go on.
 	s := dialRaw(t, e, id)
 	s.send(ws.OpText, true, action, true)
+	s.refusal(server.CodeSpectator)
+}
+
+// A client that sends its first message with the handshake, before the
+// server's answer, has it read and answered: those bytes are in net/http's
+// reader when the connection is handed over.
+func TestSocketMessageAheadOfTheHandshake(t *testing.T) {
+	e := newEnv(t, matchtest.Games(), nil)
+	id := e.newMatch(match.CreateRequest{Game: "testcards", Players: 2}, true).Match.ID
+	conn, err := net.Dial("tcp", e.hs.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	var req bytes.Buffer
+	fmt.Fprintf(&req, "GET /api/matches/%s/ws HTTP/1.1\r\nHost: %s\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"+
+		"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n", id, e.hs.Listener.Addr())
+	if err := ws.WriteFrame(&req, ws.MaskFrame(ws.NewTextFrame([]byte(`{"seq":0,"action":{"type":"pass"}}`)))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Write(req.Bytes()); err != nil { // one write: the frame comes with the request
+		t.Fatal(err)
+	}
+	br := bufio.NewReader(conn)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusSwitchingProtocols {
+		t.Fatalf("handshake: %s", resp.Status)
+	}
+	s := &rawSocket{t: t, conn: conn, r: br}
+	if f := s.frame(); !strings.Contains(string(f.Payload), `"type":"state"`) {
+		t.Fatalf("first frame %q, want the snapshot", f.Payload)
+	}
+	s.refusal(server.CodeSpectator)
+	s.send(ws.OpText, true, []byte(`{"seq":0,"action":{"type":"pass"}}`), true)
 	s.refusal(server.CodeSpectator)
 }
 
