@@ -11,6 +11,7 @@
 package server
 
 import (
+	"context"
 	"time"
 
 	"sortie/internal/bus"
@@ -38,7 +39,7 @@ func (c *sockConn) watch(first match.Handle) (match.Handle, *match.Watch, error)
 	var h match.Handle
 	var w *match.Watch
 	try := func(one match.Handle) (err error) {
-		if w, err = one.Watch(c.ctx, c.seat); err == nil {
+		if w, err = one.Watch(context.Background(), c.seat); err == nil {
 			h = one
 		}
 		return err
@@ -48,7 +49,7 @@ func (c *sockConn) watch(first match.Handle) (match.Handle, *match.Watch, error)
 			return h, w, err
 		}
 	}
-	err := c.s.mgr.Use(c.ctx, c.id, try)
+	err := c.s.mgr.Use(context.Background(), c.id, try)
 	return h, w, err
 }
 
@@ -69,7 +70,7 @@ func (c *sockConn) use(fn func(match.Handle) error) error {
 	if err := fn(h); !match.Moved(err) {
 		return err
 	}
-	return c.s.mgr.Use(c.ctx, c.id, fn)
+	return c.s.mgr.Use(context.Background(), c.id, fn)
 }
 
 // refuse answers a refused socket message. The answer joins the socket's
@@ -102,7 +103,7 @@ func (c *sockConn) follow() bool {
 	// followed may be gone, or paused.
 	h, w, err := c.watch(nil)
 	if err != nil {
-		if c.ctx.Err() != nil {
+		if c.gone() {
 			return false
 		}
 		c.s.log.Debug("a socket cannot follow its match now", "match", c.id, "seat", c.seat, "err", err)
@@ -122,6 +123,12 @@ func (c *sockConn) follow() bool {
 	held := c.held
 	c.held, c.wait = nil, 0
 	c.attMu.Unlock()
+	if c.gone() {
+		// The socket ended while it found its match: its end may have let
+		// go of the old watch only.
+		h.Unwatch(w)
+		return false
+	}
 	c.s.metrics.followed.Inc()
 	c.s.log.Debug("a socket follows its match again", "match", c.id, "seat", c.seat, "seq", w.Seq)
 	state := w.State

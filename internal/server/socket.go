@@ -89,7 +89,6 @@ func (s *Server) openSocket(w http.ResponseWriter, r *http.Request, h match.Hand
 	}
 	c := &sockConn{s: s, id: h.ID(), seat: seat, who: who, ws: conn, gauge: s.metrics.sockets.WithLabelValues(aud),
 		lim: newLimiter(s.cfg.MessageRate, s.cfg.MessageBurst)}
-	c.ctx, c.cancel = context.WithCancel(context.Background())
 	c.gauge.Inc()
 	err = c.attach(h)
 	if err != nil {
@@ -128,14 +127,12 @@ func (s *Server) enter() bool {
 // sockConn is one open socket: its reading side (the client's actions), its
 // writing side (the subscription's messages) and its end.
 type sockConn struct {
-	s      *Server
-	id     string      // the match
-	seat   engine.Seat // the audience
-	who    client      // whose socket it is, for the per-client cap
-	ws     *wsConn
-	ctx    context.Context
-	cancel context.CancelFunc
-	gauge  prometheus.Gauge
+	s     *Server
+	id    string      // the match
+	seat  engine.Seat // the audience
+	who   client      // whose socket it is, for the per-client cap
+	ws    *wsConn
+	gauge prometheus.Gauge
 
 	// Reading: one goroutine at a time (readiness re-arms only after a read
 	// is over).
@@ -218,6 +215,13 @@ func (c *sockConn) read() {
 	}
 }
 
+// gone reports whether the socket has ended (or is ending).
+func (c *sockConn) gone() bool {
+	c.regMu.Lock()
+	defer c.regMu.Unlock()
+	return c.ended
+}
+
 // end closes the socket and lets go of everything it held. It may be called
 // more than once, from the reading or the writing side.
 func (c *sockConn) end() {
@@ -230,7 +234,6 @@ func (c *sockConn) end() {
 		if id != 0 {
 			c.s.poll.remove(c.rc, id)
 		}
-		c.cancel()
 		c.pingMu.Lock()
 		if c.pinger != nil {
 			c.pinger.Stop()
@@ -348,7 +351,7 @@ func (c *sockConn) idle() bool {
 
 // ping sends the keep-alive message and schedules the next.
 func (c *sockConn) ping() {
-	if c.ctx.Err() != nil {
+	if c.gone() {
 		return
 	}
 	if err := c.send(pingMessage); err != nil {
@@ -460,13 +463,17 @@ func decodeMessage(b []byte) (msg match.ClientMessage, readable bool, err error)
 // gets (the update with "ack", the line, the seats).
 func (c *sockConn) handle(msg *match.ClientMessage) {
 	seat := c.seat
+	// A socket keeps no context of its own (an idle one should cost
+	// little): what it asks of its match ends by itself, and a socket that
+	// ends meanwhile drops the answer.
+	bg := context.Background()
 	var err error
 	switch msg.Type {
 	case "":
 		if seat == engine.Spectator {
 			err = &match.Error{Code: CodeSpectator, Message: "Spectators cannot act."}
 		} else {
-			err = c.use(func(h match.Handle) error { return h.Act(c.ctx, seat, msg.Seq, msg.Action) })
+			err = c.use(func(h match.Handle) error { return h.Act(bg, seat, msg.Seq, msg.Action) })
 		}
 		if err != nil {
 			c.refuse(&msg.Seq, match.AsError(err))
@@ -476,15 +483,15 @@ func (c *sockConn) handle(msg *match.ClientMessage) {
 		if seat == engine.Spectator {
 			err = &match.Error{Code: match.CodeChatSpectator, Message: "Spectators read the table talk; only the players write in it."}
 		} else {
-			err = c.use(func(h match.Handle) error { return h.Chat(c.ctx, seat, msg.Text, msg.Team) })
+			err = c.use(func(h match.Handle) error { return h.Chat(bg, seat, msg.Text, msg.Team) })
 		}
 	case match.ClientLeave, match.ClientReturn:
 		if seat == engine.Spectator {
 			err = &match.Error{Code: CodeSpectator, Message: "Spectators hold no seat to leave or take back."}
 		} else if msg.Type == match.ClientLeave {
-			err = c.use(func(h match.Handle) error { return h.Leave(c.ctx, seat) })
+			err = c.use(func(h match.Handle) error { return h.Leave(bg, seat) })
 		} else {
-			err = c.use(func(h match.Handle) error { return h.Return(c.ctx, seat) })
+			err = c.use(func(h match.Handle) error { return h.Return(bg, seat) })
 		}
 	default:
 		err = &match.Error{Code: CodeMalformed, Message: fmt.Sprintf("There is no message of type %q: send an action, or chat, leave or return.", msg.Type)}
