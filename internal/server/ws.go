@@ -68,12 +68,16 @@ type wsReader struct {
 // short (an action).
 const wsReadBuffer = 512
 
-var wsReaders = sync.Pool{New: func() any {
-	k := &wsReader{br: bufio.NewReaderSize(nil, wsReadBuffer)}
+var wsReaders = sync.Pool{New: func() any { return newWSReader(bufio.NewReaderSize(nil, wsReadBuffer)) }}
+
+// newWSReader returns a reader of frames from br, which a connection then
+// takes.
+func newWSReader(br *bufio.Reader) *wsReader {
+	k := &wsReader{br: br}
 	k.r = wsutil.Reader{State: ws.StateServerSide, CheckUTF8: true, MaxMessageSize: hardMessageLimit,
 		OnIntermediate: func(h ws.Header, body io.Reader) error { return k.c.control(h, body, k.ctl[:]) }}
 	return k
-}}
+}
 
 // frameBufs holds the buffers frames are gathered in.
 var frameBufs = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
@@ -126,9 +130,7 @@ func checkOrigin(r *http.Request, patterns []string) error {
 func (c *wsConn) reader() *wsReader {
 	if c.rd == nil {
 		if c.early != nil {
-			c.rd = &wsReader{br: c.early}
-			c.rd.r = wsutil.Reader{State: ws.StateServerSide, CheckUTF8: true, MaxMessageSize: hardMessageLimit,
-				OnIntermediate: func(h ws.Header, body io.Reader) error { return c.control(h, body, c.rd.ctl[:]) }}
+			c.rd = newWSReader(c.early)
 		} else {
 			c.rd = wsReaders.Get().(*wsReader)
 			c.rd.br.Reset(c.conn)
