@@ -50,7 +50,9 @@ by code, the CPU of the server and of the load clients, and the server's
 resident memory as its /metrics reports it.
 
 With --idle, the clients connect and never act: the figure is the server's
-memory per idle match.
+memory per idle match, read at the end of --duration. An idle server gives the
+set-up's garbage back only when Go forces a collection (every two minutes):
+300s is when the figure has settled.
 
 Against several nodes of one cluster (--server URL1,URL2,URL3), the matches are
 created on each node in turn, and half the seats of each match connect to
