@@ -188,7 +188,7 @@ func runFloorServer(size int) {
 		t.mu.Unlock()
 		<-t.full
 		for {
-			_, rd, err := c.next()
+			_, rd, err := c.next(true)
 			if err == nil {
 				_, err = io.Copy(io.Discard, rd)
 			}

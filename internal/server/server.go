@@ -125,7 +125,9 @@ type Config struct {
 	// ReadHeaderTimeout (10 s), ReadTimeout (30 s: the whole request, its
 	// body included), WriteTimeout (60 s) and IdleTimeout (60 s: a
 	// keep-alive connection between requests) are the HTTP server's
-	// (see [Server.HTTPServer]); match sockets are not bound by them.
+	// (see [Server.HTTPServer]); match sockets are not bound by them, but
+	// for ReadTimeout: a socket message, once begun, must come whole within
+	// it (else 1008).
 	ReadHeaderTimeout time.Duration
 	// ReadTimeout bounds reading a whole request.
 	ReadTimeout time.Duration

@@ -376,7 +376,17 @@ var readBufs = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b 
 // It reports false when the connection has ended.
 func (c *sockConn) readOne() bool {
 	s := c.s
-	typ, rd, err := c.ws.next()
+	if c.rc != nil {
+		// Woken by readiness: a message has begun, and must come whole
+		// within ReadTimeout, or a client sending half of one would hold a
+		// worker. (A reader of its own waits for messages: no deadline.)
+		_ = c.ws.conn.SetReadDeadline(time.Now().Add(s.cfg.ReadTimeout))
+		defer c.ws.conn.SetReadDeadline(time.Time{})
+	}
+	typ, rd, err := c.ws.next(c.rc == nil)
+	if err == errNoMessage {
+		return true // control frames only
+	}
 	if err != nil {
 		return false
 	}

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -27,6 +28,9 @@ const closeLinger = 2 * time.Second
 
 // errClosing is what a write gets once the close frame has gone.
 var errClosing = errors.New("the socket is closing")
+
+// errNoMessage: next answered control frames, and no message waits.
+var errNoMessage = errors.New("no message waits")
 
 // wsConn is the server's side of one WebSocket connection (RFC 6455), built
 // on gobwas/ws's frame reader and header checks.
@@ -162,10 +166,12 @@ func (c *wsConn) rest() bool {
 
 // next reads up to the next message and returns its type and its payload
 // (unmasked, across its fragments). Control frames on the way are answered:
-// a ping with a pong, a close with a close, after which next says io.EOF. A
-// message over hardMessageLimit, a frame breaking the protocol or a text
-// that is not UTF-8 closes the socket with the code that says so.
-func (c *wsConn) next() (ws.OpCode, io.Reader, error) {
+// a ping with a pong, a close with a close, after which next says io.EOF;
+// unless wait is set, next says errNoMessage rather than wait for a
+// message after them. A message over hardMessageLimit, a frame breaking the
+// protocol, a text that is not UTF-8 or a read past its deadline closes the
+// socket with the code that says so.
+func (c *wsConn) next(wait bool) (ws.OpCode, io.Reader, error) {
 	k := c.reader()
 	for {
 		h, err := k.r.NextFrame()
@@ -178,6 +184,9 @@ func (c *wsConn) next() (ws.OpCode, io.Reader, error) {
 		}
 		if err := c.control(h, &k.r, k.ctl[:]); err != nil {
 			return 0, nil, err
+		}
+		if !wait && k.br.Buffered() == 0 {
+			return 0, nil, errNoMessage
 		}
 	}
 }
@@ -232,6 +241,8 @@ func (c *wsConn) failed(err error) error {
 		c.close(ws.StatusInvalidFramePayloadData, "text that is not UTF-8")
 	case errors.As(err, &pe):
 		c.close(ws.StatusProtocolError, pe.Error())
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		c.close(ws.StatusPolicyViolation, "a message must come whole in the time allowed")
 	}
 	return err
 }

@@ -168,6 +168,38 @@ func TestSocketProtocol(t *testing.T) {
 	s.refusal(server.CodeSpectator)
 }
 
+// A message, once begun, must come whole within ReadTimeout: a client that
+// sends half of one and stops is closed (1008), while pings and idle time
+// between messages are no message begun.
+func TestSocketMessageMustComeWhole(t *testing.T) {
+	e := newEnv(t, matchtest.Games(), func(c *server.Config) { c.ReadTimeout = 300 * time.Millisecond })
+	id := e.newMatch(match.CreateRequest{Game: "testcards", Players: 2}, true).Match.ID
+	action := []byte(`{"seq":0,"action":{"type":"pass"}}`)
+
+	idle := dialRaw(t, e, id)
+	idle.send(ws.OpPing, true, []byte("alone"), true)
+	if f := idle.frame(); f.Header.OpCode != ws.OpPong {
+		t.Fatalf("got %v %q, want the pong", f.Header.OpCode, f.Payload)
+	}
+	time.Sleep(time.Second)
+	idle.send(ws.OpText, true, action, true)
+	idle.refusal(server.CodeSpectator)
+
+	half := dialRaw(t, e, id)
+	var frame bytes.Buffer
+	if err := ws.WriteFrame(&frame, ws.MaskFrame(ws.NewTextFrame(action))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := half.conn.Write(frame.Bytes()[:frame.Len()/2]); err != nil {
+		t.Fatal(err)
+	}
+	if code := half.closed(); code != ws.StatusPolicyViolation {
+		t.Fatalf("close %d, want 1008", code)
+	}
+	idle.send(ws.OpText, true, action, true)
+	idle.refusal(server.CodeSpectator)
+}
+
 // A client that sends its first message with the handshake, before the
 // server's answer, has it read and answered: those bytes are in net/http's
 // reader when the connection is handed over.
