@@ -181,7 +181,7 @@ they play their cheaper level's move.`,
 	f.IntVar(&lim.MaxLive, "max-matches", 100_000, "matches in memory at once")
 	f.IntVar(&lim.MaxConns, "max-conns", 10_000, "connections open at once, at most 90% of the files the process may open (0: only that bound)")
 	f.DurationVar(&lim.ReadHeaderTimeout, "read-header-timeout", 10*time.Second, "how long a request's header may take to arrive")
-	f.DurationVar(&lim.ReadTimeout, "read-timeout", 30*time.Second, "how long a whole request, body included, may take to arrive")
+	f.DurationVar(&lim.ReadTimeout, "read-timeout", 30*time.Second, "how long a whole request, body included, or a socket message once begun, may take to arrive")
 	f.DurationVar(&lim.HTTPWriteTimeout, "write-timeout", time.Minute, "how long an answer may take to be taken (match sockets have their own)")
 	f.DurationVar(&lim.IdleTimeout, "idle-timeout", time.Minute, "how long a keep-alive connection may wait for its next request")
 	f.DurationVar(&lim.ExpireOpen, "expire-open", 24*time.Hour, "an open match nobody started this long after its creation expires (0: never)")
