@@ -89,31 +89,158 @@ func AppendTyped(dst []byte, v Kinded) ([]byte, error) {
 // "tile"), a name given twice, invalid UTF-8, trailing data and wrong types
 // are errors. Every failure is a *RuleError with code [CodeMalformed].
 func DecodeTyped(b []byte, newValue func(kind string) (any, bool)) (any, error) {
-	var head struct {
-		Type jsontext.Value `json:"type"`
-	}
-	if err := jsonv2.Unmarshal(b, &head); err != nil {
-		return nil, Refuse(CodeMalformed, "The action is not a valid JSON object: %v.", jsonProblem(err))
-	}
-	if head.Type == nil {
-		return nil, Refuse(CodeMalformed, "The action has no \"type\" field.")
-	}
-	var kind string
-	if head.Type.Kind() != '"' || jsonv2.Unmarshal(head.Type, &kind) != nil {
-		return nil, Refuse(CodeMalformed, "The action's \"type\" is not a string.")
+	kind, found := typeOf(b)
+	if !found {
+		// Not the plain object that clients send: read it properly, for
+		// the refusal to say what is wrong.
+		var err error
+		if kind, err = readType(b); err != nil {
+			return nil, err
+		}
 	}
 	v, ok := newValue(kind)
 	if !ok {
+		if found { // as below
+			if _, err := readType(b); err != nil {
+				return nil, err
+			}
+		}
 		return nil, Refuse(CodeMalformed, "There is no action of type %q in this game.", kind)
 	}
 	// Decode the fields again into the action's own type, beside the
 	// "type" already read: a struct with both, made once per type.
 	w := reflect.New(typedOf(reflect.TypeOf(v).Elem()))
 	if err := jsonv2.Unmarshal(b, w.Interface(), jsonv2.RejectUnknownMembers(true)); err != nil {
+		if found {
+			// An object whose "type" came before what is wrong with it:
+			// say first whether it is JSON at all, as for any other.
+			if _, err := readType(b); err != nil {
+				return nil, err
+			}
+		}
 		return nil, Refuse(CodeMalformed, "The %s action is malformed: %v.", kind, jsonProblem(err))
+	}
+	if got := w.Elem().Field(0).String(); got != kind {
+		// typeOf read another "type" than the decoder: never with JSON
+		// the decoder accepts (it refuses a name given twice), but the
+		// action must be of the type it was decoded as.
+		return nil, Refuse(CodeMalformed, "The action's \"type\" cannot be read.")
 	}
 	reflect.ValueOf(v).Elem().Set(w.Elem().Field(1))
 	return v, nil
+}
+
+// readType reads the "type" of the JSON object b with the full decoder,
+// or says what is wrong with b.
+func readType(b []byte) (string, error) {
+	var head struct {
+		Type jsontext.Value `json:"type"`
+	}
+	if err := jsonv2.Unmarshal(b, &head); err != nil {
+		return "", Refuse(CodeMalformed, "The action is not a valid JSON object: %v.", jsonProblem(err))
+	}
+	if head.Type == nil {
+		return "", Refuse(CodeMalformed, "The action has no \"type\" field.")
+	}
+	var kind string
+	if head.Type.Kind() != '"' || jsonv2.Unmarshal(head.Type, &kind) != nil {
+		return "", Refuse(CodeMalformed, "The action's \"type\" is not a string.")
+	}
+	return kind, nil
+}
+
+// typeOf finds the "type" member of the JSON object b the cheap way, for
+// the decoder to read the object once rather than twice: it reads the
+// object's top-level names and skips their values without checking them
+// (the decoder does, next), and gives up (found false) on anything but a
+// "type" string without escapes before the object ends.
+func typeOf(b []byte) (kind string, found bool) {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return "", false
+	}
+	for i = skipSpace(b, i+1); i < len(b) && b[i] == '"'; i = skipSpace(b, i+1) {
+		name, next, ok := plainString(b, i)
+		if !ok {
+			return "", false
+		}
+		if i = skipSpace(b, next); i >= len(b) || b[i] != ':' {
+			return "", false
+		}
+		i = skipSpace(b, i+1)
+		if name == "type" {
+			if i >= len(b) || b[i] != '"' {
+				return "", false
+			}
+			kind, _, ok := plainString(b, i)
+			return kind, ok
+		}
+		if i = skipValue(b, i); i < 0 {
+			return "", false
+		}
+		if i = skipSpace(b, i); i >= len(b) || b[i] != ',' {
+			return "", false
+		}
+	}
+	return "", false
+}
+
+// plainString reads the JSON string at b[i] (its opening quote) if it has no
+// escape, and returns it and the index after its closing quote.
+func plainString(b []byte, i int) (s string, next int, ok bool) {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '"':
+			return string(b[i+1 : j]), j + 1, true
+		case '\\':
+			return "", 0, false
+		}
+	}
+	return "", 0, false
+}
+
+// skipValue returns the index after the JSON value that starts at b[i], read
+// loosely (strings and nesting only), or -1.
+func skipValue(b []byte, i int) int {
+	depth := 0
+	for ; i < len(b); i++ {
+		switch c := b[i]; c {
+		case '"':
+			for i++; i < len(b) && b[i] != '"'; i++ {
+				if b[i] == '\\' {
+					i++
+				}
+			}
+			if i >= len(b) {
+				return -1
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth == 0 {
+				return i // the end of the object holding the value
+			}
+			depth--
+		case ',':
+			if depth == 0 {
+				return i
+			}
+		}
+		if depth == 0 && (b[i] == '"' || b[i] == '}' || b[i] == ']') {
+			return i + 1
+		}
+	}
+	if depth == 0 {
+		return i
+	}
+	return -1
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
 }
 
 // typedWrappers holds, for each action type T, struct { Type string

@@ -15,6 +15,7 @@ targets=(
   "FuzzSocketMessage ./internal/server"
   "FuzzCreateMatch ./internal/server"
   "FuzzParseAction ./games/all"
+  "FuzzDecodeTyped ./engine"
 )
 
 time=${1:-15s}
