@@ -4,7 +4,9 @@ package server
 
 import (
 	"errors"
+	"io"
 	"net"
+	"os"
 	"sync"
 	"syscall"
 )
@@ -180,4 +182,29 @@ func (p *poller) close() {
 	<-p.done
 	syscall.Close(p.epfd)
 	syscall.Close(p.wake)
+}
+
+// tryRead reads what the connection rc holds into p without waiting for
+// more: waits is set, and nothing read, when it holds nothing now.
+func tryRead(rc syscall.RawConn, p []byte) (n int, waits bool, err error) {
+	var rerr error
+	if err := rc.Read(func(fd uintptr) bool {
+		for {
+			n, rerr = syscall.Read(int(fd), p)
+			if rerr != syscall.EINTR {
+				return true // done, whatever came: never wait here
+			}
+		}
+	}); err != nil {
+		return 0, false, err
+	}
+	switch {
+	case rerr == syscall.EAGAIN:
+		return 0, true, nil
+	case rerr != nil:
+		return 0, false, os.NewSyscallError("read", rerr)
+	case n == 0 && len(p) > 0:
+		return 0, false, io.EOF
+	}
+	return n, false, nil
 }

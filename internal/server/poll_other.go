@@ -27,3 +27,5 @@ func (p *poller) arm(syscall.RawConn, uint64) error { return errors.New("no read
 func (p *poller) remove(syscall.RawConn, uint64) {}
 
 func (p *poller) close() {}
+
+func tryRead(syscall.RawConn, []byte) (int, bool, error) { return 0, true, nil }

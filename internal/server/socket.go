@@ -176,13 +176,14 @@ func (c *sockConn) startReading() {
 				if c.ended {
 					return
 				}
+				c.ws.rc = rc
 				if id, err := p.add(rc, c.read); err == nil {
 					// A read that readiness started before this line waits
 					// for regMu to learn the id.
 					c.pollID = id
 					return
 				}
-				c.rc = nil // read on a goroutine of its own after all
+				c.rc, c.ws.rc = nil, nil // read on a goroutine of its own after all
 			}
 		}
 	}
@@ -380,8 +381,8 @@ func (c *sockConn) readOne() bool {
 		// Woken by readiness: a message has begun, and must come whole
 		// within ReadTimeout, or a client sending half of one would hold a
 		// worker. (A reader of its own waits for messages: no deadline.)
-		_ = c.ws.conn.SetReadDeadline(time.Now().Add(s.cfg.ReadTimeout))
-		defer c.ws.conn.SetReadDeadline(time.Time{})
+		c.ws.bind(time.Now().Add(s.cfg.ReadTimeout))
+		defer c.ws.bind(time.Time{})
 	}
 	typ, rd, err := c.ws.next(c.rc == nil)
 	if err == errNoMessage {

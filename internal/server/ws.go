@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/gobwas/ws"
@@ -57,6 +58,13 @@ type wsConn struct {
 	// whole life.
 	early *bufio.Reader
 	rd    *wsReader // while a message is read or bytes wait in it
+
+	// A connection read on readiness (rc set) reads what has come without
+	// waiting; only a read that must wait for more of a message begun is
+	// bound by due, the time the message must be whole by (see bound).
+	rc    syscall.RawConn
+	due   time.Time
+	bound bool // the connection's read deadline is due
 }
 
 // wsReader is what reading a connection needs, lent by a pool.
@@ -137,7 +145,7 @@ func (c *wsConn) reader() *wsReader {
 			c.rd = newWSReader(c.early)
 		} else {
 			c.rd = wsReaders.Get().(*wsReader)
-			c.rd.br.Reset(c.conn)
+			c.rd.br.Reset(c)
 		}
 		c.rd.c = c
 		c.rd.r.Source = c.rd.br
@@ -162,6 +170,32 @@ func (c *wsConn) rest() bool {
 		wsReaders.Put(k)
 	}
 	return true
+}
+
+// Read is what a lent reader reads from. On readiness, with a message due,
+// it takes what the connection holds without waiting, and sets the
+// connection's read deadline only when it must wait for more: most messages
+// come whole, and need no timer.
+func (c *wsConn) Read(p []byte) (int, error) {
+	if c.rc != nil && !c.bound && !c.due.IsZero() {
+		n, waits, err := tryRead(c.rc, p)
+		if !waits {
+			return n, err
+		}
+		c.bound = true
+		_ = c.conn.SetReadDeadline(c.due)
+	}
+	return c.conn.Read(p)
+}
+
+// bind says that the message read next must be whole by due (zero: no
+// bound): it applies on readiness only (see Read).
+func (c *wsConn) bind(due time.Time) {
+	c.due = due
+	if due.IsZero() && c.bound {
+		c.bound = false
+		_ = c.conn.SetReadDeadline(time.Time{})
+	}
 }
 
 // next reads up to the next message and returns its type and its payload
