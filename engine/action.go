@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 
@@ -75,8 +76,12 @@ func AppendTyped(dst []byte, v Kinded) ([]byte, error) {
 	if len(body) < 2 || body[0] != '{' {
 		return nil, fmt.Errorf("engine: %T does not encode as a JSON object", v)
 	}
+	kind := v.Kind()
+	// Room for it all at once: the kind is written with its quotes, and
+	// rarely anything to escape.
+	dst = slices.Grow(dst, len(`{"type":""`)+len(kind)+len(body)+8)
 	dst = append(dst, `{"type":`...)
-	dst = jsonw.String(dst, v.Kind())
+	dst = jsonw.String(dst, kind)
 	if len(body) > 2 {
 		dst = append(dst, ',')
 	}

@@ -22,8 +22,11 @@ import (
 type viewMemo struct {
 	seq  uint64
 	keys []string
-	sums []uint64
-	lens []int // of each member's value, so that an unchanged one is found without reading it through
+	// spare is the room of the keys before, where the next keys go
+	// when they differ.
+	spare []string
+	sums  []uint64
+	lens  []int // of each member's value, so that an unchanged one is found without reading it through
 	// room is where the last patch was written; the next one is written
 	// there again, since a patch is copied into its message at once.
 	room []byte
@@ -93,10 +96,18 @@ func (m *viewMemo) patch(view []byte, seq uint64) (patch, drop []byte, ok bool) 
 		}
 	}
 	if !sameKeys {
-		m.keys = make([]string, len(ms))
-		for k, mb := range ms {
-			m.keys[k] = string(mb.key)
+		// Members come and go (what a seat must answer, a pending
+		// choice): the keys kept are those of the view before, and
+		// mostly the same strings.
+		keys := m.spare[:0]
+		for _, mb := range ms {
+			if j := slices.Index(m.keys, string(mb.key)); j >= 0 {
+				keys = append(keys, m.keys[j])
+			} else {
+				keys = append(keys, string(mb.key))
+			}
 		}
+		m.keys, m.spare = keys, m.keys[:0]
 	}
 	m.sums = slices.Grow(m.sums[:0], len(ms))[:len(ms)]
 	m.lens = slices.Grow(m.lens[:0], len(ms))[:len(ms)]
