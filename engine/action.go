@@ -160,19 +160,19 @@ func readType(b []byte) (string, error) {
 // (the decoder does, next), and gives up (found false) on anything but a
 // "type" string without escapes before the object ends.
 func typeOf(b []byte) (kind string, found bool) {
-	i := skipSpace(b, 0)
+	i := jsonw.SkipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return "", false
 	}
-	for i = skipSpace(b, i+1); i < len(b) && b[i] == '"'; i = skipSpace(b, i+1) {
+	for i = jsonw.SkipSpace(b, i+1); i < len(b) && b[i] == '"'; i = jsonw.SkipSpace(b, i+1) {
 		name, next, ok := plainString(b, i)
 		if !ok {
 			return "", false
 		}
-		if i = skipSpace(b, next); i >= len(b) || b[i] != ':' {
+		if i = jsonw.SkipSpace(b, next); i >= len(b) || b[i] != ':' {
 			return "", false
 		}
-		i = skipSpace(b, i+1)
+		i = jsonw.SkipSpace(b, i+1)
 		if name == "type" {
 			if i >= len(b) || b[i] != '"' {
 				return "", false
@@ -180,10 +180,10 @@ func typeOf(b []byte) (kind string, found bool) {
 			kind, _, ok := plainString(b, i)
 			return kind, ok
 		}
-		if i = skipValue(b, i); i < 0 {
+		if i = jsonw.SkipValue(b, i); i < 0 {
 			return "", false
 		}
-		if i = skipSpace(b, i); i >= len(b) || b[i] != ',' {
+		if i = jsonw.SkipSpace(b, i); i >= len(b) || b[i] != ',' {
 			return "", false
 		}
 	}
@@ -202,50 +202,6 @@ func plainString(b []byte, i int) (s string, next int, ok bool) {
 		}
 	}
 	return "", 0, false
-}
-
-// skipValue returns the index after the JSON value that starts at b[i], read
-// loosely (strings and nesting only), or -1.
-func skipValue(b []byte, i int) int {
-	depth := 0
-	for ; i < len(b); i++ {
-		switch c := b[i]; c {
-		case '"':
-			for i++; i < len(b) && b[i] != '"'; i++ {
-				if b[i] == '\\' {
-					i++
-				}
-			}
-			if i >= len(b) {
-				return -1
-			}
-		case '{', '[':
-			depth++
-		case '}', ']':
-			if depth == 0 {
-				return i // the end of the object holding the value
-			}
-			depth--
-		case ',':
-			if depth == 0 {
-				return i
-			}
-		}
-		if depth == 0 && (b[i] == '"' || b[i] == '}' || b[i] == ']') {
-			return i + 1
-		}
-	}
-	if depth == 0 {
-		return i
-	}
-	return -1
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
 }
 
 // typedWrappers holds, for each action type T, struct { Type string

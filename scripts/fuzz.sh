@@ -25,6 +25,7 @@ targets=(
   "FuzzCreateMatch ./internal/server 2000x"
   "FuzzParseAction ./games/all 100000x"
   "FuzzDecodeTyped ./engine 400000x"
+  "FuzzSkipValue ./engine/jsonw 400000x"
 )
 
 budget=${1:-}

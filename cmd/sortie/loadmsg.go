@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"sortie/engine"
+	"sortie/engine/jsonw"
 	"sortie/internal/match"
 	"sortie/internal/store"
 )
@@ -91,11 +92,11 @@ func readLoadMsg(b []byte) (loadMsg, error) {
 // their quotes, unescaped: the server's keys hold no escapes. It reports
 // false if b is not an object it could walk through.
 func jsonMembers(b []byte, fn func(key, val []byte) bool) bool {
-	i := skipSpace(b, 0)
+	i := jsonw.SkipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return false
 	}
-	i = skipSpace(b, i+1)
+	i = jsonw.SkipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		return true
 	}
@@ -103,21 +104,24 @@ func jsonMembers(b []byte, fn func(key, val []byte) bool) bool {
 		if b[i] != '"' {
 			return false
 		}
-		end := skipString(b, i)
+		end := jsonw.SkipString(b, i)
+		if end < 0 {
+			return false
+		}
 		key := b[i+1 : end-1]
-		i = skipSpace(b, end)
+		i = jsonw.SkipSpace(b, end)
 		if i >= len(b) || b[i] != ':' {
 			return false
 		}
-		i = skipSpace(b, i+1)
-		end = skipValue(b, i)
+		i = jsonw.SkipSpace(b, i+1)
+		end = jsonw.SkipValue(b, i)
 		if end <= i {
 			return false
 		}
 		if !fn(key, b[i:end]) {
 			return true
 		}
-		i = skipSpace(b, end)
+		i = jsonw.SkipSpace(b, end)
 		if i >= len(b) {
 			return false
 		}
@@ -127,7 +131,7 @@ func jsonMembers(b []byte, fn func(key, val []byte) bool) bool {
 		if b[i] != ',' {
 			return false
 		}
-		i = skipSpace(b, i+1)
+		i = jsonw.SkipSpace(b, i+1)
 	}
 	return false
 }
@@ -135,75 +139,21 @@ func jsonMembers(b []byte, fn func(key, val []byte) bool) bool {
 // jsonElements calls fn with each raw element of the JSON array b until fn
 // returns false.
 func jsonElements(b []byte, fn func(elem []byte) bool) {
-	i := skipSpace(b, 0)
+	i := jsonw.SkipSpace(b, 0)
 	if i >= len(b) || b[i] != '[' {
 		return
 	}
-	i = skipSpace(b, i+1)
+	i = jsonw.SkipSpace(b, i+1)
 	for i < len(b) && b[i] != ']' {
-		end := skipValue(b, i)
+		end := jsonw.SkipValue(b, i)
 		if end <= i || !fn(b[i:end]) {
 			return
 		}
-		i = skipSpace(b, end)
+		i = jsonw.SkipSpace(b, end)
 		if i < len(b) && b[i] == ',' {
-			i = skipSpace(b, i+1)
+			i = jsonw.SkipSpace(b, i+1)
 		}
 	}
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t') {
-		i++
-	}
-	return i
-}
-
-// skipString returns the end of the string that starts at b[i].
-func skipString(b []byte, i int) int {
-	for j := i + 1; j < len(b); j++ {
-		switch b[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1
-		}
-	}
-	return len(b)
-}
-
-// skipValue returns the end of the value that starts at b[i].
-func skipValue(b []byte, i int) int {
-	if i >= len(b) {
-		return i
-	}
-	switch b[i] {
-	case '"':
-		return skipString(b, i)
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(b); j++ {
-			switch b[j] {
-			case '"':
-				j = skipString(b, j) - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return len(b)
-	}
-	for j := i; j < len(b); j++ {
-		switch b[j] {
-		case ',', '}', ']', ' ', '\n', '\r', '\t':
-			return j
-		}
-	}
-	return len(b)
 }
 
 // unquote returns the inside of a JSON string without escapes.

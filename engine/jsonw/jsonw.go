@@ -3,6 +3,10 @@
 // encode themselves without reflection (see engine.JSONAppender): a view's
 // AppendJSON written with these helpers must give the same bytes as
 // json.Marshal of the view, which the engine's conformance suite checks.
+//
+// It also skims JSON without decoding it (SkipSpace, SkipString, SkipValue):
+// where a value ends, for the code that looks into JSON it trusts the shape
+// of, such as the server's patches of the views it encoded.
 package jsonw
 
 import (

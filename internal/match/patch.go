@@ -1,9 +1,10 @@
 package match
 
 import (
-	"bytes"
 	"hash/maphash"
 	"slices"
+
+	"sortie/engine/jsonw"
 )
 
 // viewMemo is what one audience was last sent of its view, member by member
@@ -154,11 +155,11 @@ func appendMembers(dst []member, b []byte, before *viewMemo) ([]member, bool) {
 			i += len(mb.raw)
 			next++
 		} else {
-			end := skipString(b, i)
+			end := jsonw.SkipString(b, i)
 			if end < 0 || end >= len(b) || b[end] != ':' {
 				return dst, false
 			}
-			vend := skipValue(b, end+1)
+			vend := jsonw.SkipValue(b, end+1)
 			if vend < 0 || vend > len(b)-1 {
 				return dst, false
 			}
@@ -195,85 +196,4 @@ func (m *viewMemo) same(b []byte, i, k int) (member, bool) {
 		return member{}, false
 	}
 	return member{key: b[i+1 : v-2], raw: b[i:end], sum: sum}, true
-}
-
-// skipString returns the index just past the string starting at b[i] (a
-// quote), or -1. Long strings are crossed from quote to quote (IndexByte is
-// vectorized); a quote preceded by an odd number of backslashes is escaped.
-func skipString(b []byte, i int) int {
-	// Most strings of a view are short names: look at a few bytes first.
-	for j := i + 1; j < len(b) && j <= i+16; j++ {
-		switch b[j] {
-		case '\\':
-			return skipLongString(b, i)
-		case '"':
-			return j + 1
-		}
-	}
-	return skipLongString(b, i)
-}
-
-// skipLongString is skipString by jumps from quote to quote.
-func skipLongString(b []byte, i int) int {
-	for j := i + 1; j < len(b); {
-		k := bytes.IndexByte(b[j:], '"')
-		if k < 0 {
-			return -1
-		}
-		j += k
-		slashes := 0
-		for p := j - 1; p > i && b[p] == '\\'; p-- {
-			slashes++
-		}
-		if slashes%2 == 0 {
-			return j + 1
-		}
-		j++
-	}
-	return -1
-}
-
-// structural marks the bytes skipValue must look at inside an object or an
-// array: quotes and brackets.
-var structural = [256]bool{'"': true, '{': true, '[': true, '}': true, ']': true}
-
-// skipValue returns the index just past the value starting at b[i], or -1.
-func skipValue(b []byte, i int) int {
-	if i >= len(b) {
-		return -1
-	}
-	switch b[i] {
-	case '"':
-		return skipString(b, i)
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(b); j++ {
-			c := b[j]
-			if !structural[c] {
-				continue
-			}
-			switch c {
-			case '"':
-				k := skipString(b, j)
-				if k < 0 {
-					return -1
-				}
-				j = k - 1
-			case '{', '[':
-				depth++
-			default: // '}', ']'
-				depth--
-				if depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return -1
-	default: // a number, true, false or null
-		j := i
-		for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' {
-			j++
-		}
-		return j
-	}
 }
