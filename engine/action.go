@@ -103,12 +103,20 @@ func DecodeTyped(b []byte, newValue func(kind string) (any, bool)) (any, error) 
 			return nil, err
 		}
 	}
+	// When the quick reading found the type, a refusal below must first
+	// say whether the object is JSON at all, as it does for any other: the
+	// full reading says so.
+	notJSON := func() error {
+		if !found {
+			return nil // already read in full
+		}
+		_, err := readType(b)
+		return err
+	}
 	v, ok := newValue(kind)
 	if !ok {
-		if found { // as below
-			if _, err := readType(b); err != nil {
-				return nil, err
-			}
+		if err := notJSON(); err != nil {
+			return nil, err
 		}
 		return nil, Refuse(CodeMalformed, "There is no action of type %q in this game.", kind)
 	}
@@ -116,12 +124,8 @@ func DecodeTyped(b []byte, newValue func(kind string) (any, bool)) (any, error) 
 	// "type" already read: a struct with both, made once per type.
 	w := reflect.New(typedOf(reflect.TypeOf(v).Elem()))
 	if err := jsonv2.Unmarshal(b, w.Interface(), jsonv2.RejectUnknownMembers(true)); err != nil {
-		if found {
-			// An object whose "type" came before what is wrong with it:
-			// say first whether it is JSON at all, as for any other.
-			if _, err := readType(b); err != nil {
-				return nil, err
-			}
+		if err := notJSON(); err != nil {
+			return nil, err
 		}
 		return nil, Refuse(CodeMalformed, "The %s action is malformed: %v.", kind, jsonProblem(err))
 	}

@@ -47,10 +47,9 @@ func TestDecodeTyped(t *testing.T) {
 		{`{"type":"move","door":"d07","pay":["file","joker"]}`, move{Door: "d07", Pay: []string{"file", "joker"}}},
 		{` { "door" : "d1" , "type" : "move" } `, move{Door: "d1"}},
 		{`{"pay":["a\"}","{["],"type":"move","door":"x"}`, move{Door: "x", Pay: []string{`a"}`, "{["}}},
-		{`{"extra":-1.5e3,"type":"move","door":"x"}`, move{}}, // refused below: extra is an int
-		{`{"type":"mo\u0076e","door":"esc"}`, move{Door: "esc"}},
+		{`{"type":"mo\u0076e","door":"esc"}`, move{Door: "esc"}}, // an escaped type: read in full
 	}
-	for _, c := range good[:3] {
+	for _, c := range good {
 		v, err := decode(c.in)
 		if err != nil {
 			t.Errorf("%s: %v", c.in, err)
@@ -60,9 +59,6 @@ func TestDecodeTyped(t *testing.T) {
 		if !ok || m.Door != c.want.Door || strings.Join(m.Pay, "|") != strings.Join(c.want.Pay, "|") {
 			t.Errorf("%s: got %#v, want %#v", c.in, v, c.want)
 		}
-	}
-	if v, err := decode(good[4].in); err != nil || v.(*move).Door != "esc" {
-		t.Errorf("escaped type: %v, %v", v, err)
 	}
 	if v, err := decode(`{"type":"pass"}`); err != nil {
 		t.Errorf("pass: %v", err)
@@ -85,7 +81,7 @@ func TestDecodeTyped(t *testing.T) {
 		{`{"type":"move","door":"d1","Door":"d2"}`, "move action is malformed"},
 		{`{"type":"move","door":"d1","bogus":1}`, "move action is malformed"},
 		{`{"type":"move","door":7}`, "move action is malformed"},
-		{good[3].in, "move action is malformed"},
+		{`{"extra":-1.5e3,"type":"move","door":"x"}`, "move action is malformed"}, // extra is an int
 		{"{\"type\":\"move\",\"door\":\"\xff\"}", "not a valid JSON object"},
 	}
 	for _, c := range bad {
