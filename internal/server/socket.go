@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/gobwas/ws"
@@ -136,7 +135,6 @@ type sockConn struct {
 
 	// Reading: one goroutine at a time (readiness re-arms only after a read
 	// is over).
-	rc          syscall.RawConn // set when the socket waits for readiness
 	lim         *limiter
 	oversized   int  // messages over MaxMessage so far
 	stopReading bool // the client is done with: the writer ends the socket
@@ -170,7 +168,6 @@ func (c *sockConn) startReading() {
 	if c.ws.early == nil {
 		if p := c.s.readiness(); p != nil {
 			if rc, ok := rawConn(c.ws.conn); ok {
-				c.rc = rc
 				c.regMu.Lock()
 				defer c.regMu.Unlock()
 				if c.ended {
@@ -183,7 +180,7 @@ func (c *sockConn) startReading() {
 					c.pollID = id
 					return
 				}
-				c.rc, c.ws.rc = nil, nil // read on a goroutine of its own after all
+				c.ws.rc = nil // read on a goroutine of its own after all
 			}
 		}
 	}
@@ -208,7 +205,7 @@ func (c *sockConn) read() {
 			return
 		}
 		if id != 0 && c.ws.rest() {
-			if err := c.s.poll.arm(c.rc, id); err != nil {
+			if err := c.s.poll.arm(c.ws.rc, id); err != nil {
 				c.end()
 			}
 			return
@@ -233,7 +230,7 @@ func (c *sockConn) end() {
 		c.ended = true
 		c.regMu.Unlock()
 		if id != 0 {
-			c.s.poll.remove(c.rc, id)
+			c.s.poll.remove(c.ws.rc, id)
 		}
 		c.pingMu.Lock()
 		if c.pinger != nil {
@@ -377,14 +374,14 @@ var readBufs = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b 
 // It reports false when the connection has ended.
 func (c *sockConn) readOne() bool {
 	s := c.s
-	if c.rc != nil {
+	if c.ws.rc != nil {
 		// Woken by readiness: a message has begun, and must come whole
 		// within ReadTimeout, or a client sending half of one would hold a
 		// worker. (A reader of its own waits for messages: no deadline.)
 		c.ws.bind(time.Now().Add(s.cfg.ReadTimeout))
 		defer c.ws.bind(time.Time{})
 	}
-	typ, rd, err := c.ws.next(c.rc == nil)
+	typ, rd, err := c.ws.next(c.ws.rc == nil)
 	if err == errNoMessage {
 		return true // control frames only
 	}
