@@ -2,6 +2,7 @@ package match
 
 import (
 	"context"
+	"time"
 
 	"sortie/engine"
 	"sortie/internal/store"
@@ -33,4 +34,17 @@ func (x *Match) Turn(ctx context.Context, pick func(n int) int) (seq uint64, s e
 		return nil
 	})
 	return seq, s, legal, over
+}
+
+// PauseAfterArming has every goroutine that lets a match go, having armed
+// the match's wake timer to ring within a second, pause until a little
+// after it rings, as a preempted one would; it returns what puts it back
+// (call it once the manager has shut down).
+func PauseAfterArming() (restore func()) {
+	testAfterArming = func(d time.Duration) {
+		if d < time.Second {
+			time.Sleep(d + 5*time.Millisecond)
+		}
+	}
+	return func() { testAfterArming = nil }
 }

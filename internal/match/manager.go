@@ -475,7 +475,7 @@ func (m *Manager) newMatch(g engine.Game, rec *store.Match, log [][]byte) (*Matc
 	x.lease, x.leased = rec.Lease, x.clockWall
 	x.over.Store(rec.Status.Over())
 	x.running.Store(true) // nobody runs the match before run
-	x.wake = time.AfterFunc(time.Hour, x.kick)
+	x.wake = time.AfterFunc(time.Hour, x.alarm)
 	x.wake.Stop()
 	if len(rec.Settings) > 0 {
 		if err := json.Unmarshal(rec.Settings, &x.set); err != nil {

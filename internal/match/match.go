@@ -59,8 +59,11 @@ type Match struct {
 
 	// Who runs the match (see drive). running is set while a goroutine
 	// runs it, and stays set once it has ended; wake runs it when tick has
-	// something to do next; stopping is the manager's request to stop.
+	// something to do next (see alarm), and woken says it rang since the
+	// running goroutine last looked at the time; stopping is the manager's
+	// request to stop.
 	running  atomic.Bool
+	woken    atomic.Bool
 	stopping atomic.Bool
 	wake     *time.Timer
 
@@ -218,11 +221,27 @@ func (x *Match) run() {
 	})
 }
 
+// alarm is the wake timer's: it runs the match, or, if a goroutine runs it
+// already, tells that goroutine (through woken) that something is due, for
+// it to look again before it lets the match go. Otherwise a timer that rang
+// between drive arming it and letting go would be lost, and a match of bots
+// would wait for nothing (seen under load: the wake is often a bot's move
+// due in a few milliseconds).
+func (x *Match) alarm() {
+	x.woken.Store(true)
+	x.kick()
+}
+
 // stop asks the match to stop; it has stopped when quit is closed.
 func (x *Match) stop() {
 	x.stopping.Store(true)
 	x.kick()
 }
+
+// testAfterArming, set by a test only, runs between drive arming the wake
+// timer to ring after d and letting the match go: a goroutine preempted
+// there.
+var testAfterArming func(d time.Duration)
 
 // driveBudget is how many requests a goroutine that brought one runs before
 // it hands what remains to a goroutine of the match's: a socket's reader
@@ -259,6 +278,7 @@ func (x *Match) drive(first func()) {
 			ended = true
 			return
 		}
+		x.woken.Store(false) // what rang before now is due by now: tick does it
 		now := time.Now()
 		x.tick(now)
 		if x.unloadable(now) {
@@ -284,12 +304,16 @@ func (x *Match) drive(first func()) {
 			continue
 		default:
 		}
-		x.wake.Reset(x.nextDue(now).Sub(now)) // since Go 1.23, no stale tick survives a Reset
+		due := x.nextDue(now).Sub(now)
+		x.wake.Reset(due) // since Go 1.23, no stale tick survives a Reset
+		if testAfterArming != nil {
+			testAfterArming(due)
+		}
 		x.running.Store(false)
-		// A request queued after the inbox was found empty, before running
-		// dropped, found the match running and did not run it: run it now,
-		// unless its sender did.
-		if len(x.inbox) == 0 && !x.stopping.Load() || !x.running.CompareAndSwap(false, true) {
+		// A request queued, or the timer rung, after the inbox was found
+		// empty and before running dropped found the match running and did
+		// not run it: run it now, unless its sender (or the timer) did.
+		if len(x.inbox) == 0 && !x.stopping.Load() && !x.woken.Load() || !x.running.CompareAndSwap(false, true) {
 			return
 		}
 	}

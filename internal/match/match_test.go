@@ -320,3 +320,33 @@ func TestShutdownSavesClocksTogether(t *testing.T) {
 		t.Fatalf("stopping %d running matches took %d commits", matches, n)
 	}
 }
+
+// A wake timer that rings while the goroutine running the match is about to
+// let it go is not lost: a match of bots, whose next move is always due in
+// a moment (500 ms of match time, 10 ms at the tests' clock speed), plays to
+// its end though every goroutine pauses past the ring.
+func TestAWakeDuringLettingGoIsNotLost(t *testing.T) {
+	restore := match.PauseAfterArming()
+	t.Cleanup(restore) // after the manager's shutdown, registered next
+	st := openStore(t)
+	m := newManager(t, st, time.Hour)
+	x := startMatch(t, m, match.CreateRequest{Game: "testcards", Seats: []match.SeatRequest{{Kind: match.Bot}, {Kind: match.Bot}},
+		Options: map[string]string{"hand": "4"}, BotDelayMs: 500})
+	// Watched in the store: a request to the match would run it.
+	ctx := context.Background()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		rec, err := st.Get(ctx, x.ID())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Status == store.Finished {
+			return
+		}
+		if time.Now().After(deadline) {
+			log, _ := st.Log(ctx, x.ID())
+			t.Fatalf("the bots stopped after %d moves: a wake was lost", len(log))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
