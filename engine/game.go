@@ -95,6 +95,34 @@ func MarshalView(dst []byte, v View) ([]byte, error) {
 	return json.Marshal(v)
 }
 
+// ViewAppender is implemented by states that write a seat's view without
+// keeping it: AppendView appends to dst exactly what MarshalView appends for
+// View(p), and may build the view in room it reuses and from the state's own
+// slices, since nothing holds it once written. The server encodes a view for
+// every audience of every action; the conformance suite (enginetest) checks
+// the bytes against View's on every state it visits, for every audience in
+// turn (so that room reused from one audience never shows in another's).
+type ViewAppender interface {
+	AppendView(dst []byte, p Seat) []byte
+}
+
+// AppendView appends the JSON of seat p's view of st to dst: by the state's
+// own AppendView when it has one, else by MarshalView of View(p).
+func AppendView(dst []byte, st State, p Seat) ([]byte, error) {
+	if a, ok := st.(ViewAppender); ok {
+		return a.AppendView(dst, p), nil
+	}
+	v := st.View(p)
+	if a, ok := v.(JSONAppender); ok {
+		return a.AppendJSON(dst), nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return append(dst, b...), nil
+}
+
 // Setup is everything a match starts from. With the same Setup and the same
 // action log, a game always reaches the same state.
 type Setup struct {

@@ -460,6 +460,16 @@ func (ru *run) checkViews() error {
 				return fmt.Errorf("%s: %v", p, err)
 			}
 		}
+		if a, ok := ru.s.(engine.ViewAppender); ok {
+			// After other bytes, as the server appends; each audience in
+			// turn, so that room kept from one never shows in the next.
+			if got := string(a.AppendView([]byte("x"), p)[1:]); got != string(b) {
+				return fmt.Errorf("AppendView(%s) writes another view than View: %s", p, diff(string(b), got))
+			}
+			if again := js(ru.s.View(p)); again != string(b) {
+				return fmt.Errorf("AppendView(%s) changed the state's view: %s", p, diff(string(b), again))
+			}
+		}
 		if err := roundTripPlain(v, b); err != nil {
 			return fmt.Errorf("the view of %s: %v", p, err)
 		}

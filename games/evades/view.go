@@ -2,6 +2,7 @@ package evades
 
 import (
 	"slices"
+	"sync"
 
 	"sortie/engine"
 )
@@ -95,8 +96,51 @@ type RevealView struct {
 
 // View returns what seat p (or engine.Spectator) may know now.
 func (s *State) View(p engine.Seat) engine.View {
+	v := &View{}
+	s.fillView(v, p, false)
+	return v
+}
+
+// AppendView appends the JSON of View(p) to dst (engine.ViewAppender),
+// from a view built in room kept from the last one, lending the state's own
+// slices: it is dropped once written.
+func (s *State) AppendView(dst []byte, p engine.Seat) []byte {
+	v := viewRoom.Get().(*View)
+	s.fillView(v, p, true)
+	dst = v.AppendJSON(dst)
+	v.lend()
+	viewRoom.Put(v)
+	return dst
+}
+
+// viewRoom holds views whose room AppendView reuses.
+var viewRoom = sync.Pool{New: func() any { return new(View) }}
+
+// lend forgets what a view built by fillView(lent) borrowed from a state,
+// keeping only its own room: the lists of doors, seats and rooms, and the
+// lists of the objects in each room.
+func (v *View) lend() {
+	for i := range v.Seats {
+		v.Seats[i] = SeatView{Carried: v.Seats[i].Carried[:0]}
+	}
+	*v = View{Doors: v.Doors[:0], Seats: v.Seats[:0], Rooms: v.Rooms[:0]}
+}
+
+// fillView makes v what seat p may know now. lent: v is a view of
+// AppendView's, whose room it reuses, and it may hold the state's own slices;
+// else every slice of v is its own.
+func (s *State) fillView(v *View, p engine.Seat, lent bool) {
 	over := s.phase == phaseOver
-	v := &View{
+	doors, seats, rooms := v.Doors[:0], v.Seats[:0], v.Rooms[:0]
+	own := func(c []Card) []Card { return slices.Clone(c) }
+	ownPP := slices.Clone[[]PassPass]
+	ownTokens := slices.Clone[[]Token]
+	if lent {
+		own = func(c []Card) []Card { return c }
+		ownPP = func(c []PassPass) []PassPass { return c }
+		ownTokens = func(t []Token) []Token { return t }
+	}
+	*v = View{
 		Seat:            int(p),
 		Players:         s.n,
 		ObjectsRequired: s.objectsRequired,
@@ -108,17 +152,17 @@ func (s *State) View(p engine.Seat) engine.View {
 		ReverseAtEnd:    s.reverseAtEnd,
 		BadgeCredits:    s.badge,
 		CorruptionCreds: s.corruption,
-		Row:             slices.Clone(s.row[:]),
+		Row:             own(s.row[:]),
 		DrawPile:        len(s.pile),
-		Discard:         slices.Clone(s.discard),
+		Discard:         own(s.discard),
 		PassPassPile:    len(s.ppPile),
-		PassPassDiscard: slices.Clone(s.ppDiscard),
+		PassPassDiscard: ownPP(s.ppDiscard),
 		Winner:          int(s.winner),
 		Warning: WarningView{
 			Colour:      colourIDs[s.warnColour],
 			Pile:        len(s.warnPile),
-			OrangeAside: slices.Clone(s.warnUsed[orange]),
-			BlackAside:  slices.Clone(s.warnUsed[black]),
+			OrangeAside: ownTokens(s.warnUsed[orange]),
+			BlackAside:  ownTokens(s.warnUsed[black]),
 		},
 	}
 	if v.Discard == nil {
@@ -155,14 +199,22 @@ func (s *State) View(p engine.Seat) engine.View {
 		}
 		v.Pending = pv
 	}
-	v.Doors = make([]DoorView, numDoors)
+	if !lent {
+		doors = make([]DoorView, 0, numDoors)
+		seats = make([]SeatView, 0, s.n)
+		rooms = make([]RoomView, 0, len(board.rooms))
+	}
 	for d := range numDoors {
 		f := s.face(Door(d))
-		v.Doors[d] = DoorView{Door: Door(d), Face: f, Level: cards[f].Level, Other: s.otherFace(Door(d))}
+		doors = append(doors, DoorView{Door: Door(d), Face: f, Level: cards[f].Level, Other: s.otherFace(Door(d))})
 	}
-	v.Seats = make([]SeatView, s.n)
+	v.Doors = doors
 	for q := range s.n {
 		st := &s.seats[q]
+		var carried []Object
+		if lent && q < cap(seats) {
+			carried = seats[:q+1][q].Carried[:0] // room kept by lend
+		}
 		sv := SeatView{Seat: q, Area: st.area, HandSize: st.hand.size(), Skip: st.skip, Extra: st.extra}
 		if st.lastDoor >= 0 {
 			d := Door(st.lastDoor)
@@ -175,21 +227,33 @@ func (s *State) View(p engine.Seat) engine.View {
 		}
 		for o, h := range s.objHolder {
 			if int(h) == q {
-				sv.Carried = append(sv.Carried, Object(o))
+				carried = append(carried, Object(o))
 			}
 		}
-		v.Seats[q] = sv
+		if len(carried) > 0 {
+			sv.Carried = carried
+		} else if lent {
+			sv.Carried = carried[:0] // empty: left out, as nil is (omitempty)
+		}
+		seats = append(seats, sv)
 	}
-	v.Rooms = make([]RoomView, len(board.rooms))
+	v.Seats = seats
 	for i, r := range board.rooms {
-		rv := RoomView{Room: r, Objects: []Object{}}
+		var objects []Object
+		if lent && i < cap(rooms) {
+			objects = rooms[:i+1][i].Objects[:0]
+		}
+		if objects == nil {
+			objects = []Object{}
+		}
 		for o, a := range s.objRoom {
 			if int(a) == int(r) {
-				rv.Objects = append(rv.Objects, Object(o))
+				objects = append(objects, Object(o))
 			}
 		}
-		v.Rooms[i] = rv
+		rooms = append(rooms, RoomView{Room: r, Objects: objects})
 	}
+	v.Rooms = rooms
 	if over {
 		v.Revealed = &RevealView{
 			Aside:       append([]Plan{}, s.aside...),
@@ -198,7 +262,6 @@ func (s *State) View(p engine.Seat) engine.View {
 			WarningPile: reversed(s.warnPile),
 		}
 	}
-	return v
 }
 
 // reversed returns a pile top first, never nil.

@@ -105,7 +105,7 @@ const maxKeptView = 64 << 10
 func (x *Match) encodeFor(f *frame, s engine.Seat, ack int64, head []byte, memo *viewMemo) []byte {
 	buf := viewBufs.Get().(*[]byte)
 	defer viewBufs.Put(buf)
-	view, err := engine.MarshalView((*buf)[:0], x.state.View(s))
+	view, err := engine.AppendView((*buf)[:0], x.state, s)
 	if err == nil && cap(view) <= maxKeptView {
 		*buf = view // the message copies the view: its room serves the next one
 	}
