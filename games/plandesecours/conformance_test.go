@@ -186,6 +186,15 @@ func (leakyGame) New(s engine.Setup) (engine.State, error) {
 
 type leakyState struct{ *State }
 
+// AppendView writes the leaky view, as the server would.
+func (l *leakyState) AppendView(dst []byte, p engine.Seat) []byte {
+	b, err := engine.MarshalView(nil, l.View(p))
+	if err != nil {
+		panic(err)
+	}
+	return append(dst, b...)
+}
+
 // leakyView is a view with the tile below the top. It embeds the view as a
 // plainView, which has no AppendJSON: View's own would leave Below out.
 type leakyView struct {

@@ -118,28 +118,54 @@ func (f *NextFacing) UnmarshalJSON(b []byte) error {
 // View returns what seat p may know; engine.Spectator (or any seat not in
 // the match) sees the public part.
 func (s *State) View(p engine.Seat) engine.View {
+	return s.view(p, nil)
+}
+
+// AppendView appends the JSON of View(p) to dst (engine.ViewAppender), from
+// a view whose lists are built in room on the stack: it is dropped once
+// written.
+func (s *State) AppendView(dst []byte, p engine.Seat) []byte {
+	var room viewRoom
+	v := s.view(p, &room)
+	return v.AppendJSON(dst)
+}
+
+// viewRoom is room for the lists of a view that is written and dropped.
+type viewRoom struct {
+	scores, sizes [MaxPlayers]int
+	hand          [HandSize]HandTile
+	lost          [MaxPlayers]LostTile
+	floors        [numFloors]FloorID
+}
+
+// view returns what seat p may know, its lists built in room when it is
+// given (a view dropped once written), else in room of its own.
+func (s *State) view(p engine.Seat, room *viewRoom) View {
 	n := int(s.n)
+	if room == nil {
+		room = &viewRoom{}
+	}
 	v := View{
 		Seat:        -1,
 		Players:     n,
 		Danger:      s.danger,
 		Round:       s.round,
 		Target:      Target(n),
-		Scores:      append([]int{}, s.scores[:n]...),
+		Scores:      append(room.scores[:0:n], s.scores[:n]...),
 		FirstPlayer: int(s.first),
 		Phase:       phaseNames[s.phase],
 		Actor:       int(s.actor),
-		HandSizes:   make([]int, n),
+		HandSizes:   room.sizes[:n:n],
 		StackTiles:  int(s.numDir),
 		DrawPile:    numPlayable - int(s.drawPos),
-		Lost:        make([]LostTile, s.nLost),
-		Floors:      s.revealedFloors(make([]FloorID, 0, 1+s.floorsRevealed)),
+		Lost:        room.lost[:s.nLost:s.nLost],
+		Floors:      s.revealedFloors(room.floors[: 0 : 1+s.floorsRevealed]),
 		FloorDeck:   len(s.floorDeck) - int(s.floorsRevealed),
 		LastReveal:  s.lastReveal,
 	}
 	if p >= 0 && int(p) < n {
 		v.Seat = int(p)
-		v.Hand = make([]HandTile, s.handLen[p])
+		v.Hand = room.hand[:s.handLen[p]:s.handLen[p]]
 		for i, t := range s.hands[p][:s.handLen[p]] {
 			v.Hand[i] = HandTile{Tile: t, Type: t.Type(), Character: t.Character()}
 		}
