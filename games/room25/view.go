@@ -1,6 +1,10 @@
 package room25
 
-import "sortie/engine"
+import (
+	"sync"
+
+	"sortie/engine"
+)
 
 // View is what one seat (or a spectator) may know of a game (§7). It never
 // holds the identity of a face-down tile the seat has not viewed itself,
@@ -145,6 +149,20 @@ func (s *State) View(p engine.Seat) engine.View {
 	s.viewInto(&v, p)
 	return v
 }
+
+// AppendView appends the JSON of View(p) to dst (engine.ViewAppender), from
+// a view filled in room kept from the last one (see viewInto): the server
+// writes a view for every audience of every action and drops it.
+func (s *State) AppendView(dst []byte, p engine.Seat) []byte {
+	v := viewRoom.Get().(*View)
+	s.viewInto(v, p)
+	dst = v.AppendJSON(dst)
+	viewRoom.Put(v)
+	return dst
+}
+
+// viewRoom holds the views whose room AppendView reuses.
+var viewRoom = sync.Pool{New: func() any { return new(View) }}
 
 // viewInto fills v with View(p), reusing the slices v already holds: the
 // hard bot's playouts build a view at every move, and a fresh one costs
