@@ -20,5 +20,7 @@
 // around it: [State.View] is the only thing of a state that leaves the server.
 // A view is sent after every action to every audience, so a game's view may
 // write its own JSON ([JSONAppender], with package jsonw) instead of going
-// through encoding/json's reflection, byte for byte the same.
+// through encoding/json's reflection, byte for byte the same, and a state may
+// write a seat's view without keeping it ([ViewAppender]): the same bytes
+// again, from room it reuses.
 package engine
