@@ -108,7 +108,7 @@ func (s *State) AppendView(dst []byte, p engine.Seat) []byte {
 	v := viewRoom.Get().(*View)
 	s.fillView(v, p, true)
 	dst = v.AppendJSON(dst)
-	v.lend()
+	v.release()
 	viewRoom.Put(v)
 	return dst
 }
@@ -116,10 +116,10 @@ func (s *State) AppendView(dst []byte, p engine.Seat) []byte {
 // viewRoom holds views whose room AppendView reuses.
 var viewRoom = sync.Pool{New: func() any { return new(View) }}
 
-// lend forgets what a view built by fillView(lent) borrowed from a state,
+// release forgets what a view built by fillView(lent) borrowed from a state,
 // keeping only its own room: the lists of doors, seats and rooms, and the
 // lists of the objects in each room.
-func (v *View) lend() {
+func (v *View) release() {
 	for i := range v.Seats {
 		v.Seats[i] = SeatView{Carried: v.Seats[i].Carried[:0]}
 	}
@@ -213,7 +213,7 @@ func (s *State) fillView(v *View, p engine.Seat, lent bool) {
 		st := &s.seats[q]
 		var carried []Object
 		if lent && q < cap(seats) {
-			carried = seats[:q+1][q].Carried[:0] // room kept by lend
+			carried = seats[:q+1][q].Carried[:0] // room kept by release
 		}
 		sv := SeatView{Seat: q, Area: st.area, HandSize: st.hand.size(), Skip: st.skip, Extra: st.extra}
 		if st.lastDoor >= 0 {

@@ -310,7 +310,7 @@ func (x *Match) drive(first func()) {
 			testAfterArming(due)
 		}
 		x.running.Store(false)
-		// A request queued, or the timer rung, after the inbox was found
+		// A request queued, or the timer rang, after the inbox was found
 		// empty and before running dropped found the match running and did
 		// not run it: run it now, unless its sender (or the timer) did.
 		if len(x.inbox) == 0 && !x.stopping.Load() && !x.woken.Load() || !x.running.CompareAndSwap(false, true) {
