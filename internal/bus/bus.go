@@ -51,6 +51,10 @@ type Bus interface {
 	// Publish gives m to every current subscriber of t without waiting: a
 	// subscriber whose buffer is full is ended with [ErrSlow].
 	Publish(t Topic, m Message)
+	// PublishLocal is Publish for a topic that no other node follows now
+	// (the publisher knows its followers): this node's subscribers get m,
+	// and nothing goes between nodes.
+	PublishLocal(t Topic, m Message)
 	// Subscribe returns a subscription to t that may fall up to limit
 	// messages behind.
 	Subscribe(t Topic, limit int) *Subscription
@@ -324,6 +328,9 @@ func (l *Local) subscribe(t Topic, limit int, ended func()) *Subscription {
 	sh.mu.Unlock()
 	return sub
 }
+
+// PublishLocal is Publish: a Local bus has no other node.
+func (l *Local) PublishLocal(t Topic, m Message) { l.Publish(t, m) }
 
 // Publish gives m to t's subscribers; those that are full are ended with
 // [ErrSlow].

@@ -205,6 +205,10 @@ func (n *NATS) subject(t Topic) string {
 	return n.prefix + ".m." + t.Match + "." + seat
 }
 
+// PublishLocal gives m to this node's subscribers of t alone: no other node
+// follows t now.
+func (n *NATS) PublishLocal(t Topic, m Message) { n.local.Publish(t, m) }
+
 // Publish gives m to t's subscribers on this node and sends it to the other
 // nodes.
 func (n *NATS) Publish(t Topic, m Message) {

@@ -28,7 +28,7 @@ func (x *Match) broadcast(evs []engine.Event, actor engine.Seat, ack int64) {
 			if st.memo == nil {
 				st.memo = &viewMemo{}
 			}
-			x.mgr.bus.Publish(bus.Topic{Match: x.id, Seat: s}, bus.Message{Seq: x.seq, Data: x.encodeFor(f, s, a, nil, st.memo)})
+			x.publish(s, bus.Message{Seq: x.seq, Data: x.encodeFor(f, s, a, nil, st.memo)})
 		} else {
 			st.memo = nil // nobody saw this state's view: the next one goes whole
 		}
@@ -44,11 +44,39 @@ func (x *Match) broadcast(evs []engine.Event, actor engine.Seat, ack int64) {
 		if x.specMemo == nil {
 			x.specMemo = &viewMemo{}
 		}
-		x.mgr.bus.Publish(bus.Topic{Match: x.id, Seat: engine.Spectator},
+		x.publish(engine.Spectator,
 			bus.Message{Seq: x.seq, Data: x.encodeFor(f, engine.Spectator, -1, nil, x.specMemo)})
 	} else {
 		x.specMemo = nil
 	}
+}
+
+// publish gives audience s its message: through the bus between nodes when a
+// socket on another node follows it (a watch this node owns, which that node
+// subscribed to the topic before asking for), else to this node's sockets
+// alone, so that no update crosses to nodes that follow nobody of it.
+func (x *Match) publish(s engine.Seat, m bus.Message) {
+	t := bus.Topic{Match: x.id, Seat: s}
+	if x.followedElsewhere(s) {
+		x.mgr.bus.Publish(t, m)
+	} else {
+		x.mgr.bus.PublishLocal(t, m)
+	}
+}
+
+// followedElsewhere reports whether a socket on another node follows
+// audience s.
+func (x *Match) followedElsewhere(s engine.Seat) bool {
+	if s != engine.Spectator {
+		st := x.seats[s]
+		return st.sub != nil && st.elsewhere
+	}
+	for _, elsewhere := range x.spectators {
+		if elsewhere {
+			return true
+		}
+	}
+	return false
 }
 
 // newFrame prepares a message of type typ about the current state.
@@ -173,11 +201,11 @@ func (x *Match) publishSeats() {
 	}{TypeSeats, x.seq, x.seatSummaries()})
 	for i, st := range x.seats {
 		if st.sub != nil {
-			x.mgr.bus.Publish(bus.Topic{Match: x.id, Seat: engine.Seat(i)}, bus.Message{Data: b})
+			x.publish(engine.Seat(i), bus.Message{Data: b})
 		}
 	}
 	if len(x.spectators) > 0 {
-		x.mgr.bus.Publish(bus.Topic{Match: x.id, Seat: engine.Spectator}, bus.Message{Data: b})
+		x.publish(engine.Spectator, bus.Message{Data: b})
 	}
 }
 
@@ -185,10 +213,10 @@ func (x *Match) publishSeats() {
 func (x *Match) publishState(now time.Time) {
 	for i, st := range x.seats {
 		if st.sub != nil {
-			x.mgr.bus.Publish(bus.Topic{Match: x.id, Seat: engine.Seat(i)}, bus.Message{Data: x.snapshot(engine.Seat(i), now)})
+			x.publish(engine.Seat(i), bus.Message{Data: x.snapshot(engine.Seat(i), now)})
 		}
 	}
 	if len(x.spectators) > 0 {
-		x.mgr.bus.Publish(bus.Topic{Match: x.id, Seat: engine.Spectator}, bus.Message{Data: x.snapshot(engine.Spectator, now)})
+		x.publish(engine.Spectator, bus.Message{Data: x.snapshot(engine.Spectator, now)})
 	}
 }

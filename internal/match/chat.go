@@ -139,11 +139,11 @@ func (x *Match) tell(l *Line, now time.Time) error {
 		x.chatN = l.N
 		for i, st := range x.seats {
 			if st.sub != nil && l.hears(engine.Seat(i), x.teamOf(engine.Seat(i))) {
-				x.mgr.bus.Publish(bus.Topic{Match: x.id, Seat: engine.Seat(i)}, bus.Message{Data: b})
+				x.publish(engine.Seat(i), bus.Message{Data: b})
 			}
 		}
 		if len(x.spectators) > 0 && l.hears(engine.Spectator, -1) {
-			x.mgr.bus.Publish(bus.Topic{Match: x.id, Seat: engine.Spectator}, bus.Message{Data: b})
+			x.publish(engine.Spectator, bus.Message{Data: b})
 		}
 	})
 	if err != nil && err != errPending {

@@ -5,9 +5,13 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/nats-io/nats.go"
 
 	"sortie/engine"
 	"sortie/internal/bus"
@@ -187,5 +191,90 @@ func TestRemoteHandle(t *testing.T) {
 	}
 	if _, err := b.m.Open(ctx, "nosuchmatch"); match.AsError(err).Code != match.CodeUnknownMatch {
 		t.Fatalf("an unknown match through a node: %v", err)
+	}
+}
+
+// Only the audiences followed from another node cross between nodes: the
+// node that runs a match tells a seat whose socket is its own on itself
+// alone, and sends over NATS what a socket elsewhere follows.
+func TestOnlyAudiencesFollowedElsewhereCrossNodes(t *testing.T) {
+	pg := pgtest.Own(t)
+	db, err := pg.Database(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns := natstest.Start(t)
+	a := newClusterNode(t, "a", db, ns.URL(), true)
+	b := newClusterNode(t, "b", db, ns.URL(), true)
+	ctx := context.Background()
+	c, err := a.m.Create(ctx, match.CreateRequest{Game: "testcards", Players: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What crosses, by subject, seen by a client of the NATS server.
+	nc, err := nats.Connect(ns.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	var mu sync.Mutex
+	crossed := map[string]int{}
+	if _, err := nc.Subscribe("sortie.m."+c.Match.ID+".*", func(m *nats.Msg) {
+		mu.Lock()
+		crossed[m.Subject[strings.LastIndexByte(m.Subject, '.')+1:]]++
+		mu.Unlock()
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := nc.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	x, err := a.m.Get(ctx, c.Match.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	here, err := x.Watch(ctx, 0) // seat 0's socket on node a, which runs the match
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Unwatch(here)
+	hb, err := b.m.Open(ctx, c.Match.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	there, err := hb.Watch(ctx, 1) // seat 1's on node b
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hb.Unwatch(there)
+	if _, err := x.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for range 4 {
+		for s := engine.Seat(0); s < 2; s++ {
+			if m := snapshot(t, x, s); len(m.Legal) > 0 {
+				if err := x.Act(ctx, s, m.Seq, m.Legal[0]); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	last := snapshot(t, x, engine.Spectator).Seq
+	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if !there.Sub.WaitSeen(wctx, last) {
+		t.Fatalf("node b's socket never saw state %d", last)
+	}
+	if here.Sub.Len() == 0 {
+		t.Fatal("node a's own socket was told nothing")
+	}
+	if err := nc.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond) // what was published has come
+	mu.Lock()
+	defer mu.Unlock()
+	if crossed["1"] == 0 || crossed["0"] != 0 || crossed["s"] != 0 {
+		t.Fatalf("messages over NATS by audience: %v; want seat 1's alone", crossed)
 	}
 }

@@ -85,12 +85,12 @@ type Match struct {
 	savedClock time.Time     // when the clock was last saved ahead (real time; zero: not since it ran)
 	credit     engine.Millis // the clock saved ahead, past which it does not run (real time)
 	seats      []*seat
-	spectators map[*bus.Subscription]bool
-	specMemo   *viewMemo // what spectators were last sent of their view
-	chatN      int       // lines of table talk so far
-	idleSince  time.Time // over with nobody watching since
-	lastPlayer time.Time // when a seat's player was last connected (or the match loaded)
-	absence    absence   // what the store knows of it (see noteAbsence)
+	spectators map[*bus.Subscription]bool // true: a socket on another node
+	specMemo   *viewMemo                  // what spectators were last sent of their view
+	chatN      int                        // lines of table talk so far
+	idleSince  time.Time                  // over with nobody watching since
+	lastPlayer time.Time                  // when a seat's player was last connected (or the match loaded)
+	absence    absence                    // what the store knows of it (see noteAbsence)
 	realTime   bool
 	stall      *stall // a write that did not land yet: the match waits for it (see faults.go)
 	owner      string // CreateRequest.Owner until Hooks.Ended is told
@@ -107,6 +107,7 @@ type Match struct {
 // seat is what the match knows of one seat beyond the store.
 type seat struct {
 	sub       *bus.Subscription // the socket of the seat's human, if connected
+	elsewhere bool              // sub is a socket on another node (a watch this node owns)
 	memo      *viewMemo         // what the socket was last sent of the seat's view
 	byBot     bool              // played by its bot now
 	bot       bot.Bot

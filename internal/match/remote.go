@@ -509,7 +509,7 @@ func (ws *watches) own(ctx context.Context, x *Match, s engine.Seat, k watchKey)
 		return nil, refuse(engine.CodeMalformed, "A watch needs its node and number.")
 	}
 	var sub *bus.Subscription
-	w, err := x.watch(ctx, s, func() *bus.Subscription {
+	w, err := x.watch(ctx, s, true, func() *bus.Subscription {
 		// The owner's side of the connection: nothing goes through it (the
 		// messages go through the bus to the other node); it counts as the
 		// seat's connection, and its end is told to the other node.

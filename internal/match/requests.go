@@ -116,7 +116,7 @@ type Watch struct {
 // bot was playing for them; an older connection of the seat is replaced) or
 // [engine.Spectator]. Call Unwatch when the connection ends.
 func (x *Match) Watch(ctx context.Context, s engine.Seat) (*Watch, error) {
-	return x.watch(ctx, s, func() *bus.Subscription {
+	return x.watch(ctx, s, false, func() *bus.Subscription {
 		return x.mgr.bus.SubscribeLocal(bus.Topic{Match: x.id, Seat: s}, x.mgr.buffer)
 	})
 }
@@ -124,7 +124,7 @@ func (x *Match) Watch(ctx context.Context, s engine.Seat) (*Watch, error) {
 // watch is Watch with the connection's subscription made by subscribe, in
 // the match's run (a connection from another node has one of its
 // own: see remote.go).
-func (x *Match) watch(ctx context.Context, s engine.Seat, subscribe func() *bus.Subscription) (*Watch, error) {
+func (x *Match) watch(ctx context.Context, s engine.Seat, elsewhere bool, subscribe func() *bus.Subscription) (*Watch, error) {
 	var w *Watch
 	var ref historyRef
 	err := x.do(ctx, func() error {
@@ -133,13 +133,13 @@ func (x *Match) watch(ctx context.Context, s engine.Seat, subscribe func() *bus.
 		}
 		sub := subscribe()
 		if s == engine.Spectator {
-			x.spectators[sub] = true
+			x.spectators[sub] = elsewhere
 		} else {
 			st := x.seats[s]
 			if st.sub != nil {
 				st.sub.Close(bus.ErrReplaced)
 			}
-			st.sub = sub
+			st.sub, st.elsewhere = sub, elsewhere
 			if st.byBot && x.rec.Seats[s].Kind == Human && !x.rec.Seats[s].Left {
 				st.byBot, st.pending = false, nil
 				x.log.Info("a human reclaims their seat", "seat", int(s))
