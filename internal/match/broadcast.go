@@ -95,6 +95,7 @@ func (x *Match) newFrame(typ string, clock engine.Millis, evs []engine.Event) *f
 				b = []byte(`{"type":"unencodable"}`)
 			}
 			f.evJSON[i] = b
+			f.evBytes += len(b)
 		}
 	}
 	if x.rec.Outcome != nil {

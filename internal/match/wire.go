@@ -119,6 +119,7 @@ type frame struct {
 	limits  []Deadline
 	events  []engine.Event
 	evJSON  [][]byte // events encoded once, beside events
+	evBytes int      // their length together
 	outcome []byte   // JSON of the outcome once over, else nil
 	reason  []byte   // JSON of the reason of an end without an outcome, else nil
 }
@@ -131,7 +132,7 @@ func (f *frame) encode(s engine.Seat, view, patch, drop []byte, legal []engine.A
 	if patch != nil {
 		size = len(patch) + len(drop)
 	}
-	b := make([]byte, 0, 128+size+len(head)+64*len(legal)+64*len(f.evJSON))
+	b := make([]byte, 0, 128+size+len(head)+64*len(legal)+f.evBytes+len(f.evJSON)+len(f.outcome)+len(f.reason))
 	b = append(b, `{"type":"`...)
 	b = append(b, f.typ...)
 	b = append(b, `",`...)
