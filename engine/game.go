@@ -86,13 +86,17 @@ type JSONAppender interface {
 	AppendJSON(dst []byte) []byte
 }
 
-// MarshalView encodes a view: appended to dst by its own AppendJSON when it
-// has one, else with encoding/json (dst unused).
+// MarshalView appends a view's JSON to dst: by its own AppendJSON when it
+// has one, else with encoding/json.
 func MarshalView(dst []byte, v View) ([]byte, error) {
 	if a, ok := v.(JSONAppender); ok {
 		return a.AppendJSON(dst), nil
 	}
-	return json.Marshal(v)
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return append(dst, b...), nil
 }
 
 // ViewAppender is implemented by states that write a seat's view without
@@ -112,15 +116,7 @@ func AppendView(dst []byte, st State, p Seat) ([]byte, error) {
 	if a, ok := st.(ViewAppender); ok {
 		return a.AppendView(dst, p), nil
 	}
-	v := st.View(p)
-	if a, ok := v.(JSONAppender); ok {
-		return a.AppendJSON(dst), nil
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	return append(dst, b...), nil
+	return MarshalView(dst, st.View(p))
 }
 
 // Setup is everything a match starts from. With the same Setup and the same

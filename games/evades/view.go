@@ -132,14 +132,6 @@ func (v *View) release() {
 func (s *State) fillView(v *View, p engine.Seat, lent bool) {
 	over := s.phase == phaseOver
 	doors, seats, rooms := v.Doors[:0], v.Seats[:0], v.Rooms[:0]
-	own := func(c []Card) []Card { return slices.Clone(c) }
-	ownPP := slices.Clone[[]PassPass]
-	ownTokens := slices.Clone[[]Token]
-	if lent {
-		own = func(c []Card) []Card { return c }
-		ownPP = func(c []PassPass) []PassPass { return c }
-		ownTokens = func(t []Token) []Token { return t }
-	}
 	*v = View{
 		Seat:            int(p),
 		Players:         s.n,
@@ -152,17 +144,17 @@ func (s *State) fillView(v *View, p engine.Seat, lent bool) {
 		ReverseAtEnd:    s.reverseAtEnd,
 		BadgeCredits:    s.badge,
 		CorruptionCreds: s.corruption,
-		Row:             own(s.row[:]),
+		Row:             lend(s.row[:], lent),
 		DrawPile:        len(s.pile),
-		Discard:         own(s.discard),
+		Discard:         lend(s.discard, lent),
 		PassPassPile:    len(s.ppPile),
-		PassPassDiscard: ownPP(s.ppDiscard),
+		PassPassDiscard: lend(s.ppDiscard, lent),
 		Winner:          int(s.winner),
 		Warning: WarningView{
 			Colour:      colourIDs[s.warnColour],
 			Pile:        len(s.warnPile),
-			OrangeAside: ownTokens(s.warnUsed[orange]),
-			BlackAside:  ownTokens(s.warnUsed[black]),
+			OrangeAside: lend(s.warnUsed[orange], lent),
+			BlackAside:  lend(s.warnUsed[black], lent),
 		},
 	}
 	if v.Discard == nil {
@@ -262,6 +254,15 @@ func (s *State) fillView(v *View, p engine.Seat, lent bool) {
 			WarningPile: reversed(s.warnPile),
 		}
 	}
+}
+
+// lend returns a slice of the state for a view: itself for a lent view,
+// else a copy.
+func lend[T any](s []T, lent bool) []T {
+	if lent {
+		return s
+	}
+	return slices.Clone(s)
 }
 
 // reversed returns a pile top first, never nil.

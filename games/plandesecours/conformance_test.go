@@ -188,11 +188,11 @@ type leakyState struct{ *State }
 
 // AppendView writes the leaky view, as the server would.
 func (l *leakyState) AppendView(dst []byte, p engine.Seat) []byte {
-	b, err := engine.MarshalView(nil, l.View(p))
+	b, err := engine.MarshalView(dst, l.View(p))
 	if err != nil {
 		panic(err)
 	}
-	return append(dst, b...)
+	return b
 }
 
 // leakyView is a view with the tile below the top. It embeds the view as a
