@@ -2,6 +2,7 @@ package match_test
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -28,6 +29,19 @@ type clusterNode struct {
 	m      *match.Manager
 	st     *store.Postgres
 	fenced atomic.Int64
+}
+
+// twoNodes starts nodes a and b of a cluster on a PostgreSQL and a NATS
+// server of their own, and returns them with NATS's URL.
+func twoNodes(t *testing.T) (a, b *clusterNode, natsURL string) {
+	t.Helper()
+	pg := pgtest.Own(t)
+	db, err := pg.Database(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns := natstest.Start(t)
+	return newClusterNode(t, "a", db, ns.URL(), true), newClusterNode(t, "b", db, ns.URL(), true), ns.URL()
 }
 
 // newClusterNode starts node name on database db and NATS url; with resume,
@@ -136,14 +150,7 @@ func TestFencedMatchStops(t *testing.T) {
 // A node asked about a match another node runs answers through it, and a
 // socket's watch from it counts as a connection of the seat there.
 func TestRemoteHandle(t *testing.T) {
-	pg := pgtest.Own(t)
-	db, err := pg.Database(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ns := natstest.Start(t)
-	a := newClusterNode(t, "a", db, ns.URL(), true)
-	b := newClusterNode(t, "b", db, ns.URL(), true)
+	a, b, _ := twoNodes(t)
 	ctx := context.Background()
 	c, err := a.m.Create(ctx, match.CreateRequest{Game: "testcards", Players: 2})
 	if err != nil {
@@ -198,30 +205,28 @@ func TestRemoteHandle(t *testing.T) {
 // node that runs a match tells a seat whose socket is its own on itself
 // alone, and sends over NATS what a socket elsewhere follows.
 func TestOnlyAudiencesFollowedElsewhereCrossNodes(t *testing.T) {
-	pg := pgtest.Own(t)
-	db, err := pg.Database(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ns := natstest.Start(t)
-	a := newClusterNode(t, "a", db, ns.URL(), true)
-	b := newClusterNode(t, "b", db, ns.URL(), true)
+	a, b, natsURL := twoNodes(t)
 	ctx := context.Background()
 	c, err := a.m.Create(ctx, match.CreateRequest{Game: "testcards", Players: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// What crosses, by subject, seen by a client of the NATS server.
-	nc, err := nats.Connect(ns.URL())
+	nc, err := nats.Connect(natsURL)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer nc.Close()
 	var mu sync.Mutex
 	crossed := map[string]int{}
+	var seen1 uint64 // the newest state seat 1's messages carried (their first 8 bytes)
 	if _, err := nc.Subscribe("sortie.m."+c.Match.ID+".*", func(m *nats.Msg) {
 		mu.Lock()
-		crossed[m.Subject[strings.LastIndexByte(m.Subject, '.')+1:]]++
+		audience := m.Subject[strings.LastIndexByte(m.Subject, '.')+1:]
+		crossed[audience]++
+		if audience == "1" && len(m.Data) >= 8 {
+			seen1 = max(seen1, binary.BigEndian.Uint64(m.Data))
+		}
 		mu.Unlock()
 	}); err != nil {
 		t.Fatal(err)
@@ -268,10 +273,13 @@ func TestOnlyAudiencesFollowedElsewhereCrossNodes(t *testing.T) {
 	if here.Sub.Len() == 0 {
 		t.Fatal("node a's own socket was told nothing")
 	}
-	if err := nc.Flush(); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(100 * time.Millisecond) // what was published has come
+	// NATS keeps a publisher's order: once seat 1's last state has come,
+	// so has whatever node a published before it.
+	waitFor(t, "seat 1's last state over NATS", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return seen1 >= last
+	})
 	mu.Lock()
 	defer mu.Unlock()
 	if crossed["1"] == 0 || crossed["0"] != 0 || crossed["s"] != 0 {

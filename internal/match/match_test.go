@@ -333,20 +333,8 @@ func TestAWakeDuringLettingGoIsNotLost(t *testing.T) {
 	x := startMatch(t, m, match.CreateRequest{Game: "testcards", Seats: []match.SeatRequest{{Kind: match.Bot}, {Kind: match.Bot}},
 		Options: map[string]string{"hand": "4"}, BotDelayMs: 500})
 	// Watched in the store: a request to the match would run it.
-	ctx := context.Background()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		rec, err := st.Get(ctx, x.ID())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if rec.Status == store.Finished {
-			return
-		}
-		if time.Now().After(deadline) {
-			log, _ := st.Log(ctx, x.ID())
-			t.Fatalf("the bots stopped after %d moves: a wake was lost", len(log))
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitFor(t, "the bots to play to the end: a wake was lost", func() bool {
+		rec, err := st.Get(context.Background(), x.ID())
+		return err == nil && rec.Status == store.Finished
+	})
 }
