@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -236,20 +237,42 @@ func waitFor(t *testing.T, what string, f func() bool) {
 	}
 }
 
+// A benchWrite is the write a benchmark repeats: the nth of match id.
+type benchWrite func(ctx context.Context, s store.Store, id string, n int) error
+
+var benchRecord = []byte(`{"seat":1,"at":123456,"action":{"type":"move","to":[3,4]}}`)
+
+// appendRecord appends a match's next record, as every action does.
+func appendRecord(ctx context.Context, s store.Store, id string, n int) error {
+	return s.Append(ctx, id, 0, n, benchRecord, engine.Millis(n))
+}
+
+// saveClock saves a match's clock, as every real-time match does every
+// second.
+func saveClock(ctx context.Context, s store.Store, id string, n int) error {
+	return s.SaveClock(ctx, id, 0, engine.Millis(n))
+}
+
 // benchmarkAppends measures appends a second with many matches appending at
 // once, each waiting for its record to be durable (as a match does), and how
 // many writes shared each transaction.
 func benchmarkAppends(b *testing.B, open func(onCommit func(int, time.Duration)) store.Store) {
-	benchmarkNodes(b, 1, func(onCommit func(int, time.Duration)) func() store.Store {
+	benchmarkWrites(b, 64, appendRecord, open)
+}
+
+// benchmarkWrites is benchmarkAppends for any write.
+func benchmarkWrites(b *testing.B, matches int, write benchWrite, open func(onCommit func(int, time.Duration)) store.Store) {
+	benchmarkNodes(b, 1, matches, write, func(onCommit func(int, time.Duration)) func() store.Store {
 		return func() store.Store { return open(onCommit) }
 	})
 }
 
-// benchmarkNodes is benchmarkAppends with several nodes, each with its own
-// store (its own writer) on the same database and 64 matches of its own;
+// benchmarkNodes is benchmarkWrites with several nodes, each with its own
+// store (its own writer) on the same database and perNode matches of its own;
 // it also reports the commits a second the database took from them all.
-func benchmarkNodes(b *testing.B, nodes int, opener func(onCommit func(int, time.Duration)) func() store.Store) {
-	const perNode = 64
+// The CPU a write costs is the whole process's (the benchmark's goroutines
+// are a small part of it; a database server's, PostgreSQL's, is not in it).
+func benchmarkNodes(b *testing.B, nodes, perNode int, write benchWrite, opener func(onCommit func(int, time.Duration)) func() store.Store) {
 	matches := nodes * perNode
 	var writes, txs atomic.Int64
 	open := opener(func(n int, _ time.Duration) { writes.Add(int64(n)); txs.Add(1) })
@@ -269,13 +292,12 @@ func benchmarkNodes(b *testing.B, nodes int, opener func(onCommit func(int, time
 			b.Fatal(err)
 		}
 	}
-	rec := []byte(`{"seat":1,"at":123456,"action":{"type":"move","to":[3,4]}}`)
 	writes.Store(0)
 	txs.Store(0)
 	var left atomic.Int64
 	left.Store(int64(b.N))
 	b.ResetTimer()
-	start := time.Now()
+	start, cpu0 := time.Now(), processCPU()
 	var wg sync.WaitGroup
 	for i := range matches {
 		wg.Add(1)
@@ -284,7 +306,7 @@ func benchmarkNodes(b *testing.B, nodes int, opener func(onCommit func(int, time
 			s := stores[i/perNode]
 			id := fmt.Sprint("m", i)
 			for n := 1; left.Add(-1) >= 0; n++ {
-				if err := s.Append(ctx, id, 0, n, rec, engine.Millis(n)); err != nil {
+				if err := write(ctx, s, id, n); err != nil {
 					b.Error(err)
 					return
 				}
@@ -293,7 +315,8 @@ func benchmarkNodes(b *testing.B, nodes int, opener func(onCommit func(int, time
 	}
 	wg.Wait()
 	elapsed := time.Since(start).Seconds()
-	b.ReportMetric(float64(b.N)/elapsed, "appends/s")
+	b.ReportMetric(float64(b.N)/elapsed, "writes/s")
+	b.ReportMetric(float64(processCPU()-cpu0)/float64(time.Microsecond)/float64(b.N), "cpu-µs/write")
 	if t := txs.Load(); t > 0 {
 		b.ReportMetric(float64(writes.Load())/float64(t), "writes/commit")
 		if nodes > 1 {
@@ -302,17 +325,42 @@ func benchmarkNodes(b *testing.B, nodes int, opener func(onCommit func(int, time
 	}
 }
 
+// processCPU is the CPU time the process has used, user and system.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
 func BenchmarkAppendSQLite(b *testing.B) {
 	for _, sync := range []string{"full", "normal"} {
 		b.Run("sync="+sync, func(b *testing.B) {
-			benchmarkAppends(b, func(onCommit func(int, time.Duration)) store.Store {
-				s, err := store.OpenSQLite(b.TempDir()+"/sortie.db", store.SQLiteOptions{Sync: sync, OnCommit: onCommit})
-				if err != nil {
-					b.Fatal(err)
-				}
-				return s
-			})
+			benchmarkAppends(b, openSQLiteBench(b, sync))
 		})
+	}
+}
+
+// Every real-time match saves its clock once a second, all of a node's at
+// the same instant: a write that does not touch the log.
+func BenchmarkSaveClockSQLite(b *testing.B) {
+	benchmarkWrites(b, 64, saveClock, openSQLiteBench(b, "full"))
+}
+
+// One match appending alone (every commit holds one write, with its flush to
+// disk): the cost of an action at a person's pace on a quiet node.
+func BenchmarkAppendAloneSQLite(b *testing.B) {
+	benchmarkWrites(b, 1, appendRecord, openSQLiteBench(b, "full"))
+}
+
+func openSQLiteBench(b *testing.B, sync string) func(onCommit func(int, time.Duration)) store.Store {
+	return func(onCommit func(int, time.Duration)) store.Store {
+		s, err := store.OpenSQLite(b.TempDir()+"/sortie.db", store.SQLiteOptions{Sync: sync, OnCommit: onCommit})
+		if err != nil {
+			b.Fatal(err)
+		}
+		return s
 	}
 }
 
@@ -330,7 +378,7 @@ func BenchmarkAppendPostgres(b *testing.B) {
 // Three nodes append to one PostgreSQL, each through its own writer: what
 // the database sustains for a cluster.
 func BenchmarkAppendPostgresNodes(b *testing.B) {
-	benchmarkNodes(b, 3, func(onCommit func(int, time.Duration)) func() store.Store {
+	benchmarkNodes(b, 3, 64, appendRecord, func(onCommit func(int, time.Duration)) func() store.Store {
 		_, u := pgDatabase(b)
 		return func() store.Store {
 			s, err := store.OpenPostgres(context.Background(), u, store.PostgresOptions{OnCommit: onCommit})

@@ -54,11 +54,84 @@ type SQLite struct {
 	q       *queue[sqliteOp]
 	damaged atomic.Pointer[error] // set once a read or write met damaged data
 
-	appendStmt *sql.Stmt
-	// txAppend is appendStmt bound to the transaction under way, made for
-	// its first append and shared by the others (the writer's goroutine
-	// alone uses it; a transaction's statements close with it).
-	txAppend *sql.Stmt
+	// The writer's statements, prepared once on its connection (SQLite
+	// takes about as long to parse a statement as to run it), and those of
+	// them bound to the transaction under way. Only the writer's goroutine
+	// uses them; a transaction's statements close with it.
+	prepared [numWriterStmts]*sql.Stmt
+	bound    [numWriterStmts]*sql.Stmt
+}
+
+// A writerStmt names one of the writer's statements.
+type writerStmt int
+
+const (
+	// stAppend writes a record: it lands only as the next record of a
+	// running match, under its current epoch. The match's clock is not
+	// updated here: a match that resumes takes the later of its saved clock
+	// and its last record's time.
+	stAppend writerStmt = iota
+	stLastRecord
+	stHold
+	stCreate
+	stChat
+	stLastChat
+	stSeats
+	stSetSeats
+	stStart
+	stFinish
+	stEnd
+	// stSaveClock and stSaveAbsence judge the write's epoch themselves, so
+	// that a running match's clock, saved every second, takes one
+	// statement.
+	stSaveClock
+	stSaveAbsence
+	stLeaseOf
+	stTakeLease
+	stHeartbeat
+	stRelease
+	stCheck
+	numWriterStmts
+)
+
+// A write under the match's current epoch, held by somebody (or epoch 0).
+const underEpoch = `epoch = ?3 AND (owner <> '' OR epoch = 0)`
+
+var writerQueries = [numWriterStmts]string{
+	stAppend: `INSERT INTO records(match_id, n, rec)
+		SELECT ?1, ?2, ?3 FROM matches
+		WHERE id = ?1 AND status = 'running' AND epoch = ?4 AND (owner <> '' OR epoch = 0)
+		AND (SELECT coalesce(max(n), 0) FROM records WHERE match_id = ?1) = ?2 - 1`,
+	stLastRecord: `SELECT rec FROM records WHERE match_id = ?1 AND n = ?2 AND n = (SELECT max(n) FROM records WHERE match_id = ?1)`,
+	stHold:       `SELECT epoch, owner, status FROM matches WHERE id = ?`,
+	stCreate: `INSERT INTO matches(id, game, setup, seats, host_hash, settings, status, clock, created)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING`,
+	stChat: `INSERT INTO chat(match_id, n, line) SELECT ?1, ?2, ?3
+		WHERE (SELECT coalesce(max(n), 0) FROM chat WHERE match_id = ?1) = ?2 - 1`,
+	stLastChat:    `SELECT line FROM chat WHERE match_id = ?1 AND n = ?2 AND n = (SELECT max(n) FROM chat WHERE match_id = ?1)`,
+	stSeats:       `SELECT seats FROM matches WHERE id = ?`,
+	stSetSeats:    `UPDATE matches SET seats = ? WHERE id = ?`,
+	stStart:       `UPDATE matches SET status = 'running', started = ? WHERE id = ?`,
+	stFinish:      `UPDATE matches SET status = 'finished', outcome = ?, clock = ?, finished = ? WHERE id = ?`,
+	stEnd:         `UPDATE matches SET status = ?, reason = ?, clock = ?, finished = ? WHERE id = ?`,
+	stSaveClock:   `UPDATE matches SET clock = ?2 WHERE id = ?1 AND status = 'running' AND ` + underEpoch,
+	stSaveAbsence: `UPDATE matches SET absent_since = ?2 WHERE id = ?1 AND status = 'running' AND ` + underEpoch,
+	stLeaseOf: `SELECT m.epoch, m.owner, coalesce(n.expires, 0) FROM matches m LEFT JOIN nodes n ON n.name = m.owner
+		WHERE m.id = ?`,
+	stTakeLease: `UPDATE matches SET epoch = epoch + 1, owner = ? WHERE id = ?`,
+	stHeartbeat: `INSERT INTO nodes(name, expires) VALUES (?, ?)
+		ON CONFLICT(name) DO UPDATE SET expires = max(expires, excluded.expires) RETURNING expires`,
+	stRelease: `UPDATE matches SET owner = '' WHERE id = ?`,
+	stCheck:   `UPDATE sortie_health SET checked = ? WHERE id = 1`,
+}
+
+// stmt returns statement k bound to transaction tx, the writer's one under
+// way.
+func (s *SQLite) stmt(tx *sql.Tx, k writerStmt) *sql.Stmt {
+	if s.bound[k] == nil {
+		s.bound[k] = tx.Stmt(s.prepared[k])
+	}
+	return s.bound[k]
 }
 
 // sqliteOp is one write, run inside the writer's transaction. It returns a
@@ -171,18 +244,13 @@ func OpenSQLite(path string, o SQLiteOptions) (*SQLite, error) {
 	r.SetMaxOpenConns(4)
 	r.SetMaxIdleConns(4)
 	s.w, s.r = w, r
-	// One statement per record: it lands only as the next record of a
-	// running match, under its current epoch. The match's clock is not
-	// updated here: a match that resumes takes the later of its saved clock
-	// and its last record's time.
-	s.appendStmt, err = w.Prepare(`INSERT INTO records(match_id, n, rec)
-		SELECT ?1, ?2, ?3 FROM matches
-		WHERE id = ?1 AND status = 'running' AND epoch = ?4 AND (owner <> '' OR epoch = 0)
-		AND (SELECT coalesce(max(n), 0) FROM records WHERE match_id = ?1) = ?2 - 1`)
-	if err != nil {
-		w.Close()
-		r.Close()
-		return nil, fmt.Errorf("store: prepare statements: %v", err)
+	for k, q := range writerQueries {
+		if s.prepared[k], err = w.Prepare(q); err != nil {
+			s.closeStmts()
+			w.Close()
+			r.Close()
+			return nil, fmt.Errorf("store: prepare statements: %v", err)
+		}
 	}
 	s.q = newQueue(o.MaxBatch, o.Linger, s.commit, o.OnCommit)
 	return s, nil
@@ -366,8 +434,7 @@ func (s *SQLite) commit(batch []sqliteOp) ([]error, error) {
 	if err != nil {
 		return nil, s.fault(err)
 	}
-	s.txAppend = nil
-	defer func() { s.txAppend = nil }()
+	defer clear(s.bound[:])
 	errs := make([]error, len(batch))
 	for i, run := range batch {
 		if err := run(tx); err != nil {
@@ -409,15 +476,23 @@ func (s *SQLite) Close() error {
 	if !s.q.close() {
 		return nil
 	}
-	s.appendStmt.Close()
+	s.closeStmts()
 	return errors.Join(s.r.Close(), s.w.Close())
 }
 
+func (s *SQLite) closeStmts() {
+	for _, st := range s.prepared {
+		if st != nil {
+			st.Close()
+		}
+	}
+}
+
 // hold reads what a write to match id is judged on.
-func hold(tx *sql.Tx, id string) (holding, error) {
+func (s *SQLite) hold(tx *sql.Tx, id string) (holding, error) {
 	h := holding{found: true}
 	var status string
-	err := tx.QueryRow(`SELECT epoch, owner, status FROM matches WHERE id = ?`, id).Scan(&h.epoch, &h.owner, &status)
+	err := s.stmt(tx, stHold).QueryRow(id).Scan(&h.epoch, &h.owner, &status)
 	if errors.Is(err, sql.ErrNoRows) {
 		return holding{}, nil
 	}
@@ -429,7 +504,7 @@ func hold(tx *sql.Tx, id string) (holding, error) {
 // need may be carried out.
 func (s *SQLite) fenced(ctx context.Context, id string, e Epoch, need Status, write func(tx *sql.Tx) error) error {
 	return s.q.write(ctx, id, func(tx *sql.Tx) error {
-		h, err := hold(tx, id)
+		h, err := s.hold(tx, id)
 		if err != nil {
 			return err
 		}
@@ -455,9 +530,7 @@ func (s *SQLite) Create(ctx context.Context, m *Match) error {
 		status = Open
 	}
 	return s.q.write(ctx, m.ID, func(tx *sql.Tx) error {
-		res, err := tx.Exec(`INSERT INTO matches(id, game, setup, seats, host_hash, settings, status, clock, created)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING`,
-			m.ID, m.Game, string(setup), seats, m.HostHash, m.Settings, string(status), int64(m.Clock), millis(m.Created))
+		res, err := s.stmt(tx, stCreate).Exec(m.ID, m.Game, string(setup), seats, m.HostHash, m.Settings, string(status), int64(m.Clock), millis(m.Created))
 		if err != nil {
 			return err
 		}
@@ -471,17 +544,14 @@ func (s *SQLite) Create(ctx context.Context, m *Match) error {
 // Append writes the next record of a match's log.
 func (s *SQLite) Append(ctx context.Context, id string, e Epoch, n int, rec []byte, at engine.Millis) error {
 	return s.q.write(ctx, id, func(tx *sql.Tx) error {
-		if s.txAppend == nil {
-			s.txAppend = tx.Stmt(s.appendStmt)
-		}
-		res, err := s.txAppend.Exec(id, n, rec, int64(e))
+		res, err := s.stmt(tx, stAppend).Exec(id, n, rec, int64(e))
 		if err != nil {
 			return err
 		}
 		if k, _ := res.RowsAffected(); k == 1 {
 			return nil
 		}
-		h, err := hold(tx, id)
+		h, err := s.hold(tx, id)
 		if err != nil {
 			return err
 		}
@@ -489,8 +559,7 @@ func (s *SQLite) Append(ctx context.Context, id string, e Epoch, n int, rec []by
 			return err
 		}
 		var last []byte
-		err = tx.QueryRow(`SELECT rec FROM records WHERE match_id = ? AND n = ? AND n = (SELECT max(n) FROM records WHERE match_id = ?)`,
-			id, n, id).Scan(&last)
+		err = s.stmt(tx, stLastRecord).QueryRow(id, n).Scan(&last)
 		return repeated(id, n, rec, last, err, sql.ErrNoRows)
 	})
 }
@@ -498,8 +567,7 @@ func (s *SQLite) Append(ctx context.Context, id string, e Epoch, n int, rec []by
 // AppendChat writes the next line of a match's table talk.
 func (s *SQLite) AppendChat(ctx context.Context, id string, e Epoch, n int, line []byte) error {
 	return s.fenced(ctx, id, e, "", func(tx *sql.Tx) error {
-		res, err := tx.Exec(`INSERT INTO chat(match_id, n, line) SELECT ?1, ?2, ?3
-			WHERE (SELECT coalesce(max(n), 0) FROM chat WHERE match_id = ?1) = ?2 - 1`, id, n, line)
+		res, err := s.stmt(tx, stChat).Exec(id, n, line)
 		if err != nil {
 			return err
 		}
@@ -507,8 +575,7 @@ func (s *SQLite) AppendChat(ctx context.Context, id string, e Epoch, n int, line
 			return nil
 		}
 		var last []byte
-		err = tx.QueryRow(`SELECT line FROM chat WHERE match_id = ?1 AND n = ?2 AND n = (SELECT max(n) FROM chat WHERE match_id = ?1)`,
-			id, n).Scan(&last)
+		err = s.stmt(tx, stLastChat).QueryRow(id, n).Scan(&last)
 		return repeated(id, n, line, last, err, sql.ErrNoRows)
 	})
 }
@@ -527,7 +594,7 @@ func (s *SQLite) Chat(ctx context.Context, id string) ([][]byte, error) {
 func (s *SQLite) SetSeat(ctx context.Context, id string, e Epoch, i int, st Seat) error {
 	return s.fenced(ctx, id, e, "", func(tx *sql.Tx) error {
 		var raw string
-		if err := tx.QueryRow(`SELECT seats FROM matches WHERE id = ?`, id).Scan(&raw); err != nil {
+		if err := s.stmt(tx, stSeats).QueryRow(id).Scan(&raw); err != nil {
 			return err
 		}
 		seats, err := decodeSeats(raw)
@@ -542,7 +609,7 @@ func (s *SQLite) SetSeat(ctx context.Context, id string, e Epoch, i int, st Seat
 		if err != nil {
 			return err
 		}
-		_, err = tx.Exec(`UPDATE matches SET seats = ? WHERE id = ?`, enc, id)
+		_, err = s.stmt(tx, stSetSeats).Exec(enc, id)
 		return err
 	})
 }
@@ -550,7 +617,7 @@ func (s *SQLite) SetSeat(ctx context.Context, id string, e Epoch, i int, st Seat
 // Start marks a match running.
 func (s *SQLite) Start(ctx context.Context, id string, e Epoch, at time.Time) error {
 	return s.fenced(ctx, id, e, Open, func(tx *sql.Tx) error {
-		_, err := tx.Exec(`UPDATE matches SET status = 'running', started = ? WHERE id = ?`, millis(at), id)
+		_, err := s.stmt(tx, stStart).Exec(millis(at), id)
 		return err
 	})
 }
@@ -562,8 +629,7 @@ func (s *SQLite) Finish(ctx context.Context, id string, e Epoch, o engine.Outcom
 		return err
 	}
 	return s.fenced(ctx, id, e, "", func(tx *sql.Tx) error {
-		_, err := tx.Exec(`UPDATE matches SET status = 'finished', outcome = ?, clock = ?, finished = ? WHERE id = ?`,
-			string(out), int64(clock), millis(at), id)
+		_, err := s.stmt(tx, stFinish).Exec(string(out), int64(clock), millis(at), id)
 		return err
 	})
 }
@@ -571,7 +637,7 @@ func (s *SQLite) Finish(ctx context.Context, id string, e Epoch, o engine.Outcom
 // End marks a match over without an outcome.
 func (s *SQLite) End(ctx context.Context, id string, e Epoch, status Status, reason string, clock engine.Millis, at time.Time) error {
 	return s.q.write(ctx, id, func(tx *sql.Tx) error {
-		h, err := hold(tx, id)
+		h, err := s.hold(tx, id)
 		if err != nil {
 			return err
 		}
@@ -581,8 +647,7 @@ func (s *SQLite) End(ctx context.Context, id string, e Epoch, status Status, rea
 		if err := canEnd(id, h.status, status); err != nil {
 			return err
 		}
-		_, err = tx.Exec(`UPDATE matches SET status = ?, reason = ?, clock = ?, finished = ? WHERE id = ?`,
-			string(status), reason, int64(clock), millis(at), id)
+		_, err = s.stmt(tx, stEnd).Exec(string(status), reason, int64(clock), millis(at), id)
 		return err
 	})
 }
@@ -616,17 +681,32 @@ func (s *SQLite) Prune(ctx context.Context, before time.Time, limit int) (int, e
 
 // SaveClock saves the clock of a running match.
 func (s *SQLite) SaveClock(ctx context.Context, id string, e Epoch, clock engine.Millis) error {
-	return s.fenced(ctx, id, e, "", func(tx *sql.Tx) error {
-		_, err := tx.Exec(`UPDATE matches SET clock = ? WHERE id = ? AND status = 'running'`, int64(clock), id)
-		return err
-	})
+	return s.saveRunning(ctx, id, e, stSaveClock, int64(clock))
 }
 
 // SaveAbsence saves since when a running match has had no player.
 func (s *SQLite) SaveAbsence(ctx context.Context, id string, e Epoch, since time.Time) error {
-	return s.fenced(ctx, id, e, "", func(tx *sql.Tx) error {
-		_, err := tx.Exec(`UPDATE matches SET absent_since = ? WHERE id = ? AND status = 'running'`, millis(since), id)
-		return err
+	return s.saveRunning(ctx, id, e, stSaveAbsence, millis(since))
+}
+
+// saveRunning runs update k (stSaveClock, stSaveAbsence) on match id under
+// epoch e: it saves v if the match is running under that epoch; if it does
+// not, a match that is not running is left as it is, and a passed epoch is
+// refused.
+func (s *SQLite) saveRunning(ctx context.Context, id string, e Epoch, k writerStmt, v int64) error {
+	return s.q.write(ctx, id, func(tx *sql.Tx) error {
+		res, err := s.stmt(tx, k).Exec(id, v, int64(e))
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 1 {
+			return nil
+		}
+		h, err := s.hold(tx, id)
+		if err != nil {
+			return err
+		}
+		return h.refusal(id, e, "")
 	})
 }
 
@@ -636,8 +716,7 @@ func (s *SQLite) Acquire(ctx context.Context, id, node string, ttl time.Duration
 	err := s.q.write(ctx, id, func(tx *sql.Tx) error {
 		var epoch, until int64
 		var owner string
-		err := tx.QueryRow(`SELECT m.epoch, m.owner, coalesce(n.expires, 0) FROM matches m LEFT JOIN nodes n ON n.name = m.owner
-			WHERE m.id = ?`, id).Scan(&epoch, &owner, &until)
+		err := s.stmt(tx, stLeaseOf).QueryRow(id).Scan(&epoch, &owner, &until)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("%w: %s", ErrNotFound, id)
 		}
@@ -648,11 +727,11 @@ func (s *SQLite) Acquire(ctx context.Context, id, node string, ttl time.Duration
 		if owner != "" && owner != node && until > now.UnixMilli() {
 			return leased(id, owner, time.UnixMilli(until))
 		}
-		expires, err := heartbeat(tx, node, now.Add(ttl))
+		expires, err := s.heartbeat(tx, node, now.Add(ttl))
 		if err != nil {
 			return err
 		}
-		if _, err := tx.Exec(`UPDATE matches SET epoch = epoch + 1, owner = ? WHERE id = ?`, node, id); err != nil {
+		if _, err := s.stmt(tx, stTakeLease).Exec(node, id); err != nil {
 			return err
 		}
 		l = Lease{Match: id, Node: node, Epoch: Epoch(epoch + 1), Expires: expires}
@@ -663,11 +742,9 @@ func (s *SQLite) Acquire(ctx context.Context, id, node string, ttl time.Duration
 
 // heartbeat extends node's leases to until, never shortening them, and
 // returns when they end.
-func heartbeat(tx *sql.Tx, node string, until time.Time) (time.Time, error) {
+func (s *SQLite) heartbeat(tx *sql.Tx, node string, until time.Time) (time.Time, error) {
 	var ms int64
-	err := tx.QueryRow(`INSERT INTO nodes(name, expires) VALUES (?, ?)
-		ON CONFLICT(name) DO UPDATE SET expires = max(expires, excluded.expires) RETURNING expires`,
-		node, until.UnixMilli()).Scan(&ms)
+	err := s.stmt(tx, stHeartbeat).QueryRow(node, until.UnixMilli()).Scan(&ms)
 	return time.UnixMilli(ms), err
 }
 
@@ -675,7 +752,7 @@ func heartbeat(tx *sql.Tx, node string, until time.Time) (time.Time, error) {
 func (s *SQLite) Renew(ctx context.Context, node string, ttl time.Duration) ([]Lease, error) {
 	var expires time.Time
 	err := s.q.write(ctx, "", func(tx *sql.Tx) (err error) {
-		expires, err = heartbeat(tx, node, time.Now().Add(ttl))
+		expires, err = s.heartbeat(tx, node, time.Now().Add(ttl))
 		return err
 	})
 	if err != nil {
@@ -700,7 +777,7 @@ func (s *SQLite) Renew(ctx context.Context, node string, ttl time.Duration) ([]L
 // Release gives a lease up.
 func (s *SQLite) Release(ctx context.Context, l Lease) error {
 	return s.q.write(ctx, l.Match, func(tx *sql.Tx) error {
-		h, err := hold(tx, l.Match)
+		h, err := s.hold(tx, l.Match)
 		if err != nil {
 			return err
 		}
@@ -710,7 +787,7 @@ func (s *SQLite) Release(ctx context.Context, l Lease) error {
 		if h.owner != l.Node {
 			return fmt.Errorf("%w: match %s is held by node %q, not %q", ErrFenced, l.Match, h.owner, l.Node)
 		}
-		_, err = tx.Exec(`UPDATE matches SET owner = '' WHERE id = ?`, l.Match)
+		_, err = s.stmt(tx, stRelease).Exec(l.Match)
 		return err
 	})
 }
@@ -728,7 +805,7 @@ func (s *SQLite) Check(ctx context.Context) error {
 		return *err
 	}
 	return s.q.check(ctx, func(tx *sql.Tx) error {
-		_, err := tx.Exec(`UPDATE sortie_health SET checked = ? WHERE id = 1`, time.Now().UnixMilli())
+		_, err := s.stmt(tx, stCheck).Exec(time.Now().UnixMilli())
 		return err
 	})
 }
