@@ -17,11 +17,11 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"sortie/internal/cputime"
 	"sortie/internal/match"
 	"sortie/internal/server"
 	"sortie/internal/server/client"
@@ -272,7 +272,7 @@ func runLoad(ctx context.Context, out io.Writer, o loadOptions) (*loadStats, err
 	start := time.Now()
 	cpuNodes0 := nodesCPU(ctx, cs)
 	commits0 := nodesCommits(ctx, cs)
-	cpuOwn0 := ownCPU()
+	cpuOwn0 := cputime.Process()
 	peakRSS := 0.0
 	tick := time.NewTicker(time.Second)
 	end := time.After(o.duration)
@@ -309,7 +309,7 @@ loop:
 		cpuNodes[i] -= cpuNodes0[i]
 		cpuServer += cpuNodes[i]
 	}
-	cpuOwn := (ownCPU() - cpuOwn0).Seconds()
+	cpuOwn := (cputime.Process() - cpuOwn0).Seconds()
 	rss1, heap1 := clusterMemory(context.Background(), cs)
 	cancel()
 	wg.Wait()
@@ -440,15 +440,6 @@ func percentiles(lat []time.Duration) string {
 		return lat[min(len(lat)-1, int(p*float64(len(lat))))]
 	}
 	return fmt.Sprintf("p50 %s, p99 %s, max %s (%d samples)", ms(pct(0.50)), ms(pct(0.99)), ms(pct(1)), len(lat))
-}
-
-// ownCPU returns the CPU time this process has used.
-func ownCPU() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // serverMetrics reads unlabelled values from the server's /metrics.

@@ -9,13 +9,13 @@ import (
 	"path/filepath"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
 	"sortie/engine"
 	"sortie/games/all"
 	"sortie/internal/bus"
+	"sortie/internal/cputime"
 	"sortie/internal/match"
 	"sortie/internal/store"
 )
@@ -68,7 +68,7 @@ func benchActions(b *testing.B, game string, players, matches int) {
 	defer m.Shutdown(context.Background())
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu0 := processCPU()
+	cpu0 := cputime.Process()
 	var wg sync.WaitGroup
 	per := b.N / matches
 	for i := range matches {
@@ -85,17 +85,8 @@ func benchActions(b *testing.B, game string, players, matches int) {
 		}()
 	}
 	wg.Wait()
-	b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(cputime.Process()-cpu0)/float64(b.N), "cpu-ns/op")
 	b.ReportMetric(float64(writes.Load())/float64(max(commits.Load(), 1)), "writes/commit")
-}
-
-// processCPU is the CPU time the process has used, on every thread.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // playActions plays n actions in matches of game, one after the other, with

@@ -8,13 +8,13 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"sortie/engine"
+	"sortie/internal/cputime"
 	"sortie/internal/store"
 	"sortie/internal/store/pgtest"
 	"sortie/internal/store/storetest"
@@ -297,7 +297,7 @@ func benchmarkNodes(b *testing.B, nodes, perNode int, write benchWrite, opener f
 	var left atomic.Int64
 	left.Store(int64(b.N))
 	b.ResetTimer()
-	start, cpu0 := time.Now(), processCPU()
+	start, cpu0 := time.Now(), cputime.Process()
 	var wg sync.WaitGroup
 	for i := range matches {
 		wg.Add(1)
@@ -316,22 +316,13 @@ func benchmarkNodes(b *testing.B, nodes, perNode int, write benchWrite, opener f
 	wg.Wait()
 	elapsed := time.Since(start).Seconds()
 	b.ReportMetric(float64(b.N)/elapsed, "writes/s")
-	b.ReportMetric(float64(processCPU()-cpu0)/float64(time.Microsecond)/float64(b.N), "cpu-µs/write")
+	b.ReportMetric(float64(cputime.Process()-cpu0)/float64(time.Microsecond)/float64(b.N), "cpu-µs/write")
 	if t := txs.Load(); t > 0 {
 		b.ReportMetric(float64(writes.Load())/float64(t), "writes/commit")
 		if nodes > 1 {
 			b.ReportMetric(float64(t)/elapsed, "commits/s")
 		}
 	}
-}
-
-// processCPU is the CPU time the process has used, user and system.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func BenchmarkAppendSQLite(b *testing.B) {
