@@ -94,13 +94,16 @@ const (
 	numWriterStmts
 )
 
-// A write under the match's current epoch, held by somebody (or epoch 0).
-const underEpoch = `epoch = ?3 AND (owner <> '' OR epoch = 0)`
+// underEpoch keeps a write of a statement whose first parameters are the
+// match (?1), a value (?2) and the writer's epoch (?3) to the match's
+// current epoch, held by somebody (or epoch 0): the statement itself judges
+// what [holding.refusal] would.
+const underEpoch = `id = ?1 AND epoch = ?3 AND (owner <> '' OR epoch = 0)`
 
 var writerQueries = [numWriterStmts]string{
 	stAppend: `INSERT INTO records(match_id, n, rec)
-		SELECT ?1, ?2, ?3 FROM matches
-		WHERE id = ?1 AND status = 'running' AND epoch = ?4 AND (owner <> '' OR epoch = 0)
+		SELECT ?1, ?2, ?4 FROM matches
+		WHERE ` + underEpoch + ` AND status = 'running'
 		AND (SELECT coalesce(max(n), 0) FROM records WHERE match_id = ?1) = ?2 - 1`,
 	stLastRecord: `SELECT rec FROM records WHERE match_id = ?1 AND n = ?2 AND n = (SELECT max(n) FROM records WHERE match_id = ?1)`,
 	stHold:       `SELECT epoch, owner, status FROM matches WHERE id = ?`,
@@ -114,8 +117,8 @@ var writerQueries = [numWriterStmts]string{
 	stStart:       `UPDATE matches SET status = 'running', started = ? WHERE id = ?`,
 	stFinish:      `UPDATE matches SET status = 'finished', outcome = ?, clock = ?, finished = ? WHERE id = ?`,
 	stEnd:         `UPDATE matches SET status = ?, reason = ?, clock = ?, finished = ? WHERE id = ?`,
-	stSaveClock:   `UPDATE matches SET clock = ?2 WHERE id = ?1 AND status = 'running' AND ` + underEpoch,
-	stSaveAbsence: `UPDATE matches SET absent_since = ?2 WHERE id = ?1 AND status = 'running' AND ` + underEpoch,
+	stSaveClock:   `UPDATE matches SET clock = ?2 WHERE ` + underEpoch + ` AND status = 'running'`,
+	stSaveAbsence: `UPDATE matches SET absent_since = ?2 WHERE ` + underEpoch + ` AND status = 'running'`,
 	stLeaseOf: `SELECT m.epoch, m.owner, coalesce(n.expires, 0) FROM matches m LEFT JOIN nodes n ON n.name = m.owner
 		WHERE m.id = ?`,
 	stTakeLease: `UPDATE matches SET epoch = epoch + 1, owner = ? WHERE id = ?`,
@@ -544,22 +547,11 @@ func (s *SQLite) Create(ctx context.Context, m *Match) error {
 // Append writes the next record of a match's log.
 func (s *SQLite) Append(ctx context.Context, id string, e Epoch, n int, rec []byte, at engine.Millis) error {
 	return s.q.write(ctx, id, func(tx *sql.Tx) error {
-		res, err := s.stmt(tx, stAppend).Exec(id, n, rec, int64(e))
-		if err != nil {
-			return err
-		}
-		if k, _ := res.RowsAffected(); k == 1 {
-			return nil
-		}
-		h, err := s.hold(tx, id)
-		if err != nil {
-			return err
-		}
-		if err := h.refusal(id, e, Running); err != nil {
+		if wrote, err := s.execUnder(tx, stAppend, id, e, Running, n, rec); wrote || err != nil {
 			return err
 		}
 		var last []byte
-		err = s.stmt(tx, stLastRecord).QueryRow(id, n).Scan(&last)
+		err := s.stmt(tx, stLastRecord).QueryRow(id, n).Scan(&last)
 		return repeated(id, n, rec, last, err, sql.ErrNoRows)
 	})
 }
@@ -695,19 +687,31 @@ func (s *SQLite) SaveAbsence(ctx context.Context, id string, e Epoch, since time
 // refused.
 func (s *SQLite) saveRunning(ctx context.Context, id string, e Epoch, k writerStmt, v int64) error {
 	return s.q.write(ctx, id, func(tx *sql.Tx) error {
-		res, err := s.stmt(tx, k).Exec(id, v, int64(e))
-		if err != nil {
-			return err
-		}
-		if n, _ := res.RowsAffected(); n == 1 {
-			return nil
-		}
-		h, err := s.hold(tx, id)
-		if err != nil {
-			return err
-		}
-		return h.refusal(id, e, "")
+		_, err := s.execUnder(tx, k, id, e, "", v)
+		return err
 	})
+}
+
+// execUnder runs statement k, which writes one row of match id only under
+// epoch e (see underEpoch), with the match, v and e as its first three
+// parameters and more after. If it wrote nothing, execUnder reads the match
+// to say why: the refusal of a write that needs status need, or none
+// (wrote false, err nil) if nothing refuses it.
+func (s *SQLite) execUnder(tx *sql.Tx, k writerStmt, id string, e Epoch, need Status, v any, more ...any) (wrote bool, err error) {
+	var room [4]any // the most parameters a statement takes here
+	args := append(append(room[:0], id, v, int64(e)), more...)
+	res, err := s.stmt(tx, k).Exec(args...)
+	if err != nil {
+		return false, err
+	}
+	if n, _ := res.RowsAffected(); n == 1 {
+		return true, nil
+	}
+	h, err := s.hold(tx, id)
+	if err != nil {
+		return false, err
+	}
+	return false, h.refusal(id, e, need)
 }
 
 // Acquire takes the lease on a match.
