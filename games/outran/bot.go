@@ -160,9 +160,20 @@ func changers(card []Token, m mods) []mods {
 	return out
 }
 
-// layTime is T of §8.4 for n tokens and m bending cards, with jitter u.
-func layTime(lv *botLevel, n, m int, u float64) engine.Millis {
-	return engine.Millis(math.Round((lv.ReadMS + float64(n)*lv.CardMS + float64(m)*lv.ModMS) * (1 + u)))
+// layTime is T of §8.4 for n tokens and m bending cards, at pace f (1:
+// the level's median pace, 1.2: a fifth slower).
+func layTime(lv *botLevel, n, m int, f float64) engine.Millis {
+	return engine.Millis(math.Round((lv.ReadMS + float64(n)*lv.CardMS + float64(m)*lv.ModMS) * f))
+}
+
+// paceOf draws the round's pace of a bot whose level has spread s (O15):
+// e^(s·z − s²/2), z standard normal from the bot's own stream, so that the
+// level's mean time stays §8.4's T; z is kept within −2 and +3 standard
+// deviations: no round absurdly quick for a person's hands, none that
+// takes a whole run.
+func paceOf(r *rand.Rand, s float64) float64 {
+	z := max(-2, min(3, r.NormFloat64()))
+	return math.Exp(s*z - s*s/2)
 }
 
 // plan makes the run's plan once per round: what to lay and when.
@@ -181,8 +192,7 @@ func (b *seatBot) plan(v *View) {
 	antidote := zombie && v.Path.Antidote && v.Seats[b.seat].Infected
 	answer := botAnswer(card, m, antidote)
 	bend := changers(card, m)
-	u := (b.rng.Float64()*2 - 1) * b.lv.Jitter
-	b.planAt = v.RevealAt + layTime(b.lv, len(answer), len(bend), u)
+	b.planAt = v.RevealAt + layTime(b.lv, len(answer), len(bend), paceOf(b.rng, b.lv.Spread))
 
 	accepted := acceptedLists(card, m, zombie && v.Path.Antidote)
 	mistake := false

@@ -586,17 +586,24 @@ const maxActions = 20000
 type botLevel struct {
 	Name                  string
 	ReadMS, CardMS, ModMS float64
-	Jitter                float64
+	// Spread is how much the bot's pace varies from round to round (O15),
+	// the standard deviation of the logarithm of its time.
+	Spread                float64
 	CardErr, ModErr       float64
 	PlayInterferenceSmart bool // false: easy play (each card with probability ½, uniform target)
 }
 
-// botLevels is the table of §8.4, fastest last.
+// botLevels is the table of §8.4, fastest last, with O15's spread in
+// place of its jitter. One spread for every level: a person's times spread
+// in proportion to their pace, whatever the pace. At 0.45 half of a bot's
+// rounds take between 0.67 and 1.22 times T, one in ten more than 1.6
+// times, and a medium bot is quicker than a hard one in about three
+// rounds of ten.
 var botLevels = []botLevel{
-	{"easy", 2500, 1100, 1800, 0.25, 0.030, 0.10, false},
-	{"normal", 1800, 800, 1200, 0.20, 0.015, 0.06, true},
-	{"hard", 1200, 550, 700, 0.15, 0.008, 0.03, true},
-	{"expert", 800, 400, 400, 0.10, 0.004, 0.015, true},
+	{"easy", 2500, 1100, 1800, 0.45, 0.030, 0.10, false},
+	{"normal", 1800, 800, 1200, 0.45, 0.015, 0.06, true},
+	{"hard", 1200, 550, 700, 0.45, 0.008, 0.03, true},
+	{"expert", 800, 400, 400, 0.45, 0.004, 0.015, true},
 }
 
 // botThinkMS is how long every bot waits before a decision outside the run,
