@@ -38,28 +38,30 @@ func init() {
 	root.AddCommand(cmd)
 }
 
-// listWidth is the width the list of games fits in.
-const listWidth = 100
+// listWidth is the width the list of games fits in: a terminal's.
+const listWidth = 80
 
-// listGames prints each game: its id, name, player count and timing, its
-// options (key, values, default, name) aligned over every game, and its
-// bots the way the lobby offers them: the levels, then the game's other
+// listGames prints each game: its id, name, player count and timing; its
+// options, each as it is set (key=default, the form --option takes) with
+// its name and the values it takes, aligned over every game; and its bots
+// the way the lobby offers them: the levels, then the game's other
 // policies.
 func listGames(w io.Writer, games []engine.Game) error {
-	type row struct{ key, values, def, name string }
+	type row struct{ set, name, values string }
 	rows := make([][]row, len(games))
-	keyW, valW, defW := len("option"), len("values"), len("default")
+	setW := len("option=default")
 	for i, g := range games {
 		for _, o := range g.Info().Options {
-			r := row{key: o.Key, values: optionValues(o), def: o.Default, name: o.Name["en"]}
-			if r.def == "" {
-				r.def = `""`
+			def := o.Default
+			if def == "" {
+				def = `""`
 			}
-			keyW, valW, defW = max(keyW, len(r.key)), max(valW, utf8.RuneCountInString(r.values)), max(defW, len(r.def))
+			r := row{set: o.Key + "=" + def, name: o.Name["en"], values: optionValues(o)}
+			setW = max(setW, utf8.RuneCountInString(r.set))
 			rows[i] = append(rows[i], r)
 		}
 	}
-	nameW := listWidth - (4 + keyW + 2 + valW + 2 + defW + 2)
+	room := listWidth - (4 + setW + 2)
 	var b strings.Builder
 	for i, g := range games {
 		info := g.Info()
@@ -68,36 +70,50 @@ func listGames(w io.Writer, games []engine.Game) error {
 		}
 		fmt.Fprintf(&b, "%s — %s, %d–%d players, %s\n", info.ID, info.Name["en"], info.MinPlayers, info.MaxPlayers, strings.ReplaceAll(string(info.Timing), "_", "-"))
 		if len(rows[i]) > 0 {
-			fmt.Fprintf(&b, "    %-*s  %-*s  default\n", keyW, "option", valW, "values")
+			fmt.Fprintf(&b, "    %-*s  %s\n", setW, "option=default", "name: values")
 		}
 		for _, r := range rows[i] {
-			fmt.Fprintf(&b, "    %-*s  %s%s  %-*s  %s\n", keyW, r.key, r.values, strings.Repeat(" ", valW-utf8.RuneCountInString(r.values)), defW, r.def, clip(r.name, nameW))
+			pad := strings.Repeat(" ", setW-utf8.RuneCountInString(r.set))
+			fmt.Fprintf(&b, "    %s%s  %s\n", r.set, pad, fitValues(r.name+": ", r.values, room))
 		}
 		fmt.Fprintf(&b, "    bots: %s\n", botsLine(g))
 	}
-	b.WriteString("\nSet an option with --option key=value; a seat's bot with --bots (a level, or another bot by name).\n")
+	// Only a game's line starts with a small letter (scripts/bots-tables.sh
+	// reads the ids so).
+	b.WriteString("\nSet an option with --option key=value; sortie games --json gives every value.\nGive each seat a bot with --bots: a level, or another bot by name.\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// optionValues writes the values an option takes, short enough for the
-// list.
+// optionValues writes the values an option takes, separated by "|".
 func optionValues(o engine.Option) string {
-	vals := o.Choices
 	switch o.Kind {
 	case engine.Bool:
-		vals = []string{"true", "false"}
+		return "true|false"
 	case engine.Int:
 		return fmt.Sprintf("%d..%d", o.Min, o.Max)
 	case engine.String:
 		return "text"
 	}
-	list := strings.Join(vals, "|")
-	const most = 36
-	if len(list) > most {
-		list = list[:strings.LastIndex(list[:most-1], "|")+1] + "…"
+	return strings.Join(o.Choices, "|")
+}
+
+// fitValues writes an option's name and its values in n columns: the
+// values that do not fit give way to an ellipsis after the last whole one,
+// and a name too long for even one value is cut.
+func fitValues(name, values string, n int) string {
+	s := name + values
+	if utf8.RuneCountInString(s) <= n {
+		return s
 	}
-	return list
+	r := []rune(values)
+	room := min(n-utf8.RuneCountInString(name)-1, len(r)) // 1: the ellipsis
+	for i := room - 1; i > 0; i-- {
+		if r[i] == '|' {
+			return name + string(r[:i+1]) + "…"
+		}
+	}
+	return clip(s, n)
 }
 
 // botsLine names g's bots as the lobby does: the levels every game has,

@@ -11,6 +11,7 @@ import (
 
 	"sortie/bot"
 	"sortie/engine"
+	"sortie/games/all"
 	"sortie/games/plandesecours"
 	"sortie/sim"
 )
@@ -79,15 +80,16 @@ func TestReplayAppliesALog(t *testing.T) {
 	}
 }
 
-// sortie games fits in 100 columns and names the bots as the lobby does:
-// the levels first, then the game's other bots.
+// sortie games fits in a terminal of 80 columns, lists every option of
+// every game as --option sets it (key=default) with its name, and names the
+// bots as the lobby does: the levels first, then the game's other bots.
 func TestGamesList(t *testing.T) {
 	out, err := run(t, nil, "games")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	for _, l := range strings.Split(out, "\n") {
-		if n := utf8.RuneCountInString(l); n > 100 || strings.TrimRight(l, " ") != l {
+		if n := utf8.RuneCountInString(l); n > 80 || strings.TrimRight(l, " ") != l {
 			t.Errorf("a line of %d columns, or with trailing spaces: %q", n, l)
 		}
 	}
@@ -99,8 +101,34 @@ func TestGamesList(t *testing.T) {
 			t.Errorf("no %q in\n%s", want, out)
 		}
 	}
-	if !regexp.MustCompile(`\n    monster +bear\|vampire\|zombie\|dragon +vampire +Monster\n`).MatchString(out) {
-		t.Errorf("the monster option is not listed with its values, default and name:\n%s", out)
+	if !regexp.MustCompile(`\n    monster=vampire +Monster: bear\|vampire\|zombie\|dragon\n`).MatchString(out) {
+		t.Errorf("the monster option is not listed with its default, name and values:\n%s", out)
+	}
+	// A list too long for the line keeps whole values, then an ellipsis.
+	if !regexp.MustCompile(`\n    mode=auto +Mode: auto\|cooperation\|[a-z|]*\|…\n`).MatchString(out) {
+		t.Errorf("Room 25's modes are not cut after a whole value:\n%s", out)
+	}
+	for _, g := range all.Games() {
+		for _, o := range g.Info().Options {
+			def := o.Default
+			if def == "" {
+				def = `""`
+			}
+			if !regexp.MustCompile(`\n    ` + regexp.QuoteMeta(o.Key+"="+def) + ` +` + regexp.QuoteMeta(o.Name["en"]) + `: `).MatchString(out) {
+				t.Errorf("%s's option %s is not listed as %s=%s with its name", g.Info().ID, o.Key, o.Key, def)
+			}
+		}
+	}
+	// scripts/bots-tables.sh takes the lines that start with a small letter
+	// or a digit for the games' ids.
+	var ids []string
+	for _, l := range strings.Split(out, "\n") {
+		if regexp.MustCompile(`^[a-z0-9]`).MatchString(l) {
+			ids = append(ids, strings.Fields(l)[0])
+		}
+	}
+	if got, want := strings.Join(ids, " "), "plandesecours evades room25 temple outran"; got != want {
+		t.Errorf("the lines that start with a small letter name %q, want the games %q", got, want)
 	}
 	if strings.Count(out, "bots: easy, medium, hard") != 5 {
 		t.Errorf("not every game lists its levels first:\n%s", out)
