@@ -45,6 +45,34 @@ func TestScreenEveryGame(t *testing.T) {
 	}
 }
 
+// Les Évadés at 80×24 in step 2: the list is half the screen's width, and
+// crossings of one door that differ only by what they pay still read
+// apart (a golden screen).
+func TestScreenEvadesCrossingsReadApart(t *testing.T) {
+	s := play(t, 80, 24, nil, "evades", "--players", "2", "--seed", "7", "--pace", "1ms", "--lang", "en")
+	s.settle("Your turn. Take cards")
+	s.keys("1\r")
+	scr := s.settle("Move (step 2)")
+	var items []string
+	for _, l := range strings.Split(scr, "\n") {
+		if strings.HasPrefix(l, "│  ") && strings.Contains(l, " → ") {
+			item, _, _ := strings.Cut(l[len("│  "):], " │")
+			items = append(items, item[2:])
+		}
+	}
+	if len(items) < 2 {
+		t.Fatalf("no crossings listed:\n%s", scr)
+	}
+	for i, it := range items {
+		for _, k := range items[:i] {
+			if k == it {
+				t.Errorf("two crossings read %q:\n%s", it, scr)
+			}
+		}
+	}
+	golden(t, "evades-en-step2", scr)
+}
+
 // A refusal of the game is said in words, in place, and changes nothing.
 func TestScreenRefusalInWords(t *testing.T) {
 	s := play(t, 80, 24, nil, "plandesecours", "--players", "2", "--seed", "5", "--pace", "1ms", "--lang", "en")

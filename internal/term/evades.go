@@ -247,6 +247,44 @@ func (b *evades) label(a obj, c *ctx) string {
 	return ""
 }
 
+// shortLabel names a crossing where the list is narrow by what tells it
+// from the others: the door, the area it leads to from here, what it
+// costs ("Door 1 → North corridor: spoon").
+func (b *evades) shortLabel(a obj, c *ctx) string {
+	if a.typ() != "cross_door" {
+		return ""
+	}
+	v := newObj(c.view)
+	here := ""
+	for _, st := range v.subs("seats") {
+		if st.num("seat") == v.num("seat") {
+			here = st.str("area")
+		}
+	}
+	to := ""
+	for _, d := range evLayout().Doors {
+		if d.Door == a.str("door") {
+			switch here {
+			case d.A:
+				to = evArea(c, d.B)
+			case d.B:
+				to = evArea(c, d.A)
+			default:
+				to = evArea(c, d.A) + " – " + evArea(c, d.B)
+			}
+		}
+	}
+	pay := evCardsText(c, a.strs("pay"))
+	if a.str("credit") != "" {
+		pay = c.t("evades.useCredit." + a.str("credit"))
+	}
+	var n int
+	if d := a.str("door"); len(d) > 1 {
+		n, _ = strconv.Atoi(d[1:])
+	}
+	return c.t("term.evades.crossShort", p{"n": n, "area": to, "pay": pay})
+}
+
 func (b *evades) status(c *ctx) string {
 	v := newObj(c.view)
 	if len(v.m) == 0 || v.str("phase") == "over" {

@@ -91,7 +91,13 @@ func (s *sink) Close() error                     { return nil }
 // screenOn is a screen showing what seat 0 is told of state s.
 func screenOn(t *testing.T, g engine.Game, s engine.State, players int) (*model, *sink) {
 	t.Helper()
-	tx, err := newTexts("en")
+	return screenIn(t, "en", g, s, players)
+}
+
+// screenIn is screenOn in a language.
+func screenIn(t *testing.T, lang string, g engine.Game, s engine.State, players int) (*model, *sink) {
+	t.Helper()
+	tx, err := newTexts(lang)
 	if err != nil {
 		t.Fatal(err)
 	}

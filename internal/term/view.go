@@ -261,9 +261,9 @@ func (m *model) actionsBox(c *ctx, w, h int) []string {
 			if m.cursor >= room {
 				first = m.cursor - room + 1
 			}
+			labels := m.listLabels(c, list, w-4-3)
 			for i := first; i < len(list) && i < first+room; i++ {
-				item := fmt.Sprintf("%2d %s", i+1, actionLabel(m.board, list[i], c))
-				item = fit(item, w-4)
+				item := fmt.Sprintf("%2d %s", i+1, labels[i])
 				if i == m.cursor {
 					item = m.st.selected.Render(item)
 				}
@@ -273,6 +273,70 @@ func (m *model) actionsBox(c *ctx, w, h int) []string {
 		}
 	}
 	return frame(m.st, title, lines, w, h)
+}
+
+// listLabels names the actions of the list in n columns each: a board's
+// short name where the full one does not fit, and names that still read
+// the same once cut keep what tells them apart (distinct).
+func (m *model) listLabels(c *ctx, list []obj, n int) []string {
+	sb, short := m.board.(interface{ shortLabel(obj, *ctx) string })
+	labels := make([]string, len(list))
+	for i, a := range list {
+		labels[i] = actionLabel(m.board, a, c)
+		if short && lipWidth(labels[i]) > n {
+			if s := sb.shortLabel(a, c); s != "" {
+				labels[i] = s
+			}
+		}
+	}
+	return distinct(labels, n)
+}
+
+// distinct cuts labels to n columns so that labels that differ still
+// differ once cut: where two would read the same, each keeps its start and
+// the words from where it differs from the others, with an ellipsis for
+// what they share between ("Cross door 1 (Cell – N… spoon").
+func distinct(labels []string, n int) []string {
+	out := make([]string, len(labels))
+	same := map[string][]int{}
+	for i, l := range labels {
+		out[i] = fit(l, n)
+		same[out[i]] = append(same[out[i]], i)
+	}
+	for _, group := range same {
+		if len(group) < 2 {
+			continue
+		}
+		for _, i := range group {
+			li := []rune(ansiStrip(labels[i]))
+			d := 0 // where labels[i] parts from the one it shares most with
+			for _, j := range group {
+				if j != i && labels[j] != labels[i] {
+					d = max(d, commonPrefix(li, []rune(ansiStrip(labels[j]))))
+				}
+			}
+			for d > 0 && li[d-1] != ' ' {
+				d-- // from the start of the word
+			}
+			tail := string(li[d:])
+			keep := n - lipWidth(tail) - 2 // "… " before the tail
+			if d == 0 || keep < 4 {
+				continue // nothing shared to leave out, or no room for it
+			}
+			head := strings.TrimRight(ansi.Truncate(string(li[:d]), keep, ""), " ")
+			out[i] = head + "… " + tail
+		}
+	}
+	return out
+}
+
+// commonPrefix is the number of leading runes a and b share.
+func commonPrefix(a, b []rune) int {
+	k := 0
+	for k < len(a) && k < len(b) && a[k] == b[k] {
+		k++
+	}
+	return k
 }
 
 func (m *model) endLines(c *ctx, w int) []string {
