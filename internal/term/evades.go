@@ -459,6 +459,12 @@ func (b *evades) key(k tea.KeyMsg, c *ctx) (bool, tea.Cmd) {
 
 // compose reads door numbers typed for Turnaround ("5 20", "d05", "0" for
 // none), the one choice of the game that is never listed.
+// takesNumbers: Turnaround's doors are typed by their numbers.
+func (b *evades) takesNumbers(c *ctx) bool {
+	pd, ok := evPending(newObj(c.view), c)
+	return ok && pd.str("decision") == "choose_doors"
+}
+
 func (b *evades) compose(line string, c *ctx) (json.RawMessage, string, bool) {
 	v := newObj(c.view)
 	pd, ok := evPending(v, c)

@@ -96,6 +96,7 @@ type model struct {
 	outcome    *engine.Outcome
 	log        []logLine
 	refusal    string
+	keyRefusal string // the refusal of a key typed into the prompt
 	notice     string
 	flash      string // said for a few seconds (connected again)
 	flashUntil time.Time
@@ -511,14 +512,65 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 		if r := []rune(m.input); len(r) > 0 {
 			m.input = string(r[:len(r)-1])
 		}
+		if m.refusal != "" && m.refusal == m.keyRefusal {
+			m.refusal = "" // what was refused is gone
+		}
 	case tea.KeyEnter:
 		return m.enter(list)
 	case tea.KeySpace:
 		m.input += " "
 	case tea.KeyRunes:
-		m.input += string(k.Runes)
+		r, keep := m.refuseDigit(string(k.Runes), list)
+		if r != "" {
+			m.refusal, m.keyRefusal = r, r
+		}
+		if keep {
+			m.input += string(k.Runes)
+		}
 	}
 	return nil
+}
+
+// A board takes the digit keys (Temple's dice, Outran's keypad) while
+// ownsDigits says so: a digit it does not use is then no key at all.
+type digitOwner interface{ ownsDigits(c *ctx) bool }
+
+// A board composes an action from typed numbers (Les Évadés' Turnaround
+// doors) while takesNumbers says so.
+type numberTaker interface{ takesNumbers(c *ctx) bool }
+
+// refuseDigit judges a key typed into the prompt, so that nothing piles
+// up there unsaid: a digit that starts a number goes in silently while the
+// number can still name an action of the list (or a board reads numbers
+// now). Otherwise it is refused in words at once: a digit where there is
+// nothing to number is left out (keep false); one that makes the number
+// too large stays, so that Enter does not play the number without it.
+func (m *model) refuseDigit(key string, list []obj) (refusal string, keep bool) {
+	if len(key) != 1 || key[0] < '0' || key[0] > '9' || strings.Trim(m.input, "0123456789") != "" {
+		return "", true
+	}
+	c := m.ctx()
+	if b, ok := m.board.(digitOwner); ok && m.have && b.ownsDigits(c) {
+		return m.tx.t("term.notAKey", p{"k": key}), false
+	}
+	if b, ok := m.board.(numberTaker); ok && m.have && b.takesNumbers(c) {
+		return "", true
+	}
+	typed := m.input + key
+	for n := 1; n <= len(list); n++ {
+		if strings.HasPrefix(strconv.Itoa(n), typed) {
+			return "", true
+		}
+	}
+	switch {
+	case !m.have || m.status != "running":
+		return m.tx.t("term.notAKey", p{"k": key}), false
+	case !m.myTurn():
+		return m.tx.t("match.notYourTurn"), false
+	case len(list) == 0:
+		return m.tx.t("term.onBoard"), false
+	}
+	return m.tx.tn("term.noSuchAction", len(list), p{"k": typed}), true
 }
 
 // enter plays what the person chose: the action under the cursor, the one
@@ -589,6 +641,9 @@ func (m *model) enter(list []obj) tea.Cmd {
 }
 
 func (m *model) typeHelp() string {
+	if b, ok := m.board.(digitOwner); ok && b.ownsDigits(m.ctx()) {
+		return m.tx.t("term.pickArrows")
+	}
 	if _, ok := m.game.(engine.TextParser); ok {
 		return m.tx.t("term.typeShort")
 	}

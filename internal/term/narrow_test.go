@@ -1,8 +1,11 @@
 package term
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
 
 	"sortie/engine"
 	"sortie/games/all"
@@ -97,5 +100,85 @@ func TestDistinctCutsKeepTheDifference(t *testing.T) {
 		if n := lipWidth(got[i]); n > 32 {
 			t.Errorf("%d: %q is %d columns", i, got[i], n)
 		}
+	}
+}
+
+// A digit goes into the prompt silently only while it can still name an
+// action of the list (or a board reads numbers); any other is refused in
+// words at once. One that makes the number too large stays in the prompt,
+// so that Enter plays nothing; Backspace takes it and its refusal away. On
+// a board whose digits are keys (Temple's dice), a digit it does not use
+// is no key, and where there is nothing to number a digit stays out.
+func TestDigitsThatNameNothingAreRefused(t *testing.T) {
+	digit := func(d string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(d)} }
+	pds, _ := all.Find("plandesecours")
+	s, err := pds.New(engine.Setup{Players: 3, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for s.Actors()[0] != 0 {
+		p := s.Actors()[0]
+		if _, err := s.Apply(p, s.Legal(p)[0], 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m, out := screenOn(t, pds, s, 3)
+	n := len(m.shown())
+	if n < 4 || n > 9 {
+		t.Fatalf("a list of %d actions", n)
+	}
+	last := fmt.Sprint(n)
+	press(m, digit(last))
+	if m.input != last || m.refusal != "" {
+		t.Fatalf("%s: prompt %q, refusal %q", last, m.input, m.refusal)
+	}
+	press(m, digit("7"))
+	if m.input != last+"7" || !strings.Contains(m.refusal, "There is no action "+last+"7: pick a number from 1 to "+last+".") {
+		t.Errorf("%s then 7: prompt %q, refusal %q", last, m.input, m.refusal)
+	}
+	if !strings.Contains(m.View(), "› "+last+"7█") || !strings.Contains(m.View(), "There is no action "+last+"7") {
+		t.Errorf("the screen does not show the prompt and the refusal:\n%s", m.View())
+	}
+	press(m, enter)
+	if len(out.sent) != 0 {
+		t.Errorf("Enter on %s7 played %s", last, out.sent)
+	}
+	press(m, digit(last), digit("7"), tea.KeyMsg{Type: tea.KeyBackspace})
+	if m.input != last || m.refusal != "" {
+		t.Errorf("%s, 7, Backspace: prompt %q, refusal %q", last, m.input, m.refusal)
+	}
+	press(m, tea.KeyMsg{Type: tea.KeyEsc}, digit("0"))
+	if m.input != "0" || !strings.Contains(m.refusal, "There is no action 0") {
+		t.Errorf("0: prompt %q, refusal %q", m.input, m.refusal)
+	}
+
+	// Temple: the digits pick dice; 8 is no key.
+	temple, _ := all.Find("temple")
+	ts, err := temple.New(engine.Setup{Players: 2, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range []string{"en", "fr"} {
+		m, _ := screenIn(t, lang, temple, ts, 2)
+		press(m, digit("8"))
+		want := map[string]string{"en": "8 is not a key here", "fr": "8 n’est pas une touche ici"}[lang]
+		if m.input != "" || !strings.Contains(m.refusal, want) {
+			t.Errorf("%s, Temple, 8: prompt %q, refusal %q", lang, m.input, m.refusal)
+		}
+		if strings.Contains(m.View(), m.tx.t("term.pickHelp")) {
+			t.Errorf("%s: the prompt offers numbers where the digits are keys", lang)
+		}
+	}
+
+	// Not this seat's turn: nothing to number.
+	for s.Actors()[0] == 0 {
+		if _, err := s.Apply(0, s.Legal(0)[0], 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m, _ = screenOn(t, pds, s, 3)
+	press(m, digit("1"))
+	if m.input != "" || m.refusal != "Not your turn." {
+		t.Errorf("another's turn, 1: prompt %q, refusal %q", m.input, m.refusal)
 	}
 }

@@ -201,6 +201,12 @@ func (b *outran) keysHelp(c *ctx) string {
 	return ""
 }
 
+// ownsDigits: while the seat lays its arrows the digits are the keypad's.
+func (b *outran) ownsDigits(c *ctx) bool {
+	_, ok := b.laying(c)
+	return ok
+}
+
 func (b *outran) key(k tea.KeyMsg, c *ctx) (bool, tea.Cmd) {
 	if vote, ok := c.legalOf(`{"type":"vote_stop"}`); ok && !c.busy && strings.ToLower(k.String()) == "s" {
 		if _, laying := b.laying(c); !laying {

@@ -215,6 +215,9 @@ func (b *temple) keysHelp(c *ctx) string {
 	return c.t("term.temple.keys")
 }
 
+// ownsDigits: on this seat's turn the digits pick its dice.
+func (b *temple) ownsDigits(c *ctx) bool { return c.myTurn }
+
 func (b *temple) key(k tea.KeyMsg, c *ctx) (bool, tea.Cmd) {
 	v := newObj(c.view)
 	if !c.myTurn || len(v.m) == 0 {
