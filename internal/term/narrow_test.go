@@ -1,6 +1,7 @@
 package term
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -180,5 +181,46 @@ func TestDigitsThatNameNothingAreRefused(t *testing.T) {
 	press(m, digit("1"))
 	if m.input != "" || m.refusal != "Not your turn." {
 		t.Errorf("another's turn, 1: prompt %q, refusal %q", m.input, m.refusal)
+	}
+}
+
+// At 80×24 Outran's way out shows every runner, and the path card keeps
+// its three rows, for 2 to 6 players in both languages (the 6-player
+// French run is the tallest head).
+func TestOutranWayOutShowsEveryRunnerAt80x24(t *testing.T) {
+	g, _ := all.Find("outran")
+	for players := 2; players <= 6; players++ {
+		s, err := g.New(engine.Setup{Players: players, Seed: 7})
+		if err != nil {
+			t.Fatal(err)
+		}
+		running := func() bool {
+			b, _ := json.Marshal(s.View(0))
+			return strings.Contains(string(b), `"phase":"run"`)
+		}
+		for at := engine.Millis(0); !running() && at < 60000; at += 100 {
+			s.Advance(at)
+		}
+		for _, lang := range []string{"en", "fr"} {
+			m, _ := screenIn(t, lang, g, s, players)
+			scr := m.View()
+			if n := strings.Count(scr, "┤ 0/18"); n != players {
+				t.Errorf("%d players, %s: %d lanes on the screen:\n%s", players, lang, n, scr)
+			}
+			v := newObj(m.view)
+			trail := v.sub("path").strs("trail")
+			for i := range trail {
+				step := fmt.Sprint((i + 1) % 10)
+				if i == 0 {
+					step = "*"
+				}
+				if !strings.Contains(scr, "│"+step) {
+					t.Errorf("%d players, %s: step %s of the path is not on the screen:\n%s", players, lang, step, scr)
+				}
+			}
+			if lines := strings.Split(scr, "\n"); len(lines) != 24 {
+				t.Errorf("%d players, %s: %d lines", players, lang, len(lines))
+			}
+		}
 	}
 }

@@ -279,10 +279,61 @@ func (b *outran) render(c *ctx, w, h int) string {
 	if b.round != v.num("round") {
 		b.seq, b.round = nil, v.num("round")
 	}
-	var out []string
-	out = append(out, wrap(strings.Join([]string{c.bold.Render(c.t("outran.monster." + v.str("monster"))),
+	out := b.head(v, c, w)
+	big := h >= 34 && w >= 90
+	pathAndRight := func(tight int) []string {
+		top := b.path(v, c, big, tight)
+		pw := 16
+		if big {
+			pw = 28
+		}
+		if !v.has("path") {
+			pw = min(max(lipWidth(top[0])+1, pw), w/2)
+		}
+		right := b.rightColumn(v, c, w-pw-1, tight > 0)
+		return joinColumns(top, pw, right, w-pw-1, max(len(top), len(right)))
+	}
+	if ph := v.str("phase"); ph == "countdown" || ph == "run" {
+		// The run: the path and the arrows first, then every runner's
+		// lane. Where the screen is short the path loses its inner
+		// rules, then the lanes their title, then the path its outer
+		// rules; whatever still does not fit comes off the bottom of the
+		// path's column: never a runner.
+		pr, lanes := pathAndRight(0), b.lanes(v, c, w)
+		if len(out)+len(pr)+len(lanes) > h {
+			pr = pathAndRight(1)
+		}
+		if len(out)+len(pr)+len(lanes) > h {
+			lanes = lanes[1:]
+		}
+		if len(out)+len(pr)+len(lanes) > h {
+			pr = pathAndRight(2)
+		}
+		if over := len(out) + len(pr) + len(lanes) - h; over > 0 {
+			pr = pr[:max(len(pr)-over, 0)]
+		}
+		out = append(out, pr...)
+		out = append(out, lanes...)
+		for _, more := range [][]string{b.monsterBoard(v, c, w, big), b.hands(v, c, w)} {
+			if len(out)+len(more) <= h { // whole, or not at all
+				out = append(out, more...)
+			}
+		}
+	} else {
+		// Between runs: where everyone stands, and the cards.
+		out = append(out, b.lanes(v, c, w)...)
+		out = append(out, b.hands(v, c, w)...)
+		out = append(out, b.monsterBoard(v, c, w, big)...)
+		out = append(out, pathAndRight(0)...)
+	}
+	return strings.Join(out, "\n")
+}
+
+// head is the round and what the phase waits for.
+func (b *outran) head(v obj, c *ctx, w int) []string {
+	out := wrap(strings.Join([]string{c.bold.Render(c.t("outran.monster." + v.str("monster"))),
 		c.t("outran.round", p{"n": v.num("round"), "max": v.num("max_rounds")}), c.t("outran.phase." + v.str("phase")),
-		c.tn("outran.pathLength", v.num("path_length")), c.tn("outran.deck", v.num("deck"))}, " · "), w)...)
+		c.tn("outran.pathLength", v.num("path_length")), c.tn("outran.deck", v.num("deck"))}, " · "), w)
 	left := func(at int) string { return fmtClock(int64(at) - c.clock) }
 	switch v.str("phase") {
 	case "countdown":
@@ -307,36 +358,25 @@ func (b *outran) render(c *ctx, w, h int) string {
 	case "over":
 		out = append(out, c.bold.Render(c.t("outran.over")))
 	}
-	big := h >= 34 && w >= 90
-	top := b.path(v, c, big)
-	pw := 16
-	if big {
-		pw = 28
+	return out
+}
+
+// needs is the least height the board takes from the screen: in the run,
+// the head, the path at its tightest (a title and three rows, with a line
+// each beside it for the arrows, the one being laid and what bends them)
+// and one lane a runner.
+func (b *outran) needs(c *ctx, w int) int {
+	v := newObj(c.view)
+	if ph := v.str("phase"); len(v.m) == 0 || ph != "countdown" && ph != "run" {
+		return 0
 	}
-	if !v.has("path") {
-		pw = min(max(lipWidth(top[0])+1, pw), w/2)
-	}
-	right := b.rightColumn(v, c, w-pw-1)
-	pathAndRight := joinColumns(top, pw, right, w-pw-1, max(len(top), len(right)))
-	if ph := v.str("phase"); ph == "countdown" || ph == "run" {
-		// The run: the path and the arrows first.
-		out = append(out, pathAndRight...)
-		out = append(out, b.lanes(v, c, w)...)
-		out = append(out, b.monsterBoard(v, c, w, big)...)
-		out = append(out, b.hands(v, c, w)...)
-	} else {
-		// Between runs: where everyone stands, and the cards.
-		out = append(out, b.lanes(v, c, w)...)
-		out = append(out, b.hands(v, c, w)...)
-		out = append(out, b.monsterBoard(v, c, w, big)...)
-		out = append(out, pathAndRight...)
-	}
-	return strings.Join(out, "\n")
+	return len(b.head(v, c, w)) + 4 + len(v.subs("seats"))
 }
 
 // path draws the 3×3 path card: each cell of the trail holds its arrow
-// and its step number.
-func (b *outran) path(v obj, c *ctx, big bool) []string {
+// and its step number. Tight 1 leaves out the rules between the rows, 2
+// every rule across.
+func (b *outran) path(v obj, c *ctx, big bool, tight int) []string {
 	if !v.has("path") {
 		return []string{c.dim.Render(c.t("outran.noPath"))}
 	}
@@ -360,7 +400,10 @@ func (b *outran) path(v obj, c *ctx, big bool) []string {
 	rule := func(l, m, r string) string {
 		return l + strings.Repeat(strings.Repeat("─", cw)+m, 2) + strings.Repeat("─", cw) + r
 	}
-	lines := []string{c.bold.Render(fit(title, 4*cw+1)), rule("┌", "┬", "┐")}
+	lines := []string{c.bold.Render(fit(title, 4*cw+1))}
+	if tight < 2 {
+		lines = append(lines, rule("┌", "┬", "┐"))
+	}
 	for r := 0; r < 3; r++ {
 		rows := make([]string, ch)
 		for k := range rows {
@@ -396,15 +439,23 @@ func (b *outran) path(v obj, c *ctx, big bool) []string {
 			}
 		}
 		lines = append(lines, rows...)
-		if r < 2 {
+		if r < 2 && tight == 0 {
 			lines = append(lines, rule("├", "┼", "┤"))
 		}
 	}
-	lines = append(lines, rule("└", "┴", "┘"))
+	if tight < 2 {
+		lines = append(lines, rule("└", "┴", "┘"))
+	}
 	return lines
 }
 
-func (b *outran) rightColumn(v obj, c *ctx, w int) []string {
+// rightColumn is what stands beside the path: this seat's arrows, what
+// bends its path, the last run's results; tight keeps each to a line.
+func (b *outran) rightColumn(v obj, c *ctx, w int, tight bool) []string {
+	wrap := wrap
+	if tight {
+		wrap = func(s string, w int) []string { return []string{fit(s, w)} }
+	}
 	var out []string
 	me, hasMe := b.me(v)
 	if hasMe && v.str("phase") == "run" {

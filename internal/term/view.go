@@ -64,6 +64,12 @@ func (m *model) View() string {
 		case !withList:
 			least = 5
 		}
+		// A board that cannot show what matters in less takes rows from
+		// the boxes, down to a line of the log (Outran's lanes, one a
+		// runner).
+		if b, ok := m.board.(interface{ needs(*ctx, int) int }); ok {
+			least = max(min(least, rest-b.needs(c, w)), 3)
+		}
 		board := m.boardLines(c, w, rest-least)
 		bottom := max(rest-len(board), least)
 		if len(board) < rest-least-1 {
