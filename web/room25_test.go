@@ -3,6 +3,8 @@ package web_test
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -172,4 +174,177 @@ func TestRoom25TwoHumans(t *testing.T) {
 	check(guest, host, 0)
 	host.checkErrors()
 	guest.checkErrors()
+}
+
+// crowdRoom25 hands the page a view of the complex at its fullest: every
+// room named (face up, or face down and seen by this seat), up to six
+// seats' hints on a room (one claim made twice), beacons on face-down
+// rooms, a flooded room, and all six figures in the Central Room.
+const crowdRoom25 = `(() => { const pg = window.sortie.page; const v = structuredClone(pg.msg.view);
+	const rooms = ['trapped', 'control_room', 'illusion', 'flooded', 'acid', 'vortex', 'prison', 'cold', 'dark', 'deadly', 'mobile', 'twin', 'vision', 'empty', 'room25'];
+	const colours = ['green', 'yellow', 'red', 'blue'];
+	v.cells.forEach((c, i) => {
+		c.hints = [];
+		for (let k = 0; k < i % 7; k++) c.hints.push({seat: k % 6, colour: colours[(i + k) % 4]});
+		if (i % 7 === 3) c.hints.push({...c.hints[0]});
+		if (c.cell === 12) return;
+		c.room = rooms[i % rooms.length];
+		if (i % 3 === 0) c.face_up = true;
+		else if (i % 3 === 1) c.known = true;
+		else delete c.room;
+		if (!c.face_up) c.beacons = ['scientist', 'geek', 'handsome'].slice(0, i % 4);
+		c.flooded = c.face_up && c.room === 'flooded';
+	});
+	v.cells[12].characters = ['scientist', 'geek', 'handsome', 'bimbo', 'colossus', 'little_girl'];
+	v.characters = v.cells[12].characters.map((id, k) => ({...(v.characters[0] || {}), id, seat: k % 2, alive: true, cell: 12}));
+	pg.setState({...pg.msg, view: v}, []); return true; })()`
+
+// room25Parts measures every cell of the complex: its tile, and each thing
+// drawn on it, in screen pixels; and the room names' font size.
+const room25Parts = `(() => {
+	const box = (el) => { const r = el.getBoundingClientRect(); return {x: r.left, y: r.top, w: r.width, h: r.height}; };
+	return [...document.querySelectorAll('#board #r25-grid .r25-cell')].map((g) => {
+		const parts = {};
+		const add = (name, sel) => g.querySelectorAll(sel).forEach((el, i) => { parts[name + ' ' + (i + 1)] = box(el); });
+		add('name', '.r25-room'); add('class mark', '.r25-tile .class-mark'); add('hint', '.r25-hint');
+		add('figure', '.r25-figure'); add('back', '.r25-back'); add('beacon', '.r25-beacon'); add('eye', '.r25-seen');
+		const name = g.querySelector('.r25-room');
+		return {cell: +g.dataset.cell, tile: box(g.querySelector('.tile')), inner: g.querySelector('.inner') ? box(g.querySelector('.inner')) : null,
+			name: name ? name.textContent : '', px: name ? parseFloat(getComputedStyle(name).fontSize) * name.getScreenCTM().a : 0, parts};
+	}); })()`
+
+type box struct{ X, Y, W, H float64 }
+
+func (a box) overlaps(b box, slack float64) bool {
+	return a.X+a.W > b.X+slack && b.X+b.W > a.X+slack && a.Y+a.H > b.Y+slack && b.Y+b.H > a.Y+slack
+}
+
+func (a box) inside(b box, slack float64) bool {
+	return a.X >= b.X-slack && a.Y >= b.Y-slack && a.X+a.W <= b.X+b.W+slack && a.Y+a.H <= b.Y+b.H+slack
+}
+
+// TestRoom25TilesKeepTheirPlaces draws the complex at its fullest in
+// English and French, at 1366×768 and at 390×844: every name, class mark,
+// hint, figure, beacon and "?" lies within its own room, none covers
+// another, a room's name lies within its frame, names are at least 12 px
+// high on a desktop and 9 px on a phone, and on the phone the whole
+// complex fits the screen (it used to pan, showing 3 columns of 5). Hints
+// used to run into the next room and over the "?", and names to be cut
+// ("Trapped Roo", "alle de contrôl").
+func TestRoom25TilesKeepTheirPlaces(t *testing.T) {
+	s := newSite(t, room25.Game{})
+	for _, lang := range []string{"en", "fr"} {
+		c := s.create("room25", []string{"human", "medium"}, nil, 400, "Rita")
+		p := s.browser("rita-"+lang, lang).tab("tiles")
+		for _, size := range []struct {
+			w, h int64
+			px   float64
+		}{{1366, 768, 12}, {390, 844, 9}} {
+			what := fmt.Sprintf("%s at %d px", lang, size.w)
+			p.size(size.w, size.h, false)
+			p.openSeat(c, 0)
+			p.wait(`document.querySelector('#board #r25-grid .r25-cell')`, 20*time.Second)
+			js[bool](p, crowdRoom25)
+			p.wait(`document.querySelectorAll('#board #r25-grid .r25-figure').length === 6`, 5*time.Second)
+			p.shot(fmt.Sprintf("crowded-%s-%d", lang, size.w))
+			cells := js[[]struct {
+				Cell  int
+				Tile  box
+				Inner *box
+				Name  string
+				Px    float64
+				Parts map[string]box
+			}](p, room25Parts)
+			if len(cells) != 25 {
+				t.Fatalf("%s: %d cells drawn", what, len(cells))
+			}
+			named, hints := 0, 0
+			for _, c := range cells {
+				names := make([]string, 0, len(c.Parts))
+				for n, r := range c.Parts {
+					names = append(names, n)
+					if !r.inside(c.Tile, 0.5) {
+						t.Errorf("%s: cell %d: %s runs out of its room: %+v in %+v", what, c.Cell, n, r, c.Tile)
+					}
+					if strings.HasPrefix(n, "hint") {
+						hints++
+					}
+				}
+				slices.Sort(names)
+				for i, a := range names {
+					for _, b := range names[i+1:] {
+						if c.Parts[a].overlaps(c.Parts[b], 0.5) {
+							t.Errorf("%s: cell %d: %s and %s overlap: %+v and %+v", what, c.Cell, a, b, c.Parts[a], c.Parts[b])
+						}
+					}
+				}
+				if c.Name == "" {
+					continue
+				}
+				named++
+				if r := c.Parts["name 1"]; c.Inner != nil && !r.inside(*c.Inner, 0.5) {
+					t.Errorf("%s: cell %d: the name %q (%.0f px wide) is cut by its frame (%.0f px)", what, c.Cell, c.Name, r.W, c.Inner.W)
+				}
+				if c.Px < size.px {
+					t.Errorf("%s: cell %d: the name %q is %.1f px high, under %.0f px", what, c.Cell, c.Name, c.Px, size.px)
+				}
+			}
+			if named < 15 || hints < 40 {
+				t.Errorf("%s: %d rooms named and %d hints drawn: the crowded view did not take", what, named, hints)
+			}
+			// The whole complex on the screen, without panning.
+			fit := js[[]float64](p, `(() => { const r = document.querySelector('#board #r25-grid').getBoundingClientRect(), pan = document.querySelector('#r25-pan');
+				return [r.left, r.right, innerWidth, pan.scrollWidth - pan.clientWidth]; })()`)
+			if fit[0] < 0 || fit[1] > fit[2] || fit[3] > 1 {
+				t.Errorf("%s: the complex spans %.0f–%.0f px of a %.0f px screen (%.0f px to pan)", what, fit[0], fit[1], fit[2], fit[3])
+			}
+		}
+		p.checkErrors()
+	}
+}
+
+// TestRoom25EndOfALoss watches two random bots (random play never
+// escapes) to the end: the end screen says nobody won and ranks nobody
+// first; the final board counts no turns left; the full reveal names every
+// room, those never turned face up included.
+func TestRoom25EndOfALoss(t *testing.T) {
+	s := newSite(t, room25.Game{})
+	c := s.create("room25", []string{"random", "random"}, nil, 0, "")
+	p := s.browser("watcher", "en").tab("end")
+	p.openSeat(c, -1)
+	p.wait(`document.querySelector('#review-board #r25-grid') && document.querySelector('#review-board').dataset.step`, 120*time.Second)
+	p.shot("end")
+	if h := p.text("#end-headline"); h != "Nobody won." {
+		t.Fatalf("the headline reads %q: random bots won?", h)
+	}
+	table := js[[]string](p, `[...document.querySelectorAll('#end table.outcome tr')].map((tr) => [...tr.children].map((c) => c.textContent.trim()).join(' | '))`)
+	for _, row := range table {
+		if strings.Contains(row, "Rank") || regexp.MustCompile(`^1\b`).MatchString(row) {
+			t.Errorf("the outcome ranks a table that lost together: %q", table)
+			break
+		}
+	}
+	if turn := p.text("#review-board #r25-turn"); turn == "" || strings.Contains(turn, "left") {
+		t.Errorf("the final board's turn reads %q: turns left after the end", turn)
+	}
+	type cell struct {
+		Down  bool
+		Name  string
+		Label string
+	}
+	cells := js[[]cell](p, `[...document.querySelectorAll('#review-board #r25-grid .r25-cell')].map((g) => ({
+		down: !!g.querySelector('.r25-tile.down'), name: (g.querySelector('.r25-room') || {}).textContent || '', label: g.getAttribute('aria-label')}))`)
+	unturned := 0
+	for i, c := range cells {
+		if c.Down || c.Name == "" {
+			t.Errorf("cell %d is left face down in the full reveal (%q)", i, c.Label)
+		}
+		if strings.Contains(c.Label, "never turned face up") {
+			unturned++
+		}
+	}
+	if len(cells) != 25 || unturned == 0 {
+		t.Errorf("%d cells revealed, %d said never turned face up", len(cells), unturned)
+	}
+	p.checkErrors()
 }

@@ -11,7 +11,7 @@ import {tip, attachTips} from '/js/tips.js';
 import {roving, centreInPan} from '/js/focus.js';
 import {announce} from '/js/announce.js';
 import {icon, symbol, seatMark} from '/pieces/common.js';
-import {CLASS, TOKENS, roomName, tokenName, roomTile, figure, classMark, classIcon, tokenIcon} from '/pieces/room25.js';
+import {CLASS, TOKENS, roomName, tokenName, roomTile, figure, figureSpots, hintChips, beaconSpot, classIcon, tokenIcon} from '/pieces/room25.js';
 
 const N = 5;
 const EXIT_CELLS = new Set([0, 1, 3, 4, 5, 9, 15, 19, 20, 21, 23, 24]);
@@ -52,7 +52,7 @@ export function render(root, ctx) {
 function strip(v, ctx) {
   return h('div', {class: 'strip'},
     h('span', {class: 'stat'}, t('room25.mode.' + v.mode)),
-    h('span', {class: 'stat', id: 'r25-turn'}, t('room25.turnOf', {turn: v.turn, counter: v.counter}), ' · ', tn('room25.turnsLeft', v.turns_left)),
+    h('span', {class: 'stat', id: 'r25-turn'}, t('room25.turnOf', {turn: v.turn, counter: v.counter}), v.phase === 'over' ? '' : [' · ', tn('room25.turnsLeft', v.turns_left)]),
     v.alarm ? h('span', {class: 'stat alarm'}, icon('bell'), ' ', t('room25.alarm')) : null,
     h('span', {class: 'stat'}, t('room25.phase.' + v.phase), v.round ? ' · ' + t('room25.round', {n: v.round}) : ''));
 }
@@ -197,21 +197,24 @@ function grid(v, ctx) {
     const act = acts.length === 1 ? acts[0] : mv && !acts.length ? mv : null;
     const label = cellLabel(cell, v, ctx) + (act ? '. ' + t('room25.clickTo', {what: labelFor(act, ctx)}) : '');
     const go = () => act && ctx.play(act);
-    const state = cell.face_up ? 'up' : cell.known ? 'known' : 'down';
-    out.push(tip(s('g', {class: 'r25-cell' + (cell.face_up ? ' up' : ' down') + (cell.known ? ' known' : '') + (act ? ' can' : '') + (EXIT_CELLS.has(cell.cell) ? ' exit' : '') + (fresh.has(cell.cell) && !ctx.readonly ? ' fresh' : ''),
+    // At the end the view names every room: those never turned face up
+    // are shown as such, not left face down.
+    const state = cell.face_up ? 'up' : cell.known ? 'known' : cell.room ? 'unturned' : 'down';
+    const figures = cell.characters || [];
+    out.push(tip(s('g', {class: 'r25-cell' + (cell.face_up ? ' up' : ' down') + (cell.known ? ' known' : '') + (state === 'unturned' ? ' unturned' : '') + (act ? ' can' : '') + (EXIT_CELLS.has(cell.cell) ? ' exit' : '') + (fresh.has(cell.cell) && !ctx.readonly ? ' fresh' : ''),
       'data-cell': cell.cell, 'data-tile': cell.tile, 'data-room': cell.face_up || cell.known ? cell.room : null,
       role: act ? 'button' : 'img', 'aria-label': label, 'data-key': 'cell-' + cell.cell, transform: `translate(${x} ${y})`,
       onclick: act ? go : null, onkeydown: keyStop, onkeyup: act ? (e) => { if (e.key === 'Enter' || e.key === ' ') go(); } : null},
     roomTile(state === 'down' ? null : cell.room, state),
-    cell.flooded ? s('rect', {x: 3, y: 3, width: 94, height: 94, rx: 8, fill: 'url(#r25-water)'}) : null,
+    cell.flooded ? s('rect', {class: 'r25-water', x: 3, y: 33, width: 94, height: 64, rx: 8, fill: 'url(#r25-water)'}) : null, // (below the name)
     cell.known && !cell.face_up ? symbol('eye', 84, 84, 16, {cls: 'r25-seen'}) : null,
-    (cell.hints || []).map((hn, i) => s('g', {class: 'r25-hint', transform: `translate(${8 + i * 26} 34)`},
-      s('rect', {class: 'hint-bg', width: 24, height: 18, rx: 4}), classMark(hn.colour, 7, 9, 4.5), s('text', {x: 17, y: 13}, String(hn.seat + 1)))),
-    (cell.characters || []).map((ch, i) => {
+    hintChips(cell.hints, state !== 'down'),
+    figureSpots(figures.length).map((at, i) => {
+      const ch = figures[i];
       const who = v.characters.find((x) => x.id === ch) || {seat: 0};
-      return figure(ch, who.seat, 22 + (i % 3) * 28, 64 + Math.floor(i / 3) * 20, {cls: (v.slot === ch ? 'slot' : '') + (who.trapped ? ' trapped' : '')});
+      return figure(ch, who.seat, at.x, at.y, {scale: at.scale, cls: (v.slot === ch ? 'slot' : '') + (who.trapped ? ' trapped' : '')});
     }),
-    (cell.beacons || []).map((b, i) => symbol('flag', 84, 38 + i * 18, 16, {cls: 'r25-beacon'})),
+    (cell.beacons || []).map((b, i) => symbol('flag', ...beaconSpot(i), 16, {cls: 'r25-beacon'})),
     EXIT_CELLS.has(cell.cell) ? s('rect', {class: 'r25-exitzone', x: 1, y: 1, width: S - 2, height: S - 2, rx: 9}) : null),
     cellTip(cell, act, ctx)));
   }
@@ -247,9 +250,10 @@ function keyStop(e) {
 // cellTip explains a room: its effect, what the player may do with it now.
 function cellTip(cell, act, ctx) {
   const parts = [];
-  if (cell.face_up || cell.known) parts.push(t('tip.room25.class.' + CLASS[cell.room]) + ' ' + t('room25.roomEffect.' + cell.room));
+  if (cell.room) parts.push(t('tip.room25.class.' + CLASS[cell.room]) + ' ' + t('room25.roomEffect.' + cell.room));
   else parts.push(t('tip.room25.faceDown'));
   if (cell.known && !cell.face_up) parts.push(t('tip.room25.known'));
+  else if (cell.room && !cell.face_up) parts.push(t('tip.room25.unturned'));
   if (EXIT_CELLS.has(cell.cell)) parts.push(t('tip.room25.exitZone'));
   if (act) parts.push(t('tip.room25.clickToAct'));
   return parts.join(' ');
@@ -260,6 +264,7 @@ function cellLabel(cell, v, ctx) {
   if (EXIT_CELLS.has(cell.cell)) parts.push(t('room25.exitZone'));
   if (cell.face_up) parts.push(roomName(cell.room));
   else if (cell.known) parts.push(t('room25.seenByYou', {room: roomName(cell.room)}));
+  else if (cell.room) parts.push(t('room25.unturned', {room: roomName(cell.room)}));
   else parts.push(t('room25.faceDown'));
   if (cell.flooded) parts.push(t('room25.flooded'));
   for (const c of cell.characters || []) parts.push(charName(c));

@@ -838,13 +838,18 @@ export class MatchPage {
     if (!winners.length) headline = t('end.noWinner');
     else if (this.seat >= 0 && winners.includes(this.seat)) headline = winners.length > 1 ? t('end.youShare') : t('end.youWin');
     else headline = tn('end.winners', winners.length, {names: list(winners.map((w) => this.name(w)))});
+    // Seats that all share one rank (a co-operative game won or lost
+    // together) are not ranked: "1st" for everyone says nothing, and
+    // contradicts a table that lost.
+    const ranked = new Set(rows.map((r) => r.rank)).size > 1;
+    const trophy = (r) => (winners.includes(r.seat) ? [' ', icon('trophy', {label: t('end.winner')})] : '');
     fill(end,
       h('h2', {id: 'end-h'}, t('end.title')),
       h('p', {class: 'headline', id: 'end-headline'}, headline),
       h('table', {class: 'outcome'},
-        h('thead', {}, h('tr', {}, h('th', {scope: 'col'}, t('end.rank')), h('th', {scope: 'col'}, t('end.player')), h('th', {scope: 'col'}, t('end.score')))),
+        h('thead', {}, h('tr', {}, ranked ? h('th', {scope: 'col'}, t('end.rank')) : null, h('th', {scope: 'col'}, t('end.player')), h('th', {scope: 'col'}, t('end.score')))),
         h('tbody', {}, rows.map((r) => h('tr', {class: winners.includes(r.seat) ? 'winner' : ''},
-          h('td', {}, r.rank ?? '—', winners.includes(r.seat) ? [' ', icon('trophy', {label: t('end.winner')})] : ''), h('td', {}, seatMark(r.seat), ' ', this.name(r.seat)), h('td', {}, r.score ?? '—'))))),
+          ranked ? h('td', {}, r.rank ?? '—', trophy(r)) : null, h('td', {}, seatMark(r.seat), ' ', this.name(r.seat), ranked ? '' : trophy(r)), h('td', {}, r.score ?? '—'))))),
       // (The outcome's summary is the game's English sentence about seat
       // numbers: the headline and the table say it in words and names.)
       h('div', {id: 'review'}, h('p', {}, t('end.loading'))));
