@@ -1,7 +1,11 @@
 package web_test
 
 import (
+	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -225,6 +229,181 @@ func TestEvadesNamesFitTheirAreas(t *testing.T) {
 		if len(over) > 0 {
 			t.Errorf("%s: names wider than their areas: %v", lang, over)
 		}
+		p.checkErrors()
+	}
+}
+
+// evadesParts measures the map as drawn, with every pawn put in each area
+// in turn: each area's box and the things in it (its name's lines, its
+// objects, its vent or exit mark, the pawns), each door (its tab with its
+// Warning spot), in screen pixels, and the font size of each text.
+const evadesParts = `((cards) => {
+	const pg = window.sortie.page;
+	const box = (el) => { const r = el.getBoundingClientRect(); return {x: r.left, y: r.top, w: r.width, h: r.height}; };
+	const px = (el) => parseFloat(getComputedStyle(el).fontSize) * el.getScreenCTM().a;
+	const out = {areas: {}, doors: {}, texts: []};
+	const areas = [...document.querySelectorAll('#ev-map .area')].map((g) => g.dataset.area);
+	for (const area of areas) {
+		const view = structuredClone(pg.msg.view);
+		// (An exit holds one pawn: the first there wins.)
+		view.seats.forEach((st, i) => { st.area = area.startsWith('exit_') && i > 0 ? 'cell' : area; });
+		pg.setState({...pg.msg, view}, []);
+		const g = document.querySelector('#ev-map .area[data-area="' + area + '"]');
+		const parts = {};
+		const add = (name, els) => els.forEach((el, i) => { parts[name + ' ' + (i + 1)] = box(el); });
+		const text = g.querySelector('text');
+		add('name line', text.querySelectorAll('tspan').length ? [...text.querySelectorAll('tspan')] : [text]);
+		add('object', [...g.querySelectorAll('.obj')]);
+		add('vent', [...g.querySelectorAll('.vent-mark')]);
+		add('exit mark', [...g.querySelectorAll('.exit-mark')]);
+		add('pawn', [...document.querySelectorAll('#ev-map .pawn-g')].filter((p, i) => view.seats[i].area === area).map((p) => p.querySelector('.seat-shape')));
+		out.areas[area] = {box: box(g.querySelector(':scope > rect')), parts};
+	}
+	for (const g of document.querySelectorAll('#ev-map .door')) {
+		const r = box(g.querySelector('rect')), spot = g.querySelector('.warn-spot');
+		if (spot) { const c = box(spot); const x = Math.min(r.x, c.x), y = Math.min(r.y, c.y);
+			out.doors[g.dataset.door] = {x, y, w: Math.max(r.x + r.w, c.x + c.w) - x, h: Math.max(r.y + r.h, c.y + c.h) - y}; }
+		else out.doors[g.dataset.door] = r;
+	}
+	// A text pressed to fit (textLength) keeps its height but not its
+	// width: how much of its width it keeps.
+	const kept = (el) => { if (!el.hasAttribute('textLength')) return 1;
+		const free = el.cloneNode(true); free.removeAttribute('textLength'); el.after(free);
+		const k = el.textLength.baseVal.value / free.getComputedTextLength(); free.remove(); return k; };
+	for (const el of document.querySelectorAll('#ev-map .area text, #ev-map .area tspan, #ev-map .door-t, #ev-map .obj-t')) {
+		if (el.querySelector('tspan')) continue;
+		out.texts.push({text: el.textContent, px: px(el), kept: kept(el)});
+	}
+	// Every card on a door.
+	for (const card of cards) {
+		const view = structuredClone(pg.msg.view);
+		view.doors.forEach((d) => { d.face = card; });
+		pg.setState({...pg.msg, view}, []);
+		const el = document.querySelector('#ev-map .door-t');
+		out.texts.push({text: el.textContent, px: px(el), kept: kept(el)});
+	}
+	pg.setState({...pg.msg}, []);
+	return out; })(%s)`
+
+type evadesDrawn struct {
+	Areas map[string]struct {
+		Box   box
+		Parts map[string]box
+	}
+	Doors map[string]box
+	Texts []drawnText
+}
+
+// drawnText is a text of the map: its font size in pixels, and how much of
+// its width it keeps when pressed to fit.
+type drawnText struct {
+	Text     string
+	Px, Kept float64
+}
+
+// checkEvadesMap fails on anything of the map that overlaps another thing,
+// leaves its area, or is written under minPx pixels high.
+func checkEvadesMap(t *testing.T, what string, d evadesDrawn, minPx float64) {
+	t.Helper()
+	if len(d.Areas) != 25 || len(d.Doors) != 38 {
+		t.Fatalf("%s: %d areas and %d doors drawn", what, len(d.Areas), len(d.Doors))
+	}
+	const slack = 0.5
+	doors := slices.Sorted(maps.Keys(d.Doors))
+	for i, a := range doors {
+		for _, b := range doors[i+1:] {
+			if d.Doors[a].overlaps(d.Doors[b], slack) {
+				t.Errorf("%s: doors %s and %s overlap", what, a, b)
+			}
+		}
+	}
+	for _, area := range slices.Sorted(maps.Keys(d.Areas)) {
+		ar := d.Areas[area]
+		names := slices.Sorted(maps.Keys(ar.Parts))
+		for i, a := range names {
+			if !ar.Parts[a].inside(ar.Box, slack) {
+				t.Errorf("%s: %s: %s leaves its box", what, area, a)
+			}
+			for _, b := range names[i+1:] {
+				if ar.Parts[a].overlaps(ar.Parts[b], slack) {
+					t.Errorf("%s: %s: %s and %s overlap", what, area, a, b)
+				}
+			}
+		}
+		for _, door := range doors {
+			if d.Doors[door].overlaps(ar.Box, slack) {
+				t.Errorf("%s: door %s lies on %s", what, door, area)
+			}
+		}
+	}
+	small, pressed := map[string]float64{}, map[string]float64{}
+	for _, tx := range d.Texts {
+		if tx.Px < minPx {
+			small[tx.Text] = tx.Px
+		}
+		if tx.Kept < 0.75 {
+			pressed[tx.Text] = tx.Kept
+		}
+	}
+	if len(small) > 0 {
+		t.Errorf("%s: texts under %.0f px: %v", what, minPx, small)
+	}
+	if len(pressed) > 0 {
+		t.Errorf("%s: texts pressed to under 3/4 of their width: %v", what, pressed)
+	}
+}
+
+// TestEvadesMapKeepsThingsApart: in English and French at 1366×768, with
+// the four pawns in each area in turn, no door touches another door or an
+// area, everything in an area (its name, objects, marks, pawns) lies in it
+// apart from the rest, and every name, door and object reads at 12 px or
+// more (door tabs and pawns overlapped around the Cell and the halls, and
+// objects were about 7 px high). At 390×844 the map opens at that size and
+// pans; its zoom buttons show the whole prison and zoom back in.
+func TestEvadesMapKeepsThingsApart(t *testing.T) {
+	s := newSite(t, evades.Game{})
+	var ids []string
+	for k := range dict(t, "en") {
+		if id, ok := strings.CutPrefix(k, "evades.card."); ok && strings.HasSuffix(id, ".short") && id != "none.short" {
+			ids = append(ids, strings.TrimSuffix(id, ".short"))
+		}
+	}
+	list, _ := json.Marshal(ids)
+	cards := string(list)
+	for _, lang := range []string{"en", "fr"} {
+		c := s.create("evades", []string{"human", "medium", "medium", "medium"}, map[string]string{"first_player": "0"}, 400, "Eve")
+		p := s.browser("eve-"+lang, lang).tab("map")
+		p.size(1366, 768, false)
+		p.openSeat(c, 0)
+		p.wait(`document.querySelectorAll('#ev-map .area text').length > 20 && document.querySelectorAll('#ev-map .obj').length === 8`, 20*time.Second)
+		drawn := js[evadesDrawn](p, sprintf(evadesParts, cards))
+		if w := dict(t, lang)["evades.card.screwdriver.short"]; !slices.ContainsFunc(drawn.Texts, func(x drawnText) bool { return x.Text == w }) {
+			t.Fatalf("%s: the doors were not drawn with every card (%q is missing)", lang, w)
+		}
+		checkEvadesMap(t, lang+" at 1366 px", drawn, 12)
+		p.shot("map-" + lang)
+
+		p = s.browser("eve-phone-"+lang, lang).tab("map")
+		p.size(390, 844, false)
+		p.openSeat(c, 0)
+		p.wait(`document.querySelectorAll('#ev-map .obj').length === 8`, 20*time.Second)
+		p.noSideways(lang + " at 390 px")
+		pans := `(() => { const p = document.querySelector('#ev-pan'); return p.scrollWidth > p.clientWidth + 1; })()`
+		if !js[bool](p, pans) {
+			t.Errorf("%s at 390 px: the map opens whole, too small to read", lang)
+		}
+		checkEvadesMap(t, lang+" at 390 px", js[evadesDrawn](p, sprintf(evadesParts, cards)), 12)
+		p.click("#ev-zoom-out")
+		p.wait(`!document.querySelector('#ev-zoom-out') || document.querySelector('#ev-zoom-out').disabled`, 5*time.Second)
+		if js[bool](p, pans) {
+			t.Errorf("%s at 390 px: zoomed out, the whole prison is still wider than the screen", lang)
+		}
+		p.shot("whole-" + lang)
+		p.click("#ev-zoom-in")
+		p.click("#ev-zoom-in")
+		p.wait(`document.querySelector('#ev-map').getBoundingClientRect().width > 1100`, 5*time.Second)
+		checkEvadesMap(t, lang+" at 390 px zoomed in", js[evadesDrawn](p, sprintf(evadesParts, cards)), 12)
+		p.noSideways(lang + " at 390 px zoomed in")
 		p.checkErrors()
 	}
 }

@@ -11,7 +11,7 @@ import {t, tn, list, getLang} from '/js/i18n.js';
 import {tip, attachTips} from '/js/tips.js';
 import {roving, centreInPan} from '/js/focus.js';
 import {icon, symbol, seatShape, seatMark} from '/pieces/common.js';
-import {cardFace, levelPips, LEVEL, objectToken, drawPos, drawDoor} from '/pieces/evades.js';
+import {cardFace, levelPips, LEVEL, objectToken, drawPos, areaBox, areaLabel, objectSpots, pawnSpots, PAWN_R, ventSpot, exitSpot, placeDoors, pressed, DOOR, WARN_R} from '/pieces/evades.js';
 
 // Combines types in the game's canonical order: card lists in actions are
 // multisets written in this order.
@@ -23,12 +23,11 @@ const PLANS = {
   plan_sewer: {exit: 'exit_sewer', objects: ['phone', 'gas_mask']},
   plan_parking: {exit: 'exit_parking', objects: ['phone', 'car_keys']},
 };
-const SIZE = {cell: [2.6, 1.9], ring: [2.3, 1.5], hall: [2.5, 1.7], lobby: [2.3, 1.5], wing: [2.9, 2.1], room: [3.2, 2.5], exit: [1.8, 1.3]};
-const PAWN_OFFSETS = [[-0.55, 0.35], [0.55, 0.35], [-0.55, -0.35], [0.55, -0.35]];
 
 let layout = null;
 let areaAt = {};
 let doorAt = {};
+let doorPos = null; // door → where it is drawn (placeDoors), found once
 
 // init loads the map's drawing data once.
 export async function init() {
@@ -159,6 +158,7 @@ export function render(root, ctx) {
     strip(v, ctx),
     happenings(ctx),
     controls(v, ctx, me),
+    zoomBar(ctx),
     h('div', {class: 'pan', id: 'ev-pan'}, map(v, ctx)),
     h('div', {class: 'panels'},
       me ? handPanel(v, ctx, me) : null,
@@ -171,6 +171,15 @@ export function render(root, ctx) {
   // On a phone the map is wider than the screen: it opens on the player's
   // pawn.
   if (!ui.centred) centreInPan(board.querySelector('#ev-pan'), board.querySelector('.pawn-g[data-seat="' + Math.max(0, v.seat) + '"]'), () => { ui.centred = true; });
+  // A new zoom keeps the middle of what was shown in the middle.
+  if (ui.zoomAt) {
+    const [fx, fy] = ui.zoomAt, pan = board.querySelector('#ev-pan');
+    ui.zoomAt = null;
+    requestAnimationFrame(() => {
+      pan.scrollLeft = fx * pan.scrollWidth - pan.clientWidth / 2;
+      pan.scrollTop = fy * pan.scrollHeight - pan.clientHeight / 2;
+    });
+  }
   // Pawns glide from where they were.
   if (!reducedMotion()) {
     requestAnimationFrame(() => requestAnimationFrame(() => {
@@ -202,6 +211,32 @@ function happenings(ctx) {
   return out.length ? h('div', {class: 'happenings', id: 'ev-happenings'}, out) : null;
 }
 
+// The map's zoom: the whole prison in its box, or a width in pixels a
+// unit of the prison (the map is 30 units wide); a phone opens at 30, where
+// every name is 12 pixels high, and pans.
+const ZOOMS = [0, 30, 40, 52];
+
+// zoomLevel is the map's zoom now: the one chosen, else the page's own (the
+// style sheet's: the whole prison, or 30 on a phone).
+function zoomLevel(ui) {
+  return ui.zoom ?? (matchMedia('(max-width: 600px)').matches ? 1 : 0);
+}
+
+// zoomBar: the buttons that zoom the map out and in (a phone's pinch
+// zooms the page as well).
+function zoomBar(ctx) {
+  const ui = ctx.ui, z = zoomLevel(ui);
+  const go = (to) => () => {
+    const pan = document.querySelector('#ev-pan');
+    if (pan) ui.zoomAt = [(pan.scrollLeft + pan.clientWidth / 2) / pan.scrollWidth, (pan.scrollTop + pan.clientHeight / 2) / pan.scrollHeight];
+    ui.zoom = to;
+    ctx.redraw();
+  };
+  return h('div', {class: 'zoom-bar', role: 'group', 'aria-label': t('evades.zoom')},
+    tip(h('button', {type: 'button', id: 'ev-zoom-out', 'data-key': 'zoom-out', 'aria-label': t('evades.zoomOut'), disabled: z === 0, onclick: go(z - 1)}, icon('minus')), t('tip.evades.zoom')),
+    tip(h('button', {type: 'button', id: 'ev-zoom-in', 'data-key': 'zoom-in', 'aria-label': t('evades.zoomIn'), disabled: z === ZOOMS.length - 1, onclick: go(z + 1)}, icon('plus')), t('tip.evades.zoom')));
+}
+
 function map(v, ctx) {
   const ui = ctx.ui;
   const mine = ctx.myTurn && !ctx.readonly;
@@ -213,14 +248,14 @@ function map(v, ctx) {
   const flipped = new Set((ctx.events || []).filter((e) => e.type === 'door_crossed' || e.type === 'door_flipped').map((e) => e.door));
   const faces = Object.fromEntries(v.doors.map((d) => [d.door, d]));
   const g = [];
-  // Corridors between areas.
+  doorPos = doorPos || placeDoors(layout, areaAt);
+  // Corridors between areas, through their door.
   for (const d of layout.doors) {
-    const [ax, ay] = drawPos(areaAt[d.a]), [bx, by] = drawPos(areaAt[d.b]);
-    g.push(s('line', {class: 'corridor', x1: ax, y1: ay, x2: bx, y2: by}));
+    const [ax, ay] = drawPos(areaAt[d.a]), [bx, by] = drawPos(areaAt[d.b]), [dx, dy] = doorPos[d.door];
+    g.push(s('polyline', {class: 'corridor', points: `${ax},${ay} ${dx},${dy} ${bx},${by}`}));
   }
   for (const a of layout.areas) {
-    const [w, hh] = SIZE[a.kind] || [2, 1.5];
-    const [ax, ay] = drawPos(a);
+    const b = areaBox(a);
     const go = ventTo.has(a.area);
     const room = v.rooms.find((r) => r.room === a.area);
     const name = areaName(a.area);
@@ -228,11 +263,11 @@ function map(v, ctx) {
       role: go ? 'button' : 'img', 'aria-label': go ? t('evades.ventTo', {area: name}) : name,
       onclick: go ? () => ctx.play(pick(ctx, {type: 'choose_vent', area: a.area})) : null,
       onkeydown: keyStop, onkeyup: go ? (e) => { if (e.key === 'Enter' || e.key === ' ') ctx.play(pick(ctx, {type: 'choose_vent', area: a.area})); } : null},
-    s('rect', {x: ax - w / 2, y: ay - hh / 2, width: w, height: hh, rx: 0.25}),
-    areaLabel(ax, ay - hh / 2 + 0.45, name, w),
-    a.vent ? symbol('vent', ax + w / 2 - 0.45, ay + hh / 2 - 0.42, 0.6, {cls: 'vent-mark'}) : null,
-    a.kind === 'exit' ? symbol('door', ax, ay + 0.25, 0.6, {cls: 'exit-mark'}) : null,
-    room ? room.objects.map((o, i) => objectToken(o, ax - 1.45 + i * 1.5, ay + 0.05, objName(o))) : null), areaTip(a, room)));
+    s('rect', {x: b.x, y: b.y, width: b.w, height: b.h, rx: 0.25}),
+    areaLabel(a, name),
+    a.vent ? symbol('vent', ...ventSpot(a), 0.6, {cls: 'vent-mark'}) : null,
+    a.kind === 'exit' ? symbol('door', ...exitSpot(a), 0.6, {cls: 'exit-mark'}) : null,
+    room ? objectSpots(a, name, room.objects.length).map(([x, y], i) => objectToken(room.objects[i], x, y, objName(room.objects[i]))) : null), areaTip(a, room)));
   }
   for (const d of layout.doors) {
     const f = faces[d.door];
@@ -249,14 +284,15 @@ function map(v, ctx) {
       ctx.redraw();
       if (!doorPick) document.querySelector('#ev-pay button')?.focus();
     };
-    const [x, y] = drawDoor(d, areaAt);
+    const [x, y] = doorPos[d.door];
+    const face = cardShort(f.face);
     g.push(tip(s('g', {class: 'door' + (d.exit ? ' exit' : '') + (can ? ' can-cross' : '') + (chosen ? ' chosen' : '') + (flipped.has(d.door) ? ' flipped' : ''),
       'data-door': d.door, 'data-key': 'door-' + d.door, role: can ? 'button' : 'img', 'aria-label': label,
       onclick: can ? act : null, onkeydown: keyStop, onkeyup: can ? (e) => { if (e.key === 'Enter' || e.key === ' ') act(); } : null},
-    s('rect', {x: x - 0.72, y: y - 0.45, width: 1.44, height: 0.9, rx: 0.12}),
-    s('text', {x, y: y - 0.13, textLength: cardShort(f.face).length > 5 ? 1.3 : null, lengthAdjust: 'spacingAndGlyphs'}, cardShort(f.face)),
-    f.level ? levelPips(f.level, x, y + 0.24) : null,
-    d.warning ? [s('circle', {class: 'warn-spot', cx: x + 0.72, cy: y - 0.45, r: 0.24}), s('text', {class: 'warn-t', x: x + 0.72, y: y - 0.44}, '!')] : null),
+    s('rect', {x: x - DOOR.w / 2, y: y - DOOR.h / 2, width: DOOR.w, height: DOOR.h, rx: 0.12}),
+    s('text', {class: 'door-t', x, y: y - 0.13, ...pressed(face, DOOR.w - 0.16, 'door-t')}, face),
+    f.level ? levelPips(f.level, x, y + 0.25) : null,
+    d.warning ? [s('circle', {class: 'warn-spot', cx: x + DOOR.w / 2 + WARN_R, cy: y, r: WARN_R}), s('text', {class: 'warn-t', x: x + DOOR.w / 2 + WARN_R, y: y + 0.01}, '!')] : null),
     doorTip(d, f, can)));
   }
   // Pawns, moved from where they came from this update.
@@ -267,20 +303,20 @@ function map(v, ctx) {
   const byArea = {};
   v.seats.forEach((st) => { (byArea[st.area] = byArea[st.area] || []).push(st.seat); });
   for (const st of v.seats) {
-    const [ax, ay] = drawPos(areaAt[st.area]);
-    const k = byArea[st.area].indexOf(st.seat);
-    const [ox, oy] = PAWN_OFFSETS[k % 4];
-    const x = ax + ox, y = ay + oy + 0.15;
+    const here = byArea[st.area];
+    const [x, y] = pawnSpots(areaAt[st.area], here.length)[here.indexOf(st.seat)];
     let from = null;
     if (moved[st.seat] && areaAt[moved[st.seat]] && !reducedMotion() && !ctx.readonly) {
       const [fx, fy] = drawPos(areaAt[moved[st.seat]]);
-      from = `translate(${fx + ox - x}px, ${fy + oy + 0.15 - y}px)`;
+      from = `translate(${fx - x}px, ${fy - y}px)`;
     }
     g.push(s('g', {class: 'pawn-g', 'data-seat': st.seat, style: from ? 'transform:' + from + ';transition:transform .6s ease' : null, 'data-to': from ? 'translate(0px, 0px)' : null},
-      s('g', {transform: `translate(${x} ${y})`}, seatShape(st.seat, 0.34, {text: String(st.seat + 1), cls: 'pawn'}),
+      s('g', {transform: `translate(${x} ${y})`}, seatShape(st.seat, PAWN_R, {text: String(st.seat + 1), cls: 'pawn'}),
         s('title', {}, t('evades.pawnOf', {name: ctx.name(st.seat), area: areaName(st.area)})))));
   }
-  return s('svg', {class: 'map', id: 'ev-map', viewBox: '-3 -2.2 30 28.4', role: 'group', 'aria-label': t('evades.map') + '. ' + t('a11y.arrowsMove')}, g);
+  const z = ui.zoom == null ? null : ZOOMS[ui.zoom];
+  return s('svg', {class: 'map' + (z ? ' zoomed' : z === 0 ? ' whole' : ''), id: 'ev-map', viewBox: '-3 -2.2 30 28.4', role: 'group', 'aria-label': t('evades.map') + '. ' + t('a11y.arrowsMove'),
+    style: z ? 'width:' + z * 30 + 'px' : null}, g);
 }
 
 function areaTip(a, room) {
@@ -295,42 +331,6 @@ function doorTip(d, f, can) {
   if (d.warning) parts.push(t('tip.evades.warning'));
   parts.push(can ? t('tip.evades.canCross') : t('tip.evades.cannotCross'));
   return parts.join(' ');
-}
-
-// areaLabel writes an area's name inside its box, w wide: on one line if
-// it fits, else on two, cut where the lines come out most even; a line
-// still too long (one long word) is pressed to the box's width.
-function areaLabel(x, y, name, w) {
-  const room = w - 0.12;
-  const fits = (text) => textWidth(text) <= room;
-  const pressed = (text) => (fits(text) ? {} : {textLength: room, lengthAdjust: 'spacingAndGlyphs'});
-  const words = name.split(' ');
-  if (fits(name) || words.length < 2) return s('text', {x, y, ...pressed(name)}, name);
-  let cut = 1, best = 1e9;
-  for (let i = 1; i < words.length; i++) {
-    const d = Math.abs(textWidth(words.slice(0, i).join(' ')) - textWidth(words.slice(i).join(' ')));
-    if (d < best) { best = d; cut = i; }
-  }
-  const [a, b] = [words.slice(0, cut).join(' '), words.slice(cut).join(' ')];
-  return s('text', {x, y}, s('tspan', {x, dy: 0, ...pressed(a)}, a), s('tspan', {x, dy: 0.4, ...pressed(b)}, b));
-}
-
-// textWidth measures a line of an area's name as the map draws it (in the
-// map's units), on a hidden map of its own, once per text.
-const widths = new Map();
-let ruler = null;
-function textWidth(text) {
-  if (!widths.has(text)) {
-    if (!ruler) {
-      ruler = h('div', {class: 'ev', 'aria-hidden': 'true', style: 'position:absolute;left:-9999px;top:0;visibility:hidden'},
-        s('svg', {viewBox: '0 0 30 30', width: 300, height: 300}, s('g', {class: 'area'}, s('text', {}))));
-      document.body.append(ruler);
-    }
-    const el = ruler.querySelector('text');
-    el.textContent = text;
-    widths.set(text, el.getComputedTextLength());
-  }
-  return widths.get(text);
 }
 
 // keyStop keeps Enter and Space on a drawn control from scrolling or
