@@ -133,8 +133,7 @@ func TestBoardsOnAPhoneAndByScreenReader(t *testing.T) {
 				}
 			}
 			// The tooltip shows on keyboard focus.
-			p.do("tab", chromedpKey("\t"))
-			js[bool](p, fmt.Sprintf(`(document.querySelector(%q).focus(), true)`, bc.pieces[0]))
+			p.focusByKeys(bc.pieces[0])
 			p.wait(`document.querySelector('#tip') && !document.querySelector('#tip').hidden && document.querySelector('#tip').textContent.length > 10`, 5*time.Second)
 			p.axe(id + " board")
 			p.size(1400, 900, true)
@@ -338,12 +337,98 @@ func TestTooltipsCanBeHovered(t *testing.T) {
 	// player who picked with keys and confirms with the mouse must not lose
 	// the click (Room 25's program, whose Confirm lies under the tokens).
 	move(5, 5)
-	p.do("tab", chromedpKey("\t"))
-	js[bool](p, fmt.Sprintf(`(document.querySelector(%q).focus(), true)`, piece))
+	p.focusByKeys(piece)
 	p.wait(shown, 5*time.Second)
 	tip = rectOf("#tip")
 	if js[bool](p, fmt.Sprintf(`document.elementFromPoint(%f, %f) === document.querySelector('#tip')`, tip.X+tip.W/2, tip.Y+tip.H/2)) {
 		t.Error("a tooltip opened by the keyboard catches the clicks meant for what it covers")
 	}
 	p.checkErrors()
+}
+
+// focusByKeys moves the keyboard focus onto the element sel as a reader
+// does, with Tab (a tooltip opens only on the reader's own moves).
+func (p *page) focusByKeys(sel string) {
+	p.t.Helper()
+	js[bool](p, fmt.Sprintf(`(document.querySelector(%q).focus(), true)`, sel))
+	p.do("shift-tab", chromedp.KeyEvent(kb.Tab, chromedp.KeyModifiers(chromedp.ModifierShift)))
+	p.do("tab", chromedpKey(kb.Tab))
+	if !js[bool](p, fmt.Sprintf(`document.activeElement === document.querySelector(%q)`, sel)) {
+		p.t.Fatalf("%s: Tab does not come back to %s but to %s", p.name, sel, js[string](p, `document.activeElement.outerHTML.slice(0, 80)`))
+	}
+}
+
+// TestTooltipsOnlyOnDeliberateMoves: a tooltip opens when the reader moves
+// the pointer onto a piece or the keyboard focus onto it (WCAG 1.4.13),
+// never by itself. After a tile laid by keyboard, the focus the page puts
+// back on a piece of the board opens none (one used to open over the board
+// and stay); in Les Évadés, a tooltip closed by Escape stays closed when
+// the board is redrawn under the still pointer (it used to open again).
+func TestTooltipsOnlyOnDeliberateMoves(t *testing.T) {
+	s := newSite(t, plandesecours.Game{}, evades.Game{})
+	const shown = `document.querySelector('#tip') && !document.querySelector('#tip').hidden`
+	const hidden = `!document.querySelector('#tip') || document.querySelector('#tip').hidden`
+
+	c := s.create("plandesecours", []string{"human", "medium"}, nil, 300, "Kim")
+	p := s.browser("kim", "en").tab("keys")
+	p.openSeat(c, 0)
+	st := p.waitMove(30 * time.Second)
+	p.focusByKeys(`#pds-hand .tile-btn[data-act]`)
+	p.wait(shown, 5*time.Second)
+	p.do("enter", chromedpKey("\r"))
+	if js[bool](p, `!!document.querySelector('.facing-pick')`) {
+		p.wait(`document.activeElement && document.activeElement.closest('.facing-pick')`, 5*time.Second)
+		p.do("enter", chromedpKey("\r"))
+	}
+	p.wait(sprintf(`+document.querySelector('.match-page').dataset.seq > %d`, st.Seq), 10*time.Second)
+	p.waitMove(30 * time.Second) // through the bot's move, back to Kim
+	if !js[bool](p, `!!(document.activeElement && document.activeElement.closest('#board [data-tip]'))`) {
+		t.Fatalf("after the tile the focus is on %s, not on a piece of the board", js[string](p, `document.activeElement.outerHTML.slice(0, 80)`))
+	}
+	time.Sleep(300 * time.Millisecond)
+	if js[bool](p, shown) {
+		t.Errorf("the focus put back on %q opened its tooltip %q over the board", js[string](p, `document.activeElement.dataset.key || document.activeElement.id`), p.text("#tip"))
+	}
+	// The reader's own move along the hand opens the next one's.
+	p.do("tab", chromedpKey(kb.Tab))
+	if js[bool](p, `!!document.activeElement.closest('[data-tip]')`) {
+		p.wait(shown, 5*time.Second)
+	}
+	p.checkErrors()
+
+	bc := boardCases["evades"]
+	ce := s.create("evades", bc.seats, bc.options, 400, "Eve")
+	e := s.browser("eve", "en").tab("pointer")
+	e.size(1400, 900, false)
+	e.openSeat(ce, 0)
+	e.wait(bc.ready, 30*time.Second)
+	at := js[[]float64](e, `(() => { const d = document.querySelector('#ev-map .door[data-door="d07"]'); d.scrollIntoView({block: 'center'});
+		const r = d.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()`)
+	e.do("move onto a door", chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, at[0], at[1]))
+	e.wait(shown, 5*time.Second)
+	redraw := func() {
+		t.Helper()
+		js[bool](e, `(() => { const pg = window.sortie.page; document.querySelector('#ev-map').dataset.old = '1'; pg.setState({...pg.msg}, []); return true; })()`)
+		if js[bool](e, `document.querySelector('#ev-map').dataset.old === '1'`) {
+			t.Fatal("the board was not drawn again")
+		}
+		time.Sleep(400 * time.Millisecond)
+	}
+	// Open, it follows its piece through a redraw.
+	redraw()
+	if !js[bool](e, shown) {
+		t.Error("a tooltip under the resting pointer went with a redraw")
+	}
+	e.do("escape", chromedpKey(kb.Escape))
+	e.wait(hidden, 3*time.Second)
+	redraw()
+	redraw()
+	if js[bool](e, shown) {
+		t.Errorf("closed by Escape, the tooltip %q opened again when the board was redrawn under the still pointer", e.text("#tip"))
+	}
+	// Moving on to another piece opens its own.
+	at = js[[]float64](e, `(() => { const r = document.querySelector('#ev-map .door[data-door="d01"]').getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()`)
+	e.do("move onto another door", chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, at[0], at[1]))
+	e.wait(shown, 5*time.Second)
+	e.checkErrors()
 }
