@@ -79,3 +79,40 @@ func TestOutranAgainstBots(t *testing.T) {
 	}
 	p.checkErrors()
 }
+
+// TestOutranReplayCountdown watches two bots race to the end, then steps
+// the end screen's replay to a countdown: it shows the time left at that
+// step, as the server's view and clock of the step say (it showed 0:00, the
+// time left at the match's end, on every step).
+func TestOutranReplayCountdown(t *testing.T) {
+	s := newSite(t, outran.Game{})
+	c := s.create("outran", []string{"hard", "hard"}, map[string]string{"exit_boards": "1", "countdown_ms": "4000"}, 0, "")
+	p := s.browser("watcher", "en").tab("replay")
+	p.openSeat(c, -1)
+	p.wait(`document.querySelector('#scrubber')`, 170*time.Second)
+	n := js[int](p, `+document.querySelector('#scrubber').max`)
+	type stepView struct {
+		Clock int `json:"clock"`
+		View  struct {
+			Phase    string `json:"phase"`
+			RevealAt int    `json:"reveal_at"`
+		} `json:"view"`
+	}
+	k, want := -1, 0
+	for i := 1; i < n && k < 0; i++ {
+		var sv stepView
+		s.get(fmt.Sprintf("/api/matches/%s/view?seat=spectator&step=%d", c.ID, i), &sv)
+		if sv.View.Phase == "countdown" && sv.View.RevealAt-sv.Clock >= 2000 {
+			k, want = i, (sv.View.RevealAt-sv.Clock)/1000
+		}
+	}
+	if k < 0 {
+		t.Fatalf("no step of the %d is a countdown with 2 s or more to go", n)
+	}
+	js[bool](p, fmt.Sprintf(`(() => { const r = document.querySelector('#scrubber'); r.value = %d; r.dispatchEvent(new Event('input')); return true; })()`, k))
+	p.wait(fmt.Sprintf(`document.querySelector('#review-board').dataset.step === '%d' && document.querySelector('#review-board #or-countdown .big')`, k), 10*time.Second)
+	if shown := p.text("#review-board #or-countdown .big"); clockSeconds(shown) != want {
+		t.Errorf("step %d of the replay shows the countdown at %s, want %d s (the step's own time)", k, shown, want)
+	}
+	p.checkErrors()
+}

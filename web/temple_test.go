@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -284,5 +285,34 @@ func TestTempleChamberButtonsReadTheirName(t *testing.T) {
 	}
 	p.shot("explorer-in-a-gem-chamber")
 	p.axe("Temple with an explorer in a chamber one may enter")
+	p.checkErrors()
+}
+
+// TestTempleReplayClock draws a step of a Temple match as the end screen's
+// replay does (read-only, while the match's own clock is far later): the
+// countdown shows the time left at that step, not at the match's last
+// moment (it was frozen at its final value on every step).
+func TestTempleReplayClock(t *testing.T) {
+	s := newSite(t, temple.Game{})
+	c := s.create("temple", []string{"human", "medium"}, nil, 0, "Tess")
+	p := s.browser("tess", "en").tab("replay")
+	p.openSeat(c, 0)
+	p.wait(`document.querySelector('#tp-time-left') && window.sortie.page.msg.view.clock.end > 0`, 15*time.Second)
+	// A step 5 s into the match, drawn when the match stood at 9:55.
+	left := js[string](p, `(() => { const pg = window.sortie.page;
+		const view = structuredClone(pg.msg.view);
+		view.now = 5000;
+		const ctx = pg.ctx([], null, {view, seat: 0, legal: [], actors: [], myTurn: false, readonly: true, ui: {}, play: () => {}, clock: 595000});
+		const box = document.createElement('div');
+		pg.mod.render(box, ctx);
+		return box.querySelector('#tp-time-left').textContent + ' of ' + (view.clock.end - 5000); })()`)
+	var shown string
+	var want int
+	if _, err := fmt.Sscanf(left, "%s of %d", &shown, &want); err != nil {
+		t.Fatalf("read %q: %v", left, err)
+	}
+	if got := clockSeconds(shown); got != want/1000 {
+		t.Errorf("a step 5 s into the match shows %s left, want %d s (the view's own time)", shown, want/1000)
+	}
 	p.checkErrors()
 }

@@ -148,8 +148,10 @@ function centreOnMe(board, ui) {
   centreInPan(board.querySelector('#tp-pan'), here, () => { ui.centred = here.dataset.chamber; });
 }
 
-// liveClock is the match clock now, interpolated between updates.
+// liveClock is the match clock now, interpolated between updates; a
+// replayed step is drawn at its own time, the view's.
 function liveClock(v, ctx) {
+  if (ctx.readonly) return v.now;
   return Math.max(v.now, ctx.clock || v.now);
 }
 

@@ -908,19 +908,21 @@ export class MatchPage {
     if (range) range.setAttribute('aria-valuetext', t('end.stepOf', {k, n}));
     let line = k === 0 ? t('end.start') : this.recordText(this.replay.log[k - 1]);
     text.textContent = t('end.stepOf', {k, n}) + ' — ' + line;
-    let view = null, events = [];
+    // The board is drawn at the step's time (its countdowns, a real-time
+    // game's clock), not at the match's last.
+    let view = null, events = [], clock = this.msg ? this.msg.clock : 0;
     if (k === n) {
       view = this.perspective >= 0 ? this.replay.reveal.seats[this.perspective] : this.replay.reveal.spectator;
     } else {
       const got = await this.stepView(k);
       if (this.step !== k || this.perspective !== seat) return; // the scrubber or the seat moved on
-      if (got) { view = got.view; events = got.events || []; }
+      if (got) { view = got.view; events = got.events || []; clock = got.clock || 0; }
     }
     if (!view) {
       fill(boardBox, h('p', {class: 'muted'}, t('end.noView')));
       return;
     }
-    const ctx = this.ctx(events, null, {view, seat, legal: [], actors: [], myTurn: false, readonly: true, ui: {}, play: () => {}});
+    const ctx = this.ctx(events, null, {view, seat, legal: [], actors: [], myTurn: false, readonly: true, ui: {}, play: () => {}, clock});
     const inner = h('div', {class: 'board-inner'});
     try { this.mod.render(inner, ctx); } catch (e) { console.error(e); inner.textContent = t('match.boardFailed'); }
     fill(boardBox, inner);
