@@ -158,7 +158,7 @@ export function render(root, ctx) {
     strip(v, ctx),
     happenings(ctx),
     controls(v, ctx, me),
-    zoomBar(ctx),
+    ctx.readonly ? null : zoomBar(ctx), // (a replayed step keeps the page's own size)
     h('div', {class: 'pan', id: 'ev-pan'}, map(v, ctx)),
     h('div', {class: 'panels'},
       me ? handPanel(v, ctx, me) : null,
