@@ -273,7 +273,7 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (*Created, erro
 	x.run()
 	m.liveChanged(n)
 	m.log.Info("match created", "match", x.id, "game", rec.Game, "players", rec.Setup.Players)
-	if req.AutoStart && x.allJoinedNow() {
+	if req.AutoStart && x.everyoneHereNow() {
 		if _, err := x.Start(ctx); err != nil {
 			return c, err
 		}
@@ -282,11 +282,11 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (*Created, erro
 	return c, err
 }
 
-// allJoinedNow is allJoined for a match just made, asked through its inbox
-// like any request.
-func (x *Match) allJoinedNow() bool {
+// everyoneHereNow is everyoneHere for a match just made (true only when it
+// has no human seat), asked through its inbox like any request.
+func (x *Match) everyoneHereNow() bool {
 	var all bool
-	_ = x.do(context.Background(), func() error { all = x.allJoined(); return nil })
+	_ = x.do(context.Background(), func() error { all = x.everyoneHere(); return nil })
 	return all
 }
 

@@ -428,7 +428,7 @@ func (n *node) onMatch(ctx context.Context, x *Match, req *wireReq, resp *wireRe
 	case opClose:
 		sum, err = x.CloseOpen(ctx)
 	case opAdopt:
-		if req.AutoStart && x.allJoinedNow() {
+		if req.AutoStart && x.everyoneHereNow() {
 			if _, err := x.Start(ctx); err != nil {
 				return err
 			}

@@ -150,6 +150,11 @@ func (x *Match) watch(ctx context.Context, s engine.Seat, elsewhere bool, subscr
 		now := time.Now()
 		w = &Watch{Seat: s, State: x.snapshot(s, now), Seq: x.seq, Sub: sub}
 		ref = x.historyRef(s)
+		// After the snapshot: the connection then hears the start like
+		// everyone else, from its subscription.
+		if s != engine.Spectator {
+			x.startIfHere()
+		}
 		return nil
 	})
 	if err == nil {
@@ -199,8 +204,8 @@ func (x *Match) Snapshot(ctx context.Context, s engine.Seat) ([]byte, error) {
 }
 
 // Join records that the human of seat s has joined under a name (empty keeps
-// the seat's name). A match that starts by itself starts when the last human
-// joins.
+// the seat's name). A match that starts by itself starts once every human
+// seat has joined and has its player on the match (see everyoneHere).
 func (x *Match) Join(ctx context.Context, s engine.Seat, name string) (Summary, error) {
 	var sum Summary
 	err := x.do(ctx, func() error {
@@ -223,9 +228,7 @@ func (x *Match) Join(ctx context.Context, s engine.Seat, name string) (Summary, 
 		}
 		err = x.setSeat(s, seat, "join", func() {
 			x.publishSeats()
-			if x.set.AutoStart && x.rec.Status == store.Open && x.allJoined() {
-				_ = x.start(time.Now()) // (a start that waits for the store is done when it lands)
-			}
+			x.startIfHere()
 		})
 		sum = x.summary()
 		return err
@@ -250,13 +253,26 @@ func (x *Match) setSeat(s engine.Seat, st store.Seat, what string, then func()) 
 	return pending(err, what)
 }
 
-func (x *Match) allJoined() bool {
-	for _, s := range x.rec.Seats {
-		if s.Kind == Human && !s.Joined {
+// everyoneHere reports whether every human seat has its player here: joined,
+// and with a socket open on the match (on this node or another). A match
+// that starts by itself waits for it, so that no clock runs while a player
+// is still in the lobby or has not opened their invite yet; a match with no
+// human seat has everyone here from the start.
+func (x *Match) everyoneHere() bool {
+	for i, s := range x.rec.Seats {
+		if s.Kind == Human && (!s.Joined || x.seats[i].sub == nil) {
 			return false
 		}
 	}
 	return true
+}
+
+// startIfHere starts an open match that starts by itself once everyone is
+// here. (A start that waits for the store is done when it lands.)
+func (x *Match) startIfHere() {
+	if x.set.AutoStart && x.rec.Status == store.Open && x.everyoneHere() {
+		_ = x.start(time.Now())
+	}
 }
 
 // Start starts an open match.

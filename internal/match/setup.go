@@ -59,8 +59,9 @@ type CreateRequest struct {
 	// not real-time, so that people can follow. Real-time bots act at their
 	// own modelled pace.
 	BotDelayMs int64 `json:"bot_delay_ms,omitempty"`
-	// AutoStart starts the match as soon as every human seat has joined
-	// (at once if there is none).
+	// AutoStart starts the match as soon as every human seat has joined and
+	// has its player on the match, a socket open (at once if there is no
+	// human seat): nobody's clock runs while a player is elsewhere.
 	AutoStart bool `json:"auto_start,omitempty"`
 	// Owner is who asked for the match, as the server tells clients apart
 	// (their address); it is handed back by Hooks.Ended and never stored.

@@ -266,7 +266,8 @@ func TestLobby(t *testing.T) {
 	if !strings.Contains(open.Seats[0].Invite, open.Seats[0].Token) || !strings.Contains(open.Seats[0].Invite, "#") {
 		t.Fatalf("the invite link %q should hold the token in its fragment", open.Seats[0].Invite)
 	}
-	// Auto-start: the match starts when its last human joins.
+	// Auto-start: the match starts when every human seat has joined and
+	// has its player on the match (a socket open), not before.
 	cm, err := e.c.Create(ctx, match.CreateRequest{Game: "testcards", Players: 2, AutoStart: true})
 	if err != nil {
 		t.Fatal(err)
@@ -276,9 +277,20 @@ func TestLobby(t *testing.T) {
 		t.Fatalf("started with one seat empty")
 	}
 	s, err := e.c.Join(ctx, cm.Match.ID, cm.Seats[1].Token, "Bo")
-	if err != nil || s.Status != store.Running || s.Seats[1].Name != "Bo" {
-		t.Fatalf("after the last join: %+v %v", s, err)
+	if err != nil || s.Status != store.Open || s.Seats[1].Name != "Bo" {
+		t.Fatalf("after the last join, nobody on the match: %+v %v", s, err)
 	}
+	bo := e.dial(cm.Match.ID, cm.Seats[1].Token, 1)
+	defer bo.close()
+	if s, _ := e.c.Match(ctx, cm.Match.ID); s.Status != store.Open || !s.Seats[1].Connected {
+		t.Fatalf("started with Ana still away: %+v", s)
+	}
+	ana := e.dial(cm.Match.ID, cm.Seats[0].Token, 0)
+	defer ana.close()
+	waitFor(t, "the match to start with both players on it", func() bool {
+		s, err := e.c.Match(ctx, cm.Match.ID)
+		return err == nil && s.Status == store.Running
+	})
 }
 
 // /healthz, /metrics and the static files.
