@@ -287,7 +287,9 @@ function map(v, ctx) {
     const [x, y] = doorPos[d.door];
     const face = cardShort(f.face);
     g.push(tip(s('g', {class: 'door' + (d.exit ? ' exit' : '') + (can ? ' can-cross' : '') + (chosen ? ' chosen' : '') + (flipped.has(d.door) ? ' flipped' : ''),
-      'data-door': d.door, 'data-key': 'door-' + d.door, role: can ? 'button' : 'img', 'aria-label': label,
+      // Named first by the word drawn on it (WCAG 2.5.3: "click Cigs"
+      // finds it), then in full.
+      'data-door': d.door, 'data-key': 'door-' + d.door, role: can ? 'button' : 'img', 'aria-label': t('evades.doorLabel', {short: cardShort(f.face), about: label}),
       onclick: can ? act : null, onkeydown: keyStop, onkeyup: can ? (e) => { if (e.key === 'Enter' || e.key === ' ') act(); } : null},
     s('rect', {x: x - DOOR.w / 2, y: y - DOOR.h / 2, width: DOOR.w, height: DOOR.h, rx: 0.12}),
     s('text', {class: 'door-t', x, y: y - 0.13, ...pressed(face, DOOR.w - 0.16, 'door-t')}, face),
@@ -346,8 +348,14 @@ function flippableDoors(ctx) {
   return out;
 }
 
-// controls: what the player may do now, in the order of the turn.
+// controls: what the player may do now, in the order of the turn, in the
+// decision area: first in the keyboard's order, where the page puts the
+// focus after each move (data-decide).
 function controls(v, ctx, me) {
+  return h('div', {class: 'decide', 'data-decide': '', role: 'group', 'aria-label': t('match.nextMove')}, turnControls(v, ctx, me));
+}
+
+function turnControls(v, ctx, me) {
   if (v.phase === 'over') return endNote(v, ctx);
   const pend = v.pending;
   if (!ctx.myTurn || ctx.readonly) {
@@ -363,9 +371,16 @@ function endNote(v, ctx) {
   return h('p', {class: 'prompt', id: 'ev-over'}, v.winner >= 0 ? t('evades.escaped', {name: ctx.name(v.winner)}) : t('evades.noEscape'));
 }
 
+// The single-key shortcuts of the turn's buttons (see onKey), and the key
+// hints they show: screen readers skip a hint (they are told by
+// aria-keyshortcuts), and the page drops both when shortcuts are off.
+const BUTTON_KEYS = {'ev-take-face': ['T', '1–5, T'], 'ev-take-blind': ['B', 'B'], 'ev-draw-pp': ['P', 'P'], 'ev-end-turn': ['E', 'E']};
+
 function button(id, text, action, ctx, extra = {}) {
+  const [key, hint] = BUTTON_KEYS[id] || [];
   return h('button', {type: 'button', id, class: extra.cls || '', 'data-key': id, 'data-act': action ? action.type : null,
-    disabled: !action || ctx.busy, onclick: () => action && ctx.play(action)}, text);
+    'aria-keyshortcuts': key || null, disabled: !action || ctx.busy, onclick: () => action && ctx.play(action)},
+  text, hint ? [' ', h('kbd', {'aria-hidden': 'true'}, hint)] : null);
 }
 
 // Step 1: a draw (a full hand then discards, as a decision of its own) or
@@ -392,7 +407,7 @@ function moveStep(v, ctx, me) {
   const d = ui.payDoor ? doorAt[ui.payDoor] : null;
   const to = d ? (d.a === me.area ? d.b : d.a) : null;
   return h('div', {class: 'prompt', id: 'ev-controls'},
-    h('p', {}, t('evades.step2')),
+    h('p', {}, t(ctx.shortcuts ? 'evades.step2' : 'evades.step2Plain')),
     ui.payDoor ? h('div', {class: 'pay-menu', id: 'ev-pay', role: 'group', 'aria-label': t('evades.crossTo', {area: areaName(to)})},
       h('span', {}, t('evades.crossTo', {area: areaName(to)})),
       pays.length ? pays.map((a, i) => h('button', {type: 'button', 'data-key': 'pay-' + i, 'data-act': 'cross_door', disabled: ctx.busy, onclick: () => { ui.payDoor = null; ctx.play(a); }}, payText(a)))
@@ -577,6 +592,17 @@ export function describe(ev, ctx) {
     case 'game_ended': return ev.winner >= 0 ? t('evades.ev.escaped', {seat: n(ev.winner), exit: areaName(ev.exit)}) : t('evades.ev.turn_limit');
   }
   return null;
+}
+
+// heard: the echo of the player's own move is no news to them ("Your turn"
+// says their turn began; what they drew blind, and what others do, is).
+export function heard(ev, ctx) {
+  if (ctx.seat < 0) return true;
+  switch (ev.type) {
+    case 'turn_began': case 'took_face_up': case 'door_crossed': case 'object_taken': case 'cards_discarded': case 'target_chosen':
+      return ev.seat !== ctx.seat;
+  }
+  return true;
 }
 
 export function label(a, ctx) {

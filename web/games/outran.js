@@ -303,6 +303,21 @@ export function label(a, ctx) {
   return null;
 }
 
+// heard: while the player runs, the others finishing or voting is not
+// read (it would break into a timed run; the run's end says everyone's
+// result); a card drawn face up and laid at once is said once, where it
+// lies.
+export function heard(ev, ctx) {
+  const v = ctx.view;
+  const me = v && v.seat >= 0 ? v.seats[v.seat] : null;
+  const running = v && v.phase === 'run' && me && !me.submitted;
+  switch (ev.type) {
+    case 'submitted': case 'voted': return !running || ev.seat === v.seat;
+    case 'drew_face_up': return !(ctx.events || []).some((e) => e.type === 'placed' && e.card === ev.card);
+  }
+  return true;
+}
+
 export function describe(ev, ctx) {
   const n = (p) => (p < 0 ? t('outran.centre') : ctx.name(p));
   switch (ev.type) {

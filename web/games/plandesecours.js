@@ -10,7 +10,7 @@ import {h, s, reducedMotion} from '/js/ui.js';
 import {t, tn, list} from '/js/i18n.js';
 import {tip, attachTips} from '/js/tips.js';
 import {roving} from '/js/focus.js';
-import {announce} from '/js/announce.js';
+import {announce, withdraw} from '/js/announce.js';
 import {icon, pips, seatMark, symbol} from '/pieces/common.js';
 import {typeOf, characterOf, tileName, tileTip, tileSVG, tileFace, tileLabel, backSVG, lostSVG, cardArt, routeD, dirName, charName, ARROW_TURN} from '/pieces/plandesecours.js';
 
@@ -68,8 +68,11 @@ export function render(root, ctx) {
     h('div', {class: 'centre'},
       stackBox(v, ctx),
       cards(v, ctx)),
-    chainPrompt(v, ctx, myTurn),
-    v.seat >= 0 ? hand(v, ctx, myTurn) : null,
+    // The call to join and the hand: what the player decides, where the
+    // keyboard goes after each move (data-decide).
+    h('div', {class: 'decide', 'data-decide': '', role: 'group', 'aria-label': t('match.nextMove')},
+      chainPrompt(v, ctx, myTurn),
+      v.seat >= 0 ? hand(v, ctx, myTurn) : null),
     !ui.revealOpen && v.last_reveal ? h('button', {type: 'button', class: 'show-reveal', 'data-key': 'show-reveal', onclick: () => { ui.reveal = v.last_reveal; ui.revealAt = -1e9; ui.revealOpen = true; ctx.redraw(); }}, t('pds.showReveal', {round: v.last_reveal.round})) : null);
   root.append(board);
   const grid = board.querySelector('#pds-reveal .grid');
@@ -78,11 +81,14 @@ export function render(root, ctx) {
 }
 
 // tell announces what a screen reader would otherwise miss: the top of the
-// stack after another seat's move.
+// stack after another seat's move (only the newest is said: see
+// announce's keys; the player's own move makes the one waiting stale).
 function tell(v, ctx) {
   const evs = ctx.events || [];
+  if (!evs.length) return;
   const moved = evs.find((e) => (e.type === 'tile_played' || e.type === 'blackout' || e.type === 'stack_rotated') && e.seat !== ctx.seat);
-  if (moved && v.top && !evs.some((e) => e.type === 'round_revealed')) announce(t('pds.say.top', {top: topText(v.top, ctx)}));
+  if (moved && v.top && !evs.some((e) => e.type === 'round_revealed')) announce(t('pds.say.top', {top: topText(v.top, ctx)}), {key: 'pds-top'});
+  else if (evs.some((e) => e.type === 'tile_played' || e.type === 'round_revealed')) withdraw('pds-top');
 }
 
 function strip(v, ctx) {
@@ -124,6 +130,8 @@ function stackBox(v, ctx) {
   const top = v.top.kind === 'tile' ? tileTip(v.top.tile, v.top.character) : t('tip.pds.top.' + v.top.kind);
   const wrap = tip(h('div', {class: 'top-wrap', tabindex: '0', 'data-key': 'top', 'aria-label': t('pds.topOfStack') + ': ' + topText(v.top, ctx)}, art),
     t('tip.pds.top', {what: top}));
+  // A picture of the top tile, focusable to explain itself (its tooltip).
+  wrap.setAttribute('role', 'img');
   return h('figure', {class: 'stack-box', id: 'pds-top'},
     wrap,
     h('figcaption', {class: 'caption'}, h('strong', {}, t('pds.topOfStack')), h('br'),
@@ -164,6 +172,12 @@ function hand(v, ctx, myTurn) {
     const facing = free ? (ui.pick && ui.pick.tile === ht.tile ? ui.pick.facing ?? 0 : 0) : v.next_facing;
     const legal = canTurn && ctx.find((a) => a.type === 'play_tile' && a.tile === ht.tile).length > 0;
     const chosen = ui.pick && ui.pick.tile === ht.tile;
+    // Named once, by the name written on it and where its arrow points (the
+    // picture and the caption would each say the name): both are hidden
+    // from screen readers, which read one sentence that begins with the
+    // caption.
+    const art = tileSVG(ht.tile, facing, {character: ht.character || ''});
+    art.setAttribute('aria-hidden', 'true');
     return tip(h('button', {
       type: 'button', class: 'tile-btn', 'data-key': 'tile-' + ht.tile, 'data-tile': ht.tile, 'data-act': legal ? 'play_tile' : null,
       'aria-pressed': free && legal ? String(!!chosen) : null, 'aria-disabled': legal && !ctx.busy ? null : 'true', 'aria-keyshortcuts': String(i + 1),
@@ -174,7 +188,8 @@ function hand(v, ctx, myTurn) {
         ctx.redraw();
         document.querySelector('.facing-pick button')?.focus();
       },
-    }, tileSVG(ht.tile, facing, {character: ht.character || ''}), h('span', {class: 'name'}, tileName(ht.tile, ht.character)), h('kbd', {'aria-hidden': 'true'}, String(i + 1))),
+    }, art, h('span', {class: 'name', 'aria-hidden': 'true'}, tileName(ht.tile, ht.character)),
+    h('span', {class: 'visually-hidden'}, tileLabel(ht.tile, facing, ht.character || '')), h('kbd', {'aria-hidden': 'true'}, String(i + 1))),
     tileTip(ht.tile, ht.character) + (legal ? '' : why ? ' ' + why : ''));
   });
   const lost = canTurn ? ctx.legalOf({type: 'play_lost'}) : null;
@@ -348,8 +363,16 @@ export function status(ctx) {
   if (v.phase === 'lost_chain' && v.chain) {
     return v.chain.asked === ctx.seat ? t('pds.status.chainYou', {starter: ctx.name(v.chain.starter)}) : t('pds.status.chain', {starter: ctx.name(v.chain.starter), name: ctx.name(v.chain.asked)});
   }
-  if (ctx.myTurn) return (v.hand || []).length ? t('pds.status.turn') : t('pds.status.empty');
+  // The keys are named only while single-key shortcuts are on.
+  if (ctx.myTurn) return (v.hand || []).length ? t(ctx.shortcuts ? 'pds.status.turn' : 'pds.status.turnPlain') : t(ctx.shortcuts ? 'pds.status.empty' : 'pds.status.emptyPlain');
   return null;
+}
+
+// heard: the echo of the player's own move is no news to them (what they
+// drew is).
+export function heard(ev, ctx) {
+  const own = ['tile_played', 'lost_played', 'chain_joined', 'chain_declined', 'turn_passed'];
+  return !(ctx.seat >= 0 && ev.seat === ctx.seat && own.includes(ev.type));
 }
 
 export function onKey(e, ctx) {

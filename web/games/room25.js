@@ -9,7 +9,7 @@ import {h, s} from '/js/ui.js';
 import {t, tn, list} from '/js/i18n.js';
 import {tip, attachTips} from '/js/tips.js';
 import {roving, centreInPan} from '/js/focus.js';
-import {announce} from '/js/announce.js';
+import {announce, withdraw} from '/js/announce.js';
 import {icon, symbol, seatMark} from '/pieces/common.js';
 import {CLASS, TOKENS, roomName, tokenName, roomTile, figure, figureSpots, hintChips, beaconSpot, classIcon, tokenIcon} from '/pieces/room25.js';
 
@@ -34,7 +34,9 @@ export function render(root, ctx) {
   ui.prog = ui.prog || {};
   const board = h('div', {class: 'r25'},
     strip(v, ctx),
-    prompt(v, ctx),
+    // What the player decides next, before the complex in the keyboard's
+    // order (the page puts the focus here after each move: data-decide).
+    h('div', {class: 'decide', 'data-decide': '', role: 'group', 'aria-label': t('match.nextMove')}, prompt(v, ctx)),
     h('div', {class: 'r25-main'}, h('div', {class: 'pan', id: 'r25-pan'}, grid(v, ctx)), side(v, ctx)),
     v.result ? h('p', {class: 'prompt', id: 'r25-result'}, t('room25.result.' + v.result.reason)) : null);
   root.append(board);
@@ -43,9 +45,14 @@ export function render(root, ctx) {
   // On a phone the complex pans: it opens on the Central Room.
   if (!ui.centred) centreInPan(board.querySelector('#r25-pan'), board.querySelector('[data-cell="12"]'), () => { ui.centred = true; });
   if (!ctx.readonly && ctx.myTurn) {
-    // The prompt is news only when it changes (a new decision).
+    // The prompt is news only when it changes (a new decision, the next
+    // character to program).
     const p = board.querySelector('#r25-controls > p');
-    if (p && ui.said !== key) { ui.said = key; announce(p.textContent); }
+    if (p && ui.said !== p.textContent) {
+      ui.said = p.textContent;
+      withdraw('r25-program'); // (the program of the last prompt, confirmed or gone)
+      announce(p.textContent, {key: 'r25-prompt'});
+    }
   }
 }
 
@@ -118,7 +125,7 @@ function programming(v, ctx) {
             ui.prog[c] = at >= 0 ? pick.filter((x) => x !== k) : [...pick, k];
             ctx.redraw();
             const now = ui.prog[c];
-            announce(now.length ? t('room25.programIs', {list: now.map(tokenName).join(', ' + t('room25.then') + ' ')}) : t('room25.programHelp'));
+            announce(now.length ? t('room25.programIs', {list: now.map(tokenName).join(', ' + t('room25.then') + ' ')}) : t('room25.programHelp'), {key: 'r25-program'});
           }},
         tokenIcon(k), ' ', tokenName(k), at >= 0 ? h('span', {class: 'order'}, ' — ', t('room25.nth.' + (at + 1))) : null, ' ', h('kbd', {'aria-hidden': 'true'}, String(i + 1))),
         t('tip.room25.tok.' + k));
@@ -365,6 +372,23 @@ export function describe(ev, ctx) {
     case 'game_over': return t('room25.result.' + ev.reason);
   }
   return null;
+}
+
+// heard: what a reader would hear twice or that is no news. A revealed
+// token is followed by what it did (the log keeps both); the others'
+// programming is secret and says only that it happened; the echo of the
+// player's own look, hint and programming is what they just did (what they
+// saw is news).
+export function heard(ev, ctx) {
+  const v = ctx.view || {characters: []};
+  const mine = (ch) => ctx.seat >= 0 && (v.characters.find((c) => c.id === ch) || {}).seat === ctx.seat;
+  switch (ev.type) {
+    case 'token_revealed': return false;
+    case 'programmed': return false;
+    case 'start_look_chosen': case 'hinted': return ev.seat !== ctx.seat;
+    case 'looked': return !mine(ev.character);
+  }
+  return true;
 }
 
 export function status(ctx) {

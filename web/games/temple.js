@@ -116,6 +116,15 @@ export function render(root, ctx) {
       ui.flash = {...flash, at: performance.now()};
       announce(describe(ev, ctx) || flash.text, true);
     }
+    // The player's own roll: the new faces, briefly (the log does not say
+    // rolls: there are too many). A newer roll replaces one not said yet.
+    if (ev.type === 'rolled' && me && ev.seat === me.seat && (ev.dice || []).length) {
+      announce(t('temple.say.rolled', {faces: list(ev.dice.map((d) => face(d.face)))}), {key: 'tp-roll'});
+    }
+    // Another's gold mask that frees the player's dice says so (the log's
+    // sentence names no owner).
+    const freed = ev.type === 'unlocked' && me && ev.seat !== me.seat ? (ev.targets || []).filter((id) => (v.dice.find((d) => d.id === id) || {}).owner === me.seat).length : 0;
+    if (freed) announce(tn('temple.say.freed', freed, {name: ctx.name(ev.seat)}));
   }
   const board = h('div', {class: 'tp'},
     countdown(v, ctx),
@@ -232,7 +241,9 @@ function tray(v, ctx, me) {
       h('span', {class: 'die-t'}, h('span', {class: 'visually-hidden'}, t('temple.dieN', {n: i + 1}) + ': '), t('temple.face.' + d.face), h('br'), h('small', {}, t('temple.status.' + d.status)))),
       dieTip(d.face, d.status) + (free && canAct ? ' ' + t('tip.temple.pick') : ''));
     })),
-    h('div', {class: 'choice-bar'},
+    // Roll and the other actions: where the keyboard goes after each move
+    // (data-decide), wherever on the board it was made.
+    h('div', {class: 'choice-bar', 'data-decide': '', role: 'group', 'aria-label': t('match.nextMove')},
       tip(h('button', {type: 'button', class: 'primary', id: 'tp-roll', 'data-act': 'roll', 'data-key': 'roll', 'data-can': String(can), 'aria-keyshortcuts': 'R',
         'aria-disabled': can && !cooling ? null : 'true',
         onclick: () => {
@@ -391,10 +402,28 @@ function rollLabel(a, ctx) {
   return kept.length ? base + ', ' + t('temple.keeping', {faces: list(kept.map((d) => face(d.face)))}) : base;
 }
 
+// heard: in real time, a reader hears what touches them or the whole team,
+// not every step of every adventurer (the seats' list shows where each
+// is). Their own moves are what they just did; what they discover is news.
+export function heard(ev, ctx) {
+  const v = ctx.view;
+  const me = v && v.you != null ? v.you : -1;
+  if (me < 0) return true;
+  switch (ev.type) {
+    case 'entered': return false;
+    case 'unlocked': return false; // (the board says it when the dice are the player's)
+    case 'die_given': return ev.to === me || ev.from === me;
+    case 'curse_drawn': case 'curse_lifted': case 'treasure_claimed': case 'treasure_used': case 'die_lost': case 'fate_provoked':
+      return ev.seat === me;
+    case 'signal': return ev.seat !== me;
+  }
+  return true;
+}
+
 export function describe(ev, ctx) {
   const n = (p) => ctx.name(p);
   switch (ev.type) {
-    case 'rolled': return false; // too many to read; the tray shows them
+    case 'rolled': return false; // too many to read; the tray shows them, and the player's own are said
     case 'die_lost': return t('temple.ev.die_lost', {seat: n(ev.seat)});
     case 'unlocked': return t('temple.ev.unlocked', {seat: n(ev.seat)});
     case 'entered': return t('temple.ev.entered', {seat: n(ev.seat), to: chamberName(ev.to)});

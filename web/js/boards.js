@@ -8,9 +8,21 @@
 //   onKey(event, ctx)      handle a key press; return true if handled
 //   listed(action, ctx)    false keeps a legal action out of the page's list
 //   tick(root, ctx)        called 4 times a second (live clocks)
+//   heard(ev, ctx)         false: a screen reader does not hear this event
+//                          of the log (the echo of one's own move, another
+//                          runner's time during one's own run); ctx.events
+//                          holds the events of the same update
+//   saysUrgently           a Set of event types the board reads out itself
+//   focusNext(root, ctx)   where the keyboard goes when its control is gone
 //   init()                 load static data once (optional, async)
 //
-// ctx is made by the match page (see match.js, boardContext). A module draws
+// A board marks the area of what the player decides next with data-decide:
+// after the player's move the keyboard goes there (to its first control, or
+// to the area while nothing is to decide), so that the next decision is one
+// Tab away. ctx.shortcuts says whether single-key shortcuts are on: a
+// board names its keys only then.
+//
+// ctx is made by the match page (see match.js, ctx). A module draws
 // only what ctx.view holds: it never guesses a secret.
 
 import * as generic from './generic.js';

@@ -10,9 +10,9 @@ import {loadBoard, describeEvent, labelAction} from './boards.js';
 import {botName, seatNames} from './names.js';
 import {ENDED, isOver, endedText} from './ended.js';
 import {TurnAlert, AlertSettings} from './alerts.js';
-import {FocusKeeper} from './focus.js';
+import {FocusKeeper, canFocus} from './focus.js';
 import {installTips} from './tips.js';
-import {announceLog} from './announce.js';
+import {announce, announceNews, withdraw} from './announce.js';
 import {prefsPanel, shortcutsOn, singleKey} from './prefs.js';
 import {seatMark, icon} from '/pieces/common.js';
 
@@ -118,7 +118,9 @@ export class MatchPage {
         mk('helpLink', 'a', {href: '/help/' + this.game, class: 'help-link', id: 'help-link'}),
         h('a', {href: '/', class: 'back'}, '')),
       mk('banner', 'div', {class: 'banner', id: 'conn-banner', role: 'status', hidden: true}),
-      mk('turn', 'p', {class: 'turn', id: 'turn', 'aria-live': 'polite'}),
+      // (Not a live region: what changed is said once, with the rest of
+      // the moment's news: see sayTurn.)
+      mk('turn', 'p', {class: 'turn', id: 'turn'}),
       mk('error', 'div', {class: 'error-box', id: 'error', role: 'alert', hidden: true}),
       mk('host', 'section', {class: 'panel host', id: 'host', hidden: true}),
       mk('end', 'section', {class: 'panel end', id: 'end', hidden: true, 'aria-labelledby': 'end-h'}),
@@ -133,6 +135,8 @@ export class MatchPage {
     this.drawChrome();
     installTips();
     this.keeper = new FocusKeeper(this.el.board);
+    // The shortcuts setting changes what the board offers and the turn says.
+    this.el.prefs.addEventListener('change', (e) => { if (e.target.id === 'pref-shortcuts') this.draw(); });
     this.actionsKeeper = new FocusKeeper(this.el.actions);
     this.el.board.addEventListener('pointerdown', () => { this.pressed = true; });
     const release = () => {
@@ -213,6 +217,8 @@ export class MatchPage {
     ws.onopen = () => {
       this.retry = 0;
     };
+    ws.reconnect = this.dropped; // (a state message on this socket then says "connected again")
+    this.dropped = false;
     ws.onmessage = (e) => {
       let m;
       try { m = JSON.parse(e.data); } catch { return; }
@@ -221,6 +227,7 @@ export class MatchPage {
     ws.onclose = (e) => {
       if (this.ws !== ws) return;
       this.ws = null;
+      this.dropped = true;
       this.sending = false;
       if (e.code === 4001) {
         this.banner(t('match.replaced'), t('match.takeBack'), () => this.connect());
@@ -248,7 +255,10 @@ export class MatchPage {
   onMessage(m) {
     switch (m.type) {
       case 'state': {
-        const reconnected = this.msg != null;
+        // A socket's first state after a drop; a later one (the match
+        // starting) is no reconnection.
+        const reconnected = !!(this.ws && this.ws.reconnect);
+        if (this.ws) this.ws.reconnect = false;
         this.seats = m.seats || this.seats;
         this.team = m.team;
         if (m.history) this.setHistory(m.history, m.view);
@@ -304,7 +314,10 @@ export class MatchPage {
     this.sending = false;
     // A refusal stays until its reader dismisses it or acts again: other
     // seats' moves (bots play every second) must not wipe it unread.
-    if (m.ack != null) this.hideError();
+    if (m.ack != null) {
+      this.hideError();
+      this.played = true; // (the keyboard goes on to the next decision: see drawBoard)
+    }
     for (const ev of events) this.logEntry({kind: 'ev', ev, seq: m.seq, view, prev: prev ? prev.view : null});
     this.drawLog();
     this.draw(events, prev ? prev.view : null);
@@ -362,6 +375,7 @@ export class MatchPage {
       players: this.seats.length || (this.summary ? this.summary.players : 0),
       legal, actors: this.msg ? this.msg.actors : [], status: this.msg ? this.msg.status : this.summary.status,
       myTurn: this.isMyTurn(), busy: this.sending, events, readonly: false, ui: this.ui, lang: getLang(),
+      shortcuts: shortcutsOn(),
       clock: this.msg ? this.currentClock() : 0,
       name: (s) => page.name(s),
       shape: (s) => SEAT_SHAPES[s % SEAT_SHAPES.length],
@@ -383,6 +397,7 @@ export class MatchPage {
     page.dataset.myTurn = String(this.isMyTurn());
     page.dataset.seat = String(this.seat);
     page.dataset.busy = String(this.sending);
+    page.dataset.shortcuts = String(shortcutsOn());
     this.el.title.textContent = tx(this.info.name);
     this.el.badge.textContent = t('status.' + this.msg.status);
     this.drawTurn();
@@ -391,6 +406,7 @@ export class MatchPage {
     this.drawActions();
     this.drawHost();
     this.drawClock();
+    this.sayTurn();
   }
 
   drawBoard(events, prevView) {
@@ -402,6 +418,8 @@ export class MatchPage {
       return;
     }
     this.deferred = null;
+    const played = this.played;
+    this.played = false;
     const key = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
     const inBoard = key && this.el.board.contains(document.activeElement);
     // Maps wider than the screen (a phone's) keep where their reader
@@ -415,10 +433,28 @@ export class MatchPage {
       console.error(e);
       inner.replaceChildren(h('p', {class: 'error'}, t('match.boardFailed')));
     }
+    // Single-key shortcuts turned off are not offered to screen readers
+    // either (their key hints are hidden by the page's style).
+    if (!ctx.shortcuts) for (const el of inner.querySelectorAll('[aria-keyshortcuts]')) el.removeAttribute('aria-keyshortcuts');
     fill(this.el.board, h('h2', {id: 'board-h', class: 'visually-hidden'}, t('match.board')), inner);
     for (const [id, x, y] of pans) {
       const p = document.getElementById(id);
       if (p) { p.scrollLeft = x; p.scrollTop = y; }
+    }
+    // The board's decision area (data-decide) holds what the player
+    // decides next: after they played from the board, the keyboard goes
+    // there, to its first control, or to the area itself while nothing is
+    // to decide, so that the next decision is one Tab away when it comes.
+    const decide = inner.querySelector('[data-decide]');
+    if (decide) {
+      decide.setAttribute('tabindex', '-1');
+      if (!decide.dataset.key) decide.dataset.key = 'decide';
+    }
+    if (played && decide && this.keeper.inside) {
+      const all = (sel) => [...decide.querySelectorAll(sel)].filter(canFocus);
+      const first = all('[data-act]')[0] || all('button, [tabindex="0"], a[href], input, select')[0] || decide;
+      first.focus({preventScroll: true});
+      return;
     }
     if (inBoard) {
       const again = this.el.board.querySelector('[data-key="' + CSS.escape(key) + '"]');
@@ -431,9 +467,17 @@ export class MatchPage {
     if (!this.msg) return;
     let text;
     const st = this.msg.status;
+    this.turnNews = null;
     if (st === 'open') {
       const humans = this.seats.filter((s) => s.kind === 'human');
-      text = t('match.waitingJoin', {joined: humans.filter((s) => s.joined).length, total: humans.length});
+      // A match made in the lobby starts when every player has it open
+      // (the server's auto_start): say who is not here yet.
+      const away = humans.filter((s) => !s.joined || !s.connected);
+      if (this.summary.settings && this.summary.settings.auto_start) {
+        text = away.length ? t('match.waitingHere', {names: list(away.map((s) => this.name(s.seat)))}) : t('match.starting');
+      } else {
+        text = t('match.waitingJoin', {joined: humans.filter((s) => s.joined).length, total: humans.length});
+      }
     } else if (st === 'finished') {
       text = t('match.over');
     } else if (ENDED.includes(st)) {
@@ -444,8 +488,10 @@ export class MatchPage {
       if (this.mod.status) {
         try { extra = this.mod.status(this.ctx()); } catch (e) { console.warn(e); }
       }
-      if (this.isMyTurn()) text = actors.length > 1 ? t('match.youAndOthers', {others: list(actors.filter((a) => a !== this.seat).map((a) => this.name(a)))}) : t('match.yourTurn');
-      else if (!actors.length) text = t('match.nobody');
+      if (this.isMyTurn()) {
+        text = actors.length > 1 ? t('match.youAndOthers', {others: list(actors.filter((a) => a !== this.seat).map((a) => this.name(a)))}) : t('match.yourTurn');
+        this.turnNews = {extra};
+      } else if (!actors.length) text = t('match.nobody');
       else text = tn('match.waitingFor', actors.length, {names: list(actors.map((a) => this.name(a)))});
       if (extra) text += ' ' + extra;
     }
@@ -453,6 +499,26 @@ export class MatchPage {
     // words is read again.
     if (this.el.turn.textContent !== text) this.el.turn.textContent = text;
     this.el.turn.classList.toggle('mine', this.isMyTurn());
+  }
+
+  // sayTurn tells a screen reader that the player's turn has come, once,
+  // briefly, after the news that brought it (a turn that passed before it
+  // was said is not said). What the board asks (its status) is added the
+  // first time it is asked: the same instructions are not read again every
+  // turn.
+  sayTurn() {
+    const n = this.turnNews;
+    if (!n) {
+      this.turnHeard = false;
+      withdraw('turn');
+      return;
+    }
+    this.extrasHeard = this.extrasHeard || new Set();
+    const parts = [];
+    if (!this.turnHeard) parts.push(t('match.yourTurn'));
+    if (n.extra && !this.extrasHeard.has(n.extra)) parts.push(n.extra);
+    if (!parts.length) { withdraw('turn'); return; }
+    announce(parts.join(' '), {key: 'turn', said: () => { this.turnHeard = true; if (n.extra) this.extrasHeard.add(n.extra); }});
   }
 
   drawSeats() {
@@ -710,18 +776,40 @@ export class MatchPage {
     // oldest ones, so count from the end).
     const fresh = Math.min(this.log.length, (this.logTotal || 0) - (this.shownTotal || 0));
     const said = [];
-    for (const e of this.log.slice(this.log.length - fresh)) {
+    const added = this.log.slice(this.log.length - fresh);
+    for (const e of added) {
       const li = this.logItem(e);
       if (!li) continue;
       ol.append(li);
       // News is read as it comes (a log drawn whole, on opening or in
-      // another language, is not); a board's urgent news was read already.
-      if (!full && !(e.kind === 'ev' && this.mod?.saysUrgently?.has(e.ev.type))) said.push(li.textContent);
+      // another language, is not).
+      if (!full && this.heard(e, added)) said.push(li.textContent);
     }
-    announceLog(said);
+    announceNews(said);
     this.shownTotal = this.logTotal || 0;
     while (ol.children.length > 300) ol.firstChild.remove();
     ol.scrollTop = ol.scrollHeight;
+  }
+
+  // heard says whether a screen reader hears a new log entry: not the
+  // echo of the player's own line of talk, not what the board already read
+  // out urgently (saysUrgently), nor what the board says is no news to
+  // this reader (heard: another runner's time while one runs, the echo of
+  // one's own move).
+  // added is the entries drawn with it: the board's heard(ev, ctx) sees the
+  // events of the same update in ctx.events.
+  heard(e, added) {
+    if (e.kind === 'line') return !(e.line.type === 'chat' && e.line.seat === this.seat);
+    if (e.kind !== 'ev') return true;
+    if (this.mod?.saysUrgently?.has(e.ev.type)) return false;
+    if (!this.mod?.heard) return true;
+    const events = added.filter((x) => x.kind === 'ev' && x.seq === e.seq).map((x) => x.ev);
+    try {
+      return this.mod.heard(e.ev, this.ctx(events, e.prev || null, {view: e.view || (this.msg ? this.msg.view : null)})) !== false;
+    } catch (err) {
+      console.warn(err);
+      return true;
+    }
   }
 
   // ---- table talk ----

@@ -1,0 +1,336 @@
+package web_test
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// listenLive records, from now on, what a screen reader would say from the
+// page's live regions (window.sortieSaid: {at, region, text}), the way
+// screen readers hear them: a region that is atomic, or whose text
+// changed, says its whole text once per change; a region that reads its
+// additions (aria-relevant="additions") says each node added; an alert
+// says its text when it appears. A region drawn anew with its text says
+// nothing (screen readers hear changes of regions they already know), and
+// a region whose text did not change says nothing again.
+const listenLive = `(() => {
+	if (window.sortieSaid) { window.sortieSaid.length = 0; return true; }
+	const said = window.sortieSaid = [];
+	const regionOf = (n) => {
+		const el = n && (n.nodeType === 1 ? n : n.parentElement);
+		return el && el.closest('[aria-live]:not([aria-live="off"]), [role="alert"], [role="status"], [role="log"]');
+	};
+	const name = (r) => r.id || r.className || r.tagName;
+	const shown = (r) => !r.hidden && !r.closest('[hidden]');
+	const last = new WeakMap();
+	const say = (r, text) => { text = (text || '').replace(/\s+/g, ' ').trim(); if (text) said.push({at: performance.now(), region: name(r), text}); };
+	new MutationObserver((muts) => {
+		const whole = new Set();
+		for (const m of muts) {
+			const r = regionOf(m.target);
+			if (!r) {
+				// An alert drawn anew speaks.
+				for (const n of m.addedNodes) {
+					if (n.nodeType !== 1) continue;
+					for (const a of [n, ...n.querySelectorAll('[role="alert"]')]) if (a.getAttribute && a.getAttribute('role') === 'alert' && shown(a)) say(a, a.textContent);
+				}
+				continue;
+			}
+			if (!shown(r)) continue;
+			const additions = (r.getAttribute('aria-relevant') || '').trim() === 'additions' && r.getAttribute('aria-atomic') !== 'true';
+			if (additions && m.type === 'childList') {
+				for (const n of m.addedNodes) say(r, n.textContent);
+				continue;
+			}
+			whole.add(r);
+		}
+		for (const r of whole) {
+			const text = r.textContent.replace(/\s+/g, ' ').trim();
+			if (text === last.get(r)) continue;
+			last.set(r, text);
+			say(r, text);
+		}
+	}).observe(document.documentElement, {subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['hidden']});
+	return true;
+})()`
+
+// utterance is one thing a screen reader said.
+type utterance struct {
+	At     float64 `json:"at"`
+	Region string  `json:"region"`
+	Text   string  `json:"text"`
+}
+
+// said returns what the page said since listenLive.
+func (p *page) said() []utterance {
+	p.t.Helper()
+	return js[[]utterance](p, `window.sortieSaid || []`)
+}
+
+// saidText writes utterances one a line, for a failure's message.
+func saidText(us []utterance) string {
+	var b strings.Builder
+	t0 := 0.0
+	if len(us) > 0 {
+		t0 = us[0].At
+	}
+	for _, u := range us {
+		fmt.Fprintf(&b, "  %6.1f s  [%s] %s\n", (u.At-t0)/1000, u.Region, u.Text)
+	}
+	return b.String()
+}
+
+// keyNames finds a key named in a sentence: "(keys 1–3)", "(L)", "press R".
+var keyNames = regexp.MustCompile(`\([Kk]eys? [^)]*\)|\((?:[0-9A-Z]|[0-9]–[0-9])\)|[Pp]ress [A-Z0-9]\b`)
+
+// announcing is a page ready to play with single-key shortcuts turned off
+// (from the match page's settings) and its live regions heard from now.
+func announcing(t *testing.T, game string, seats []string, options map[string]string) (*page, created) {
+	t.Helper()
+	s := newSite(t, boardCases[game].game)
+	c := s.create(game, seats, options, 300, "Ada")
+	p := s.browser("ada", "en").tab(game)
+	p.openSeat(c, 0)
+	p.wait(`document.querySelector('#pref-shortcuts')`, 30*time.Second)
+	p.click("#pref-shortcuts")
+	p.wait(`!document.querySelector('#pref-shortcuts').checked && localStorage.getItem('sortie.shortcuts') === 'off'`, 5*time.Second)
+	js[bool](p, listenLive)
+	return p, c
+}
+
+// checkSaid fails on utterances that name keys (shortcuts are off) and on
+// a sentence said twice in one utterance (the same news twice).
+func checkSaid(t *testing.T, us []utterance) {
+	t.Helper()
+	for _, u := range us {
+		if m := keyNames.FindString(u.Text); m != "" {
+			t.Errorf("with shortcuts off, an announcement names keys (%q): %q", m, u.Text)
+		}
+	}
+}
+
+// count returns how many utterances hold text.
+func count(us []utterance, text string) int {
+	n := 0
+	for _, u := range us {
+		if strings.Contains(u.Text, text) {
+			n++
+		}
+	}
+	return n
+}
+
+// clickPDS, clickRoom25 and clickEvades play one decision as playPDS,
+// playRoom25 and playEvades do, by pointer only (the single-key shortcuts
+// those use are off).
+func clickPDS(p *page) {
+	p.t.Helper()
+	for _, sel := range []string{"#pds-decline", "#pds-hand .tile-btn[data-act]", "#pds-pass"} {
+		if js[bool](p, fmt.Sprintf(`(() => { const b = document.querySelector(%q); return !!b && !b.disabled && b.getAttribute('aria-disabled') !== 'true'; })()`, sel)) {
+			p.click(sel)
+			if js[bool](p, `!!document.querySelector('.facing-pick')`) {
+				p.click(".facing-pick button[data-act]")
+			}
+			return
+		}
+	}
+	p.click("#pds-lost")
+	p.wait(`document.querySelector('#pds-lost.primary')`, 5*time.Second)
+	p.click("#pds-lost")
+}
+
+func clickRoom25(p *page) {
+	p.t.Helper()
+	switch js[string](p, `(document.querySelector('#r25-controls')||{dataset:{}}).dataset.decision || ''`) {
+	case "start_look":
+		p.click("#r25-skip")
+	case "program":
+		p.click(`.token-btn[data-token="move"]`)
+		if js[bool](p, `!document.querySelector('.token-btn[data-token="look"]').disabled`) {
+			p.click(`.token-btn[data-token="look"]`)
+		}
+		p.click("#r25-confirm")
+	default:
+		playRoom25(p, false)
+	}
+}
+
+func clickEvades(p *page, turn int) {
+	p.t.Helper()
+	decision := js[string](p, `(document.querySelector('#ev-controls')||{dataset:{}}).dataset.decision || ''`)
+	if decision == "" && p.view()["phase"] == "move" {
+		if turn > 2 && js[bool](p, `!!document.querySelector('#ev-map .door.can-cross')`) {
+			p.click("#ev-map .door.can-cross")
+			p.wait(`document.querySelector('#ev-pay')`, 5*time.Second)
+			if js[bool](p, `!!document.querySelector('#ev-pay button[data-act]:not([disabled])')`) {
+				p.click("#ev-pay button[data-act]")
+				return
+			}
+		}
+		p.click("#ev-end-turn")
+		return
+	}
+	crossed := 2 // (playEvades crosses by key: never)
+	playEvades(p, turn, &crossed)
+}
+
+// TestAnnouncementsSayWhatChangedOnce plays a scripted stretch of each game
+// at a person's pace, with single-key shortcuts off, and counts what a
+// screen reader hears from the page's live regions: at most one
+// utterance an action (each bot move used to say three things: the log,
+// the board and the turn line), the instructions once and never with key
+// names, a Temple roll's faces said, nothing of another runner while one
+// runs in Outran, and a watcher of Room 25 not flooded.
+func TestAnnouncementsSayWhatChangedOnce(t *testing.T) {
+	think := 1200 * time.Millisecond // a person hears the news, then plays
+	waitActed := func(p *page, seq int) {
+		p.wait(fmt.Sprintf(`(() => { const d = document.querySelector('.match-page').dataset; return +d.seq > %d || d.busy !== 'true'; })()`, seq), 10*time.Second)
+	}
+	t.Run("plandesecours", func(t *testing.T) {
+		p, _ := announcing(t, "plandesecours", []string{"human", "medium", "medium"}, map[string]string{"danger": "true"})
+		if n := js[int](p, `document.querySelectorAll('#board [aria-keyshortcuts]').length`); n != 0 {
+			t.Errorf("with shortcuts off, %d controls still offer a key shortcut", n)
+		}
+		if n := js[int](p, `[...document.querySelectorAll('#board kbd')].filter((k) => k.getClientRects().length).length`); n != 0 {
+			t.Errorf("with shortcuts off, %d key hints are still shown", n)
+		}
+		start := p.state().Seq
+		for p.state().Seq-start < 14 {
+			st := p.waitMove(60 * time.Second)
+			if st.Status == "finished" {
+				break
+			}
+			time.Sleep(think)
+			clickPDS(p)
+			waitActed(p, st.Seq)
+		}
+		time.Sleep(2 * time.Second)
+		us, acts := p.said(), p.state().Seq-start
+		t.Logf("%d actions, %d utterances:\n%s", acts, len(us), saidText(us))
+		if len(us) > acts {
+			t.Errorf("%d utterances for %d actions (at most one an action)", len(us), acts)
+		}
+		if n := count(us, "Lay a tile from your hand"); n > 1 {
+			t.Errorf("the turn's instructions were said %d times", n)
+		}
+		for _, u := range us {
+			if strings.Count(u.Text, "Top of the stack") > 1 {
+				t.Errorf("one utterance says the top of the stack twice: %q", u.Text)
+			}
+		}
+		checkSaid(t, us)
+	})
+	t.Run("evades", func(t *testing.T) {
+		p, _ := announcing(t, "evades", []string{"human", "medium"}, map[string]string{"first_player": "0"})
+		start := p.state().Seq
+		for turn := 0; p.state().Seq-start < 14; turn++ {
+			st := p.waitMove(60 * time.Second)
+			if st.Status == "finished" {
+				break
+			}
+			time.Sleep(think)
+			clickEvades(p, turn)
+			waitActed(p, st.Seq)
+		}
+		time.Sleep(2 * time.Second)
+		us, acts := p.said(), p.state().Seq-start
+		t.Logf("%d actions, %d utterances:\n%s", acts, len(us), saidText(us))
+		if len(us) > acts {
+			t.Errorf("%d utterances for %d actions (at most one an action)", len(us), acts)
+		}
+		if n := count(us, "Ada takes"); n > 0 {
+			t.Errorf("the player's own move was read back to them %d times", n)
+		}
+		checkSaid(t, us)
+	})
+	t.Run("room25", func(t *testing.T) {
+		p, c := announcing(t, "room25", []string{"human", "medium"}, nil)
+		w := p.b.s.browser("watcher", "en").tab("watch")
+		w.openSeat(c, -1)
+		js[bool](w, listenLive)
+		start := p.state().Seq
+		began := time.Now()
+		for time.Since(began) < 25*time.Second {
+			st := p.waitMove(60 * time.Second)
+			if st.Status == "finished" {
+				break
+			}
+			time.Sleep(think)
+			clickRoom25(p)
+			waitActed(p, st.Seq)
+		}
+		us, acts := p.said(), p.state().Seq-start
+		seen := w.said()
+		took := time.Since(began).Seconds()
+		t.Logf("%d actions in %.0f s; the player heard %d utterances:\n%s\nthe watcher heard %d:\n%s", acts, took, len(us), saidText(us), len(seen), saidText(seen))
+		if len(us) > acts {
+			t.Errorf("%d utterances for %d actions (at most one an action)", len(us), acts)
+		}
+		if rate := float64(len(seen)) / took; rate > 1 {
+			t.Errorf("the watcher heard %.1f utterances a second", rate)
+		}
+		for _, text := range []string{" reveals ", " is programmed with "} {
+			if n := count(us, text) + count(seen, text); n > 0 {
+				t.Errorf("%q was said %d times (what the token did is said; the program is secret)", text, n)
+			}
+		}
+		checkSaid(t, us)
+	})
+	t.Run("temple", func(t *testing.T) {
+		p, _ := announcing(t, "temple", []string{"human", "medium"}, nil)
+		p.wait(`document.querySelector('#tp-roll')`, 30*time.Second)
+		p.recordSends()
+		began := time.Now()
+		for time.Since(began) < 20*time.Second {
+			if js[bool](p, `(() => { const b = document.querySelector('#tp-roll'); return !!b && b.getAttribute('aria-disabled') !== 'true'; })()`) {
+				js[bool](p, `(document.querySelector('#tp-roll').click(), true)`)
+			}
+			time.Sleep(1600 * time.Millisecond) // the roll's cooldown
+		}
+		time.Sleep(1500 * time.Millisecond)
+		us := p.said()
+		rolls := js[int](p, `window.sortieSent.filter((m) => m.msg.action && m.msg.action.type === 'roll').length`)
+		t.Logf("%d rolls, %d utterances:\n%s", rolls, len(us), saidText(us))
+		// (A roll said after the next one came is replaced by it: on a busy
+		// machine a few are.)
+		if n := count(us, "You rolled: "); rolls == 0 || n < (rolls+1)/2 {
+			t.Errorf("%d of %d rolls were said", n, rolls)
+		}
+		if len(us) > rolls+3 {
+			t.Errorf("%d utterances for %d rolls: the others' moves are read", len(us), rolls)
+		}
+		if n := count(us, " goes to "); n > 0 {
+			t.Errorf("another adventurer's every step is read (%d times)", n)
+		}
+		checkSaid(t, us)
+	})
+	t.Run("outran", func(t *testing.T) {
+		p, _ := announcing(t, "outran", []string{"human", "medium", "medium"}, map[string]string{"countdown_ms": "2000"})
+		p.wait(`window.sortie.page.msg && window.sortie.page.msg.view.phase === 'run' && document.querySelector('#or-finish')`, 30*time.Second)
+		js[bool](p, listenLive)
+		// The bots finish while the player still runs.
+		p.wait(`window.sortie.page.msg.view.seats.filter((s) => s.submitted).length >= 2`, 30*time.Second)
+		time.Sleep(think)
+		during := p.said()
+		p.click("#or-finish")
+		p.wait(`window.sortie.page.msg.view.phase !== 'run'`, 30*time.Second)
+		time.Sleep(2 * time.Second)
+		us := p.said()
+		t.Logf("during the run %d utterances; in all %d:\n%s", len(during), len(us), saidText(us))
+		for _, u := range during {
+			if strings.Contains(u.Text, "Medium bot") {
+				t.Errorf("while the player runs, the others' news is read: %q", u.Text)
+			}
+		}
+		if len(during) > 1 {
+			t.Errorf("%d utterances during the player's run", len(during))
+		}
+		if !strings.Contains(saidText(us), "Everyone finished") && !strings.Contains(saidText(us), "Time is up") {
+			t.Error("the run's results were not said once it ended")
+		}
+		checkSaid(t, us)
+	})
+}
