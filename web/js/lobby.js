@@ -2,7 +2,7 @@
 // the invite links; list open, running and finished matches to join, watch or
 // come back to.
 
-import {api, held, heldAll, remember, playerName, setPlayerName} from './api.js';
+import {api, held, heldAll, remember, forget, playerName, setPlayerName} from './api.js';
 import {t, tn, tx, onLang, errorText, has, fmtDuration} from './i18n.js';
 import {h, fill, toast, copyText} from './ui.js';
 import {keyOf, canFocus} from './focus.js';
@@ -18,6 +18,9 @@ const STATUSES = ['open', 'running', 'finished', 'ended'];
 const QUERY = {ended: ENDED.join(',')};
 // The difficulty levels every game offers (bot.Levels on the server).
 const LEVELS = ['easy', 'medium', 'hard'];
+// "Your matches" shows the finished ones this browser holds up to this
+// many, the newest; older ones are forgotten.
+const MINE_FINISHED = 5;
 
 export class Lobby {
   constructor(root) {
@@ -28,6 +31,7 @@ export class Lobby {
     this.created = null; // the answer to the last creation
     this.tab = 'running';
     this.matches = [];
+    this.mine = new Map(); // id → the summary of a match this browser holds
     this.error = '';
   }
 
@@ -41,18 +45,38 @@ export class Lobby {
     }
     const want = new URLSearchParams(location.search).get('game');
     this.choose(this.games.find((g) => g.id === want) || null);
-    await this.loadMatches();
+    await Promise.all([this.loadMatches(), this.loadMine()]);
     this.draw();
-    this.timer = setInterval(() => this.loadMatches().then(() => keepFocus(() => this.drawMatches())), 5000);
+    this.timer = setInterval(() => Promise.all([this.loadMatches(), this.loadMine()]).then(() => keepFocus(() => { this.drawMatches(); this.drawMineList(); })), 5000);
+  }
+
+  // loadMine fetches the summaries of the matches this browser holds: all
+  // at first, then those that may still change. A match the server no
+  // longer has, and finished ones past the newest few, are forgotten.
+  async loadMine() {
+    const ids = Object.keys(heldAll()).filter((id) => !this.mine.has(id) || !isOver(this.mine.get(id).status));
+    await Promise.all(ids.map(async (id) => {
+      try {
+        this.mine.set(id, await api('GET', '/api/matches/' + id));
+      } catch (e) {
+        if (e.status === 404) { forget(id); this.mine.delete(id); }
+      }
+    }));
+    const finished = [...this.mine.values()].filter((m) => isOver(m.status))
+      .sort((a, b) => String(b.finished_at || '').localeCompare(String(a.finished_at || '')));
+    for (const m of finished.slice(MINE_FINISHED)) { forget(m.id); this.mine.delete(m.id); }
   }
 
   async loadMatches() {
+    const tab = this.tab;
+    let got = [];
     try {
-      const r = await api('GET', '/api/matches?status=' + (QUERY[this.tab] || this.tab) + '&limit=50');
-      this.matches = r.matches || [];
+      const r = await api('GET', '/api/matches?status=' + (QUERY[tab] || tab) + '&limit=50');
+      got = r.matches || [];
     } catch (e) {
-      this.matches = [];
+      got = [];
     }
+    if (this.tab === tab) this.matches = got; // (a tab left meanwhile keeps its list out)
   }
 
   gameName(id) {
@@ -101,16 +125,45 @@ export class Lobby {
       this.drawMine(),
       h('section', {class: 'panel', 'aria-labelledby': 'list-h'},
         h('h2', {id: 'list-h'}, t('lobby.matches')),
-        h('div', {class: 'tabs', role: 'tablist'}, STATUSES.map((st) => h('button', {
+        // The tab pattern (WAI-ARIA): one tab stop for the tabs, the
+        // arrow keys, Home and End move between them and show theirs.
+        h('div', {class: 'tabs', role: 'tablist', 'aria-labelledby': 'list-h', onkeydown: (e) => this.tabKey(e)}, STATUSES.map((st) => h('button', {
           type: 'button', role: 'tab', id: 'tab-' + st, 'aria-selected': String(st === this.tab), 'aria-controls': 'match-list',
-          onclick: async () => { this.tab = st; await this.loadMatches(); this.draw(); },
+          tabindex: st === this.tab ? '0' : '-1', onclick: () => this.showTab(st),
         }, t('status.' + st)))),
-        h('div', {id: 'match-list', role: 'tabpanel', 'aria-labelledby': 'tab-' + this.tab})),
+        h('div', {id: 'match-list', role: 'tabpanel', tabindex: '0', 'aria-labelledby': 'tab-' + this.tab})),
       h('section', {class: 'panel', 'aria-labelledby': 'inv-h'},
         h('h2', {id: 'inv-h'}, t('lobby.haveInvite')),
         this.drawInviteBox()),
     );
     this.drawMatches();
+    this.drawMineList();
+  }
+
+  // showTab shows the matches of a tab; the focus stays on (or goes to)
+  // the tab.
+  async showTab(st) {
+    this.tab = st;
+    await this.loadMatches();
+    this.draw();
+    if (this.tab === st) document.getElementById('tab-' + st)?.focus();
+  }
+
+  tabKey(e) {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const i = STATUSES.indexOf(this.tab), n = STATUSES.length;
+    const to = {ArrowRight: (i + 1) % n, ArrowLeft: (i + n - 1) % n, Home: 0, End: n - 1}[e.key];
+    if (to == null) return;
+    e.preventDefault();
+    // The tab is selected as it is reached (its list comes at once).
+    this.tab = STATUSES[to];
+    for (const b of document.querySelectorAll('[role="tab"]')) {
+      const on = b.id === 'tab-' + this.tab;
+      b.setAttribute('aria-selected', String(on));
+      b.setAttribute('tabindex', on ? '0' : '-1');
+    }
+    document.getElementById('tab-' + this.tab).focus();
+    this.showTab(this.tab);
   }
 
   drawGames() {
@@ -252,6 +305,7 @@ export class Lobby {
       const first = c.seats.find((st) => st.token);
       remember(c.match.id, {game: g.id, seats, invites, host: c.host_token, last: first ? first.seat : null, created: Date.now()});
       this.created = c;
+      this.mine.set(c.match.id, c.match);
       // The creator's own seat is joined at once under the name given.
       if (first) {
         const name = (f.seats[first.seat].name || '').trim();
@@ -286,17 +340,53 @@ export class Lobby {
         : h('a', {class: 'button primary', id: 'play-link', href: '/play/' + id}, t('lobby.watch')));
   }
 
+  // drawMine is "Your matches": those still to play (open or running),
+  // newest first, then the newest finished ones, each with where it stands.
   drawMine() {
-    const mine = Object.entries(heldAll()).sort((a, b) => (b[1].created || 0) - (a[1].created || 0)).slice(0, 10);
-    if (!mine.length) return null;
-    return h('section', {class: 'panel', 'aria-labelledby': 'mine-h'},
+    if (!Object.keys(heldAll()).length) return null;
+    return h('section', {class: 'panel', id: 'mine', 'aria-labelledby': 'mine-h'},
       h('h2', {id: 'mine-h'}, t('lobby.mine')),
-      h('ul', {class: 'mine'}, mine.map(([id, m]) => {
-        const seat = m.last != null ? m.last : Object.keys(m.seats || {})[0];
-        return h('li', {},
-          h('a', {href: '/play/' + id + (seat != null ? '?seat=' + seat : '')},
-            t('lobby.mineItem', {game: this.gameName(m.game), id, n: seat != null ? +seat + 1 : '—'})));
-      })));
+      h('div', {id: 'mine-list'}));
+  }
+
+  drawMineList() {
+    const box = document.getElementById('mine-list');
+    if (!box) return;
+    const all = Object.entries(heldAll()).map(([id, m]) => ({id, m, sum: this.mine.get(id)}));
+    const active = all.filter((x) => !x.sum || !isOver(x.sum.status)).sort((a, b) => (b.m.created || 0) - (a.m.created || 0));
+    const done = all.filter((x) => x.sum && isOver(x.sum.status))
+      .sort((a, b) => String(b.sum.finished_at || '').localeCompare(String(a.sum.finished_at || ''))).slice(0, MINE_FINISHED);
+    const item = ({id, m, sum}) => {
+      const seat = m.last != null ? m.last : Object.keys(m.seats || {})[0];
+      const status = sum ? sum.status : null;
+      return h('li', {'data-mine': id, 'data-status': status || ''},
+        h('a', {href: '/play/' + id + (seat != null ? '?seat=' + seat : '')},
+          t('lobby.mineItem', {game: this.gameName(m.game), id, n: seat != null ? +seat + 1 : '—'})), ' ',
+        status ? h('span', {class: 'badge'}, t('status.' + status)) : null, ' ',
+        sum ? h('span', {class: 'mine-detail'}, this.mineDetail(sum, seat)) : null);
+    };
+    fill(box,
+      active.length ? [h('h3', {}, t('lobby.mineActive')), h('ul', {class: 'mine'}, active.map(item))] : null,
+      done.length ? [h('h3', {}, t('lobby.mineFinished')), h('ul', {class: 'mine'}, done.map(item))] : null);
+  }
+
+  // mineDetail says where one of the player's matches stands: who it
+  // waits for, who won, why it ended early.
+  mineDetail(m, seat) {
+    const names = seatNames(m.seats || []);
+    if (m.status === 'open') {
+      const humans = (m.seats || []).filter((st) => st.kind === 'human');
+      const me = (m.seats || [])[+seat];
+      const others = humans.filter((st) => st !== me);
+      if (me && !me.connected && others.length && others.every((st) => st.joined && st.connected)) return t('lobby.mineWaitsForYou');
+      return t('lobby.mineHere', {here: humans.filter((st) => st.joined && st.connected).length, total: humans.length});
+    }
+    if (m.status === 'finished') {
+      const w = (m.outcome && m.outcome.winners) || [];
+      return w.length ? t('lobby.won', {names: w.map((x) => names[x] || t('seat.n', {n: x + 1})).join(', ')}) : t('end.noWinner');
+    }
+    if (ENDED.includes(m.status)) return endedText(m.status, m.reason);
+    return '';
   }
 
   drawMatches() {
