@@ -48,6 +48,7 @@ func TestMatchStartsWhenEveryoneIsHere(t *testing.T) {
 	if got := guest.text("#turn"); !strings.Contains(got, "Pas encore là : Hana.") || !strings.Contains(got, "aucune horloge ne tourne") {
 		t.Errorf("the friend's page says %q, not whom it waits for", got)
 	}
+	guest.axe("a match waiting for its host (fr)")
 	// The host's lobby lists the match among theirs as waiting for them.
 	host.wait(fmt.Sprintf(`/waits for you/.test((document.querySelector('[data-mine=%q]') || {}).textContent || '')`, id), 15*time.Second)
 	if got := host.text(fmt.Sprintf(`[data-mine=%q] .badge`, id)); got != "open" {

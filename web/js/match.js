@@ -449,6 +449,8 @@ export class MatchPage {
     if (decide) {
       decide.setAttribute('tabindex', '-1');
       if (!decide.dataset.key) decide.dataset.key = 'decide';
+      // Where the focus waits between turns says what it waits for.
+      if (this.seat >= 0 && !decide.textContent.trim()) decide.append(h('p', {class: 'muted decide-wait'}, t('match.nextMoveSoon')));
     }
     if (played && decide && this.keeper.inside) {
       const all = (sel) => [...decide.querySelectorAll(sel)].filter(canFocus);
