@@ -334,3 +334,34 @@ func TestAnnouncementsSayWhatChangedOnce(t *testing.T) {
 		checkSaid(t, us)
 	})
 }
+
+// TestTempleSaysWhoseDiceAreFreed: another adventurer's gold mask that
+// frees the player's dice is said, naming them as theirs; one that frees
+// someone else's, and the player's own, are not read out (the log keeps
+// "… frees dice with a gold mask." for every unlock, which a screen reader
+// heard again and again).
+func TestTempleSaysWhoseDiceAreFreed(t *testing.T) {
+	s := newSite(t, boardCases["temple"].game)
+	c := s.create("temple", []string{"human", "medium"}, nil, 0, "Tess")
+	p := s.browser("tess", "en").tab("temple")
+	p.openSeat(c, 0)
+	p.wait(`document.querySelector('#tp-roll') && window.sortie.page.msg.view.dice.length > 0`, 30*time.Second)
+	js[bool](p, listenLive)
+	js[bool](p, `(() => { const pg = window.sortie.page, v = pg.msg.view;
+		const mine = v.dice.filter((d) => d.owner === 0).map((d) => d.id), theirs = v.dice.filter((d) => d.owner === 1).map((d) => d.id);
+		pg.setState({...pg.msg}, [{type: 'unlocked', seat: 1, gold: theirs[0], targets: [theirs[1]]}]);
+		pg.setState({...pg.msg}, [{type: 'unlocked', seat: 0, gold: mine[0], targets: [mine[1]]}]);
+		pg.setState({...pg.msg}, [{type: 'unlocked', seat: 1, gold: theirs[0], targets: [mine[2], mine[3]]}]);
+		return true; })()`)
+	p.waitOK(`window.sortieSaid.some((u) => /of your dice/.test(u.text))`, 5*time.Second)
+	time.Sleep(1500 * time.Millisecond)
+	us := p.said()
+	all := saidText(us)
+	if n := count(us, "Medium bot frees 2 of your dice."); n != 1 {
+		t.Errorf("the gold mask freeing the player's two dice was said %d times:\n%s", n, all)
+	}
+	if strings.Contains(all, "frees dice with a gold mask") {
+		t.Errorf("an unlock was read from the log:\n%s", all)
+	}
+	p.checkErrors()
+}
