@@ -26,6 +26,7 @@ import (
 func init() {
 	var (
 		addr, data, sync, level string
+		adminAddr               string
 		storeURL, busURL, node  string
 		lease                   time.Duration
 		speed                   float64
@@ -89,6 +90,9 @@ they play their cheaper level's move.`,
 			if node == "" {
 				node = os.Getenv("SORTIE_NODE")
 			}
+			if lim.MetricsToken == "" {
+				lim.MetricsToken = os.Getenv("SORTIE_METRICS_TOKEN")
+			}
 			if err := checkEngines(cmd, storeURL, busURL); err != nil {
 				return err
 			}
@@ -109,6 +113,7 @@ they play their cheaper level's move.`,
 			cfg.Games, cfg.DataPath, cfg.StoreURL, cfg.Sync, cfg.Logger = all.Games(), data, storeURL, sync, logger
 			cfg.BusURL, cfg.Node, cfg.Lease = busURL, node, lease
 			cfg.ClockSpeed, cfg.MessageRate, cfg.Pprof, cfg.Static = speed, rate, profile, web.Files()
+			cfg.PprofAdminOnly = adminAddr != ""
 			if cfg.TrustedProxies, err = server.ParseTrustedProxies(proxies); err != nil {
 				return fmt.Errorf("--trusted-proxies: %v", err)
 			}
@@ -153,6 +158,19 @@ they play their cheaper level's move.`,
 				srv.Shutdown(context.Background())
 				return err
 			}
+			if adminAddr != "" {
+				aln, err := lc.Listen(ctx, "tcp", adminAddr)
+				if err != nil {
+					ln.Close()
+					srv.Shutdown(context.Background())
+					return fmt.Errorf("--admin-addr: %v", err)
+				}
+				admin := &http.Server{Handler: srv.AdminHandler(), ReadHeaderTimeout: 10 * time.Second,
+					ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
+				go func() { _ = admin.Serve(aln) }()
+				defer admin.Close()
+				logger.Info("serving the admin pages", "addr", aln.Addr().String())
+			}
 			logger.Info("serving", "addr", ln.Addr().String(), "data", data, "node", srv.Node(), "resumed", n, "games", len(all.Games()))
 			fmt.Fprintf(cmd.OutOrStdout(), "sortie: serving on http://%s (data: %s)\n", ln.Addr(), data)
 			return srv.Run(ctx, ln, grace)
@@ -160,6 +178,8 @@ they play their cheaper level's move.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&addr, "addr", "localhost:8080", "address to listen on")
+	f.StringVar(&adminAddr, "admin-addr", "", "an address serving /healthz, /metrics (and with --pprof the profiles) to operators, without the public limits; keep it private")
+	f.StringVar(&lim.MetricsToken, "metrics-token", "", "a token that lets a request bearing it read /metrics on the public address (env SORTIE_METRICS_TOKEN, which ps does not show); without it only this machine's loopback may")
 	f.StringVar(&data, "data", "", "the SQLite file holding the matches, or a folder to keep "+dataFileName+" in (default "+defaultDataHelp+")")
 	f.StringVar(&storeURL, "store", "", "a PostgreSQL database (postgres://...) to keep the matches in, instead of --data (env SORTIE_STORE)")
 	f.StringVar(&busURL, "bus", "", "the NATS server (nats://host:4222) the nodes sharing --store talk through (env SORTIE_BUS)")

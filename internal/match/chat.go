@@ -114,6 +114,10 @@ func checkChat(text string) error {
 		return refuse(CodeChatTooLong, "A line holds at most %d characters.", MaxChatLen).with("max", MaxChatLen)
 	case strings.IndexFunc(text, unicode.IsControl) >= 0:
 		return refuse(CodeChatBadText, "A line is one line of text: no line breaks, tabs or other control characters.")
+	case strings.IndexFunc(text, isBidiControl) >= 0:
+		// As in names: an override would turn the text after the line
+		// around wherever it is shown.
+		return refuse(CodeChatBadText, "The line has characters that change the direction of text.")
 	}
 	return nil
 }

@@ -31,6 +31,7 @@ const (
 	CodeSpectator   = "spectator"              // spectators cannot act
 	CodeUnsupported = "unsupported_msg"        // a binary socket message
 	CodeMediaType   = "unsupported_media_type" // a request body that is not application/json
+	CodeForbidden   = "forbidden"              // an operator's page asked without the right to read it
 )
 
 // statusOf maps refusal codes to HTTP statuses. Rule refusals of games (not
@@ -69,6 +70,7 @@ var statusOf = map[string]int{
 	CodeTooManyConns:        http.StatusTooManyRequests,
 	CodeServerBusy:          http.StatusServiceUnavailable,
 	CodeTimeout:             http.StatusRequestTimeout,
+	CodeForbidden:           http.StatusForbidden,
 }
 
 // ErrorBody is the JSON of every refused request: {"error":{"code","message"}}.
@@ -106,7 +108,8 @@ func (s *Server) decodeBody(w http.ResponseWriter, r *http.Request, v any, empty
 		}
 		return &match.Error{Code: CodeMalformed, Message: "The request body could not be read."}
 	}
-	if len(bytes.TrimSpace(body)) == 0 {
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) == 0 {
 		if empty {
 			return nil
 		}
@@ -116,6 +119,11 @@ func (s *Server) decodeBody(w http.ResponseWriter, r *http.Request, v any, empty
 	// send those without asking the server first.
 	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" {
 		return &match.Error{Code: CodeMediaType, Message: "The request body must be sent as application/json."}
+	}
+	// Every body is an object: null or a list would leave v as it was and
+	// be answered as if its fields were missing.
+	if trimmed[0] != '{' {
+		return &match.Error{Code: CodeMalformed, Message: "The request body must be a JSON object."}
 	}
 	return decodeStrict(body, v)
 }
@@ -144,11 +152,13 @@ func jsonProblem(err error) string {
 	return msg
 }
 
-// tokenOf returns the token of a request: "Authorization: Bearer …" or, for
-// sockets opened by browsers, the token query parameter.
+// tokenOf returns the token of a request: "Authorization: Bearer …" (the
+// scheme in any case, as RFC 7235 has it) or, for sockets opened by
+// browsers, the token query parameter.
 func tokenOf(r *http.Request) string {
 	if h := r.Header.Get("Authorization"); h != "" {
-		if t, ok := strings.CutPrefix(h, "Bearer "); ok {
+		scheme, t, ok := strings.Cut(strings.TrimSpace(h), " ")
+		if ok && strings.EqualFold(scheme, "Bearer") {
 			return strings.TrimSpace(t)
 		}
 		return ""

@@ -65,6 +65,9 @@ func TestBadRequests(t *testing.T) {
 		{"invalid UTF-8", "POST", "/api/matches", "", []byte("{\"game\":\"testcards\",\"seats\":[{\"name\":\"\xff\"},{}]}"), server.CodeMalformed, 400},
 		{"join with a name in another case", "POST", "/api/matches/" + id + "/join", cm.Seats[0].Token, []byte(`{"Name":"Ana"}`), server.CodeMalformed, 400},
 		{"empty body", "POST", "/api/matches", "", []byte(``), server.CodeMalformed, 400},
+		{"null body", "POST", "/api/matches", "", []byte(`null`), server.CodeMalformed, 400},
+		{"null body to join", "POST", "/api/matches/" + id + "/join", cm.Seats[0].Token, []byte(` null `), server.CodeMalformed, 400},
+		{"a string for a body", "POST", "/api/matches", "", []byte(`"testcards"`), server.CodeMalformed, 400},
 		{"unknown game", "POST", "/api/matches", "", match.CreateRequest{Game: "chess"}, match.CodeUnknownGame, 404},
 		{"too many players", "POST", "/api/matches", "", match.CreateRequest{Game: "testcards", Players: 9}, match.CodeBadSetup, 400},
 		{"seats and players disagree", "POST", "/api/matches", "", match.CreateRequest{Game: "testcards", Players: 3, Seats: []match.SeatRequest{{}, {}}}, match.CodeBadSetup, 400},
@@ -122,6 +125,23 @@ func TestBadRequests(t *testing.T) {
 	for _, name := range []string{"👩‍👩‍👧", "می‌خواهم", "Zoë", "Ñandú"} {
 		if _, err := e.c.Join(ctx, other.Match.ID, other.Seats[1].Token, name); err != nil {
 			t.Fatalf("the name %q was refused: %v", name, err)
+		}
+	}
+	// The scheme of Authorization is a word in any case (RFC 7235); another
+	// scheme holds no seat token.
+	for _, c := range []struct {
+		header string
+		status int
+	}{{"bearer " + other.Seats[0].Token, 200}, {"BEARER  " + other.Seats[0].Token, 200}, {"Basic " + other.Seats[0].Token, 401}} {
+		r, _ := http.NewRequest("GET", e.hs.URL+"/api/matches/"+other.Match.ID+"/state", nil)
+		r.Header.Set("Authorization", c.header)
+		resp, err := http.DefaultClient.Do(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != c.status {
+			t.Fatalf("Authorization: %.12s…: %d, want %d", c.header, resp.StatusCode, c.status)
 		}
 	}
 	// A plain form post (what another site's page may send) is refused.

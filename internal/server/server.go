@@ -10,6 +10,7 @@ package server
 
 import (
 	"context"
+	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"io/fs"
@@ -84,9 +85,19 @@ type Config struct {
 	// is dropped: match.DefaultBuffer by default. A socket waiting to
 	// follow its match again holds as many answers to its client.
 	SocketBuffer int
-	// Pprof serves Go's profiles under /debug/pprof/ (for measuring; keep
-	// it off on a public server).
+	// Pprof serves Go's profiles under /debug/pprof/ (for measuring): on
+	// [Server.AdminHandler], and on the public handler too unless the
+	// command serves an admin address.
 	Pprof bool
+	// PprofAdminOnly keeps Go's profiles off the public handler (the
+	// command sets it when it serves an admin address).
+	PprofAdminOnly bool
+	// MetricsToken, if set, lets a request bearing it ("Authorization:
+	// Bearer <token>") read /metrics from any address. Without it, the
+	// public handler shows /metrics only to loopback peers that are not
+	// trusted proxies; [Server.AdminHandler] shows it to anyone who
+	// reaches it.
+	MetricsToken string
 	// OriginPatterns lists the other origins (host patterns) whose pages may
 	// open sockets; the server's own origin always may.
 	OriginPatterns []string
@@ -168,6 +179,7 @@ type Server struct {
 	mgr      *match.Manager
 	metrics  *metrics
 	handler  http.Handler
+	admin    http.Handler
 	clients  *clients
 	refusing atomic.Int32 // refused connections being answered
 
@@ -306,7 +318,7 @@ func (s *Server) Handler() http.Handler { return s.handler }
 func (s *Server) routes() {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", s.healthz)
-	mux.Handle("GET /metrics", s.metrics.handler())
+	mux.Handle("GET /metrics", s.metricsGate(s.metrics.handler()))
 	mux.HandleFunc("GET /api/games", s.listGames)
 	mux.HandleFunc("GET /api/games/{game}", s.getGame)
 	mux.HandleFunc("GET /api/matches", s.listMatches)
@@ -322,10 +334,8 @@ func (s *Server) routes() {
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &match.Error{Code: CodeNotFound, Message: "There is no such API endpoint (see docs/api.md)."})
 	})
-	if s.cfg.Pprof {
-		mux.HandleFunc("/debug/pprof/", pprof.Index)
-		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
-		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	if s.cfg.Pprof && !s.cfg.PprofAdminOnly {
+		servePprof(mux)
 	}
 	if s.cfg.Static != nil {
 		mux.Handle("/", http.FileServerFS(s.cfg.Static))
@@ -333,6 +343,45 @@ func (s *Server) routes() {
 		mux.HandleFunc("GET /{$}", placeholder)
 	}
 	s.handler = secureHeaders(mux)
+
+	admin := http.NewServeMux()
+	admin.HandleFunc("GET /healthz", s.healthz)
+	admin.Handle("GET /metrics", s.metrics.handler())
+	if s.cfg.Pprof {
+		servePprof(admin)
+	}
+	s.admin = admin
+}
+
+func servePprof(mux *http.ServeMux) {
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+}
+
+// AdminHandler serves what an operator reads: /healthz, /metrics and, with
+// Pprof, Go's profiles. It has none of the public handler's limits or caps:
+// serve it on an address only operators reach (serve --admin-addr).
+func (s *Server) AdminHandler() http.Handler { return s.admin }
+
+// metricsGate lets through requests for the metrics that bear the metrics
+// token, or that come straight from this machine's loopback (not through a
+// trusted proxy, whose requests come from anywhere); others are refused,
+// as the metrics tell a stranger much about the server.
+func (s *Server) metricsGate(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if tok := s.cfg.MetricsToken; tok != "" {
+			if t := tokenOf(r); t != "" && subtle.ConstantTimeCompare([]byte(t), []byte(tok)) == 1 {
+				h.ServeHTTP(w, r)
+				return
+			}
+		} else if peer, ok := addrOf(r.RemoteAddr); ok && peer.IsLoopback() && !s.trusted(peer) {
+			h.ServeHTTP(w, r)
+			return
+		}
+		writeError(w, &match.Error{Code: CodeForbidden,
+			Message: "The metrics are served on the admin address, to this machine, or with the metrics token (docs/api.md, \"Metrics\")."})
+	})
 }
 
 // contentPolicy lets pages run only the server's own scripts and styles (the

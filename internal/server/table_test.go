@@ -65,6 +65,8 @@ func TestTableTalk(t *testing.T) {
 		{strings.Repeat("é", match.MaxChatLen+1), false, match.CodeChatTooLong},
 		{"   ", false, match.CodeChatEmpty},
 		{"two\nlines", false, match.CodeChatBadText},
+		{"I \u202ewon", false, match.CodeChatBadText},
+		{"\u2066isolated\u2069", false, match.CodeChatBadText},
 		{"just us", true, match.CodeNoTeamChat},
 	} {
 		_ = p1.conn.Chat(ctx, c.text, c.team)
