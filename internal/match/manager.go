@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -410,6 +411,9 @@ func (m *Manager) loadStored(ctx context.Context, id string, lease store.Lease) 
 		rec.Lease = lease
 	}
 	m.failDamaged(ctx, rec)
+	if rec.Status.Over() && m.pastRetention(rec.Finished, time.Now()) {
+		return nil, refuse(CodeUnknownMatch, "There is no match %q.", id) // pruned, or about to be
+	}
 	if rec.Status == store.Failed || rec.Status == store.Closed {
 		return nil, overRefusal(rec) // nothing to run or show: the summary says why
 	}
@@ -497,6 +501,12 @@ func (m *Manager) newMatch(g engine.Game, rec *store.Match, log [][]byte) (*Matc
 	return x, nil
 }
 
+// pastRetention reports whether a match over since finished is past the
+// retention at now: it is deleted, or about to be, and is shown to nobody.
+func (m *Manager) pastRetention(finished, now time.Time) bool {
+	return m.retain > 0 && !finished.IsZero() && now.Sub(finished) > m.retain
+}
+
 // forget removes a match that is leaving memory.
 func (m *Manager) forget(x *Match) {
 	m.mu.Lock()
@@ -564,11 +574,12 @@ func (m *Manager) List(ctx context.Context, f store.Filter) ([]Summary, error) {
 	if err != nil {
 		return nil, refuse(CodeUnavailable, "The server could not read the matches; try again.")
 	}
+	now := time.Now()
+	recs = slices.DeleteFunc(recs, func(r *store.Match) bool { return r.Status.Over() && m.pastRetention(r.Finished, now) })
 	for _, r := range recs {
 		m.failDamaged(ctx, r)
 	}
 	out := make([]Summary, len(recs))
-	now := time.Now()
 	m.mu.Lock()
 	for i, r := range recs {
 		out[i] = summarize(r, nil)
@@ -607,6 +618,9 @@ func (m *Manager) stored(ctx context.Context, id string) (*store.Match, error) {
 	}
 	if err != nil {
 		return nil, refuse(CodeUnavailable, "The server could not read the match; try again.")
+	}
+	if rec.Status.Over() && m.pastRetention(rec.Finished, time.Now()) {
+		return nil, refuse(CodeUnknownMatch, "There is no match %q.", id) // pruned, or about to be
 	}
 	m.failDamaged(ctx, rec)
 	return rec, nil

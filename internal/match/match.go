@@ -393,6 +393,9 @@ func (x *Match) nextDue(now time.Time) time.Time {
 	if x.rec.Status.Over() && x.idle() {
 		at(x.idleSince.Add(x.mgr.linger))
 	}
+	if x.rec.Status.Over() && x.mgr.retain > 0 {
+		at(x.rec.Finished.Add(x.mgr.retain))
+	}
 	for _, t := range []time.Time{x.expiry(), x.abandonment()} {
 		if !t.IsZero() {
 			at(t)
@@ -435,8 +438,14 @@ func (x *Match) idle() bool {
 	return true
 }
 
+// unloadable reports whether the match leaves memory now: it is over and
+// nobody watched it for the linger, or it is past the retention (its
+// watchers are then let go: a pruned match is gone at once).
 func (x *Match) unloadable(now time.Time) bool {
-	return x.rec.Status.Over() && x.stall == nil && x.idle() && now.Sub(x.idleSince) >= x.mgr.linger
+	if !x.rec.Status.Over() || x.stall != nil {
+		return false
+	}
+	return x.idle() && now.Sub(x.idleSince) >= x.mgr.linger || x.mgr.pastRetention(x.rec.Finished, now)
 }
 
 // advance lets the match time pass up to at. If that fires events, it logs a

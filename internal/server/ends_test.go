@@ -326,3 +326,62 @@ func TestRetention(t *testing.T) {
 		t.Fatalf("without a retention a finished match was lost: %v", err)
 	}
 }
+
+// A match past the retention is gone at once, on every way it was shown:
+// its summary, state and view answer unknown_match, the lobby lists it no
+// more, the sockets watching it are let go and it leaves memory, though a
+// finished match lingers a minute in memory otherwise. (Issue 29, finding 6.)
+func TestPastTheRetentionIsGoneAtOnce(t *testing.T) {
+	const retain = 2 * time.Second
+	e := newEnv(t, matchtest.Games(), func(c *server.Config) {
+		c.Retain, c.ClockSpeed, c.Linger = time.Hour, 50, time.Minute
+	})
+	ctx := context.Background()
+	done, err := e.c.Create(ctx, botsOnly("2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := done.Match.ID
+	var finished time.Time
+	waitFor(t, "the match to finish", func() bool {
+		sum, err := e.c.Match(ctx, id)
+		if err == nil && sum.FinishedAt != nil {
+			finished = *sum.FinishedAt
+		}
+		return err == nil && sum.Status == store.Finished
+	})
+	// The same store under a server whose retention is short: the match
+	// is loaded again and watched, then passes the retention.
+	e.stop()
+	e.cfg.Retain = retain
+	e.start()
+	spec := e.dial(id, "", engine.Spectator)
+	defer spec.close()
+	if _, err := e.c.Match(ctx, id); err != nil && time.Since(finished) < retain {
+		t.Fatalf("the match is not shown before the retention: %v", err)
+	}
+	deadline := finished.Add(retain + 400*time.Millisecond)
+	waitFor(t, "the match to be gone", func() bool {
+		_, err := e.c.Match(ctx, id)
+		return apiCode(err) == match.CodeUnknownMatch
+	})
+	if now := time.Now(); now.After(deadline.Add(time.Second)) {
+		t.Fatalf("the match was shown %v past its retention", now.Sub(finished.Add(retain)))
+	}
+	if err := e.c.Do(ctx, "GET", "/api/matches/"+id+"/state", "", nil, nil); apiCode(err) != match.CodeUnknownMatch {
+		t.Fatalf("the state past the retention: %v", err)
+	}
+	if _, err := e.c.View(ctx, id, engine.Spectator, 1, ""); apiCode(err) != match.CodeUnknownMatch {
+		t.Fatalf("a step view past the retention: %v", err)
+	}
+	waitFor(t, "the match to leave memory", func() bool { return e.srv.Manager().Live() == 0 })
+	var list struct{ Matches []match.Summary }
+	if err := e.c.Do(ctx, "GET", "/api/matches", "", nil, &list); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range list.Matches {
+		if m.ID == id {
+			t.Fatalf("the lobby lists a match past its retention")
+		}
+	}
+}
