@@ -1,9 +1,11 @@
 package engine
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Record is one entry of a match's action log: seat Seat played Action at
@@ -39,13 +41,13 @@ func (r Record) MarshalJSON() ([]byte, error) {
 // g to decode the action.
 func DecodeRecord(g Game, b []byte) (Record, error) {
 	var raw struct {
-		Seat   *Seat           `json:"seat"`
-		Action json.RawMessage `json:"action"`
-		At     Millis          `json:"at"`
+		Seat   *Seat          `json:"seat"`
+		Action jsontext.Value `json:"action"`
+		At     Millis         `json:"at"`
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&raw); err != nil {
+	// Replays decode every record of a log: the decoder without
+	// reflection's per-call set-up, strict as the client's messages are.
+	if err := jsonv2.Unmarshal(b, &raw, jsonv2.RejectUnknownMembers(true)); err != nil {
 		return Record{}, fmt.Errorf("not a log record: %v", err)
 	}
 	r := Record{At: raw.At}

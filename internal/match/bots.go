@@ -41,7 +41,7 @@ func (x *Match) catchUp(s engine.Seat, o bot.Observer) {
 		o.Observe(x.state.View(s), nil)
 		return
 	}
-	log, err := x.mgr.store.Log(context.Background(), x.id)
+	log, err := x.mgr.logRecords(context.Background(), x.id, int(x.seq))
 	var st engine.State
 	if err == nil {
 		st, err = x.game.New(x.rec.Setup)

@@ -140,6 +140,7 @@ func (x *Match) tell(l *Line, now time.Time) error {
 	err = x.save("a line of talk", func(ctx context.Context) error {
 		return m.store.AppendChat(ctx, id, epoch, l.N, b)
 	}, func() {
+		m.logs.addChat(id, l.N, b)
 		x.chatN = l.N
 		for i, st := range x.seats {
 			if st.sub != nil && l.hears(engine.Seat(i), x.teamOf(engine.Seat(i))) {

@@ -214,6 +214,8 @@ func (x *Match) resync() {
 		if err != nil {
 			return err
 		}
+		m.logs.putLog(id, log)
+		m.logs.putChat(id, talk)
 		s, at, n, err := replayAll(g, setup, log)
 		if err != nil {
 			return &unreplayable{record: n + 1, err: err}

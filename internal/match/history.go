@@ -62,11 +62,11 @@ func (x *Match) history(ctx context.Context, s engine.Seat, ref historyRef) ([]b
 	var lines []Line
 	var raws [][]byte
 	if ref.chat > 0 {
-		all, err := x.mgr.store.Chat(ctx, x.id)
+		all, err := x.mgr.chatLines(ctx, x.id, ref.chat)
 		if err != nil {
 			return nil, err
 		}
-		for _, b := range all[:min(ref.chat, len(all))] {
+		for _, b := range all {
 			var l Line
 			if json.Unmarshal(b, &l) != nil || !l.hears(s, ref.team) {
 				continue

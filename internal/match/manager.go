@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"slices"
 	"sync"
 	"time"
@@ -65,6 +66,9 @@ type Config struct {
 	// BotSearches is how many bot decisions the node searches at once
 	// (see budget.go): one fewer than the cores, at least one, if zero.
 	BotSearches int
+	// LogCache is how many bytes of stored logs the node keeps in memory
+	// (see logcache.go): 32 MiB if zero; negative: none.
+	LogCache int64
 }
 
 // Hooks are called as matches run; any may be nil. They must not block.
@@ -117,9 +121,12 @@ type Manager struct {
 
 	expireOpen, abandonAfter, retain, clockSave time.Duration
 
-	budget *budget
-	faults faults
-	done   chan struct{} // closed by Shutdown
+	budget   *budget
+	logs     *logCache     // nil when off
+	rebuilds chan struct{} // a place for each rebuild of a past step that may run at once
+	sweeper  *time.Timer   // lets the log cache's idle entries go
+	faults   faults
+	done     chan struct{} // closed by Shutdown
 
 	mu       sync.Mutex
 	live     map[string]*Match
@@ -174,6 +181,16 @@ func NewManager(c Config) *Manager {
 	}
 	if m.buffer <= 0 {
 		m.buffer = DefaultBuffer
+	}
+	m.rebuilds = make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2))
+	switch {
+	case c.LogCache == 0:
+		m.logs = newLogCache(defaultLogCache)
+	case c.LogCache > 0:
+		m.logs = newLogCache(c.LogCache)
+	}
+	if m.logs != nil {
+		m.sweeper = time.AfterFunc(logCacheIdle/4, m.sweepLogs)
 	}
 	if c.Cluster != nil {
 		n, err := newNode(m, *c.Cluster)
@@ -433,7 +450,12 @@ func (m *Manager) loadStored(ctx context.Context, id string, lease store.Lease) 
 	x, err := m.newMatch(g, rec, log)
 	var u *unreplayable
 	if errors.As(err, &u) {
+		m.logs.drop(id)
 		return nil, m.failStored(ctx, rec, u)
+	}
+	if err == nil {
+		m.logs.putLog(id, log)
+		m.logs.putChat(id, talk)
 	}
 	if err == nil {
 		x.chatN = len(talk)
@@ -499,6 +521,54 @@ func (m *Manager) newMatch(g engine.Game, rec *store.Match, log [][]byte) (*Matc
 		}
 	}
 	return x, nil
+}
+
+// sweepLogs lets the log cache's idle entries go, every while until the
+// manager shuts down.
+func (m *Manager) sweepLogs() {
+	m.logs.sweep(time.Now())
+	select {
+	case <-m.done:
+	default:
+		m.sweeper.Reset(logCacheIdle / 4)
+	}
+}
+
+// logRecords returns the first n records of match id's stored log: from the
+// log cache, or else read from the store (and kept).
+func (m *Manager) logRecords(ctx context.Context, id string, n int) ([][]byte, error) {
+	if n == 0 {
+		return nil, nil
+	}
+	if recs, ok := m.logs.records(id, n); ok {
+		return recs, nil
+	}
+	log, err := m.store.Log(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if len(log) < n {
+		return nil, fmt.Errorf("the log holds %d records, not %d", len(log), n)
+	}
+	m.logs.putLog(id, log)
+	return log[:n:n], nil
+}
+
+// chatLines returns the first n lines of match id's talk, as logRecords does
+// its records.
+func (m *Manager) chatLines(ctx context.Context, id string, n int) ([][]byte, error) {
+	if n == 0 {
+		return nil, nil
+	}
+	if lines, ok := m.logs.lines(id, n); ok {
+		return lines, nil
+	}
+	all, err := m.store.Chat(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	m.logs.putChat(id, all)
+	return all[:min(n, len(all)):min(n, len(all))], nil
 }
 
 // pastRetention reports whether a match over since finished is past the
@@ -642,8 +712,13 @@ func (m *Manager) Replay(ctx context.Context, id string) (*Replay, error) {
 	if err != nil {
 		return nil, refuse(CodeUnavailable, "The game of this match (%s) is not on this server.", rec.Game)
 	}
-	log, err := m.store.Log(ctx, id)
+	if err := m.rebuilding(ctx); err != nil {
+		return nil, err
+	}
+	defer m.rebuilt()
+	log, err := m.logRecords(ctx, id, rec.Records)
 	if err != nil {
+		m.readError("cannot read a match's log", id, err)
 		return nil, refuse(CodeUnavailable, "The server could not read the match; try again.")
 	}
 	state, _, err := replay(g, rec.Setup, log)
@@ -673,6 +748,9 @@ func (m *Manager) Shutdown(ctx context.Context) error {
 	}
 	m.closing = true
 	close(m.done)
+	if m.sweeper != nil {
+		m.sweeper.Stop()
+	}
 	if m.node != nil {
 		m.mu.Unlock()
 		m.node.stop()

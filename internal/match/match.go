@@ -495,7 +495,10 @@ func (x *Match) commit(next engine.State, r engine.Record, evs []engine.Event, a
 	m, id, epoch, n := x.mgr, x.id, x.rec.Lease.Epoch, int(x.seq)+1
 	err = x.save("a record", func(ctx context.Context) error {
 		return m.store.Append(ctx, id, epoch, n, data, r.At)
-	}, func() { x.recorded(next, r, evs, actor, ack, source) })
+	}, func() {
+		m.logs.addRecord(id, n, data)
+		x.recorded(next, r, evs, actor, ack, source)
+	})
 	if err != nil && err != errPending {
 		return x.refusedWrite("a record", err)
 	}

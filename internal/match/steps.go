@@ -10,10 +10,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"sortie/engine"
 	"sortie/internal/store"
 )
+
+// rebuildWait bounds the wait for a place among the rebuilds.
+const rebuildWait = 2 * time.Second
 
 // CodeNoToken refuses a request that needs a seat's token and has none.
 const CodeNoToken = "no_token"
@@ -58,12 +62,12 @@ func (m *Manager) View(ctx context.Context, id string, seat engine.Seat, step in
 		return nil, refuse(CodeUnavailable, "The game of this match (%s) is not on this server.", rec.Game)
 	}
 	out := &StepView{Seq: uint64(step), Events: []json.RawMessage{}}
-	var last []engine.Event
-	s, err := replayLog(ctx, m, g, id, rec.Setup, step, func(k int, at engine.Millis, evs []engine.Event, _ engine.State) {
-		if k == step {
-			out.Clock, last = at, evs
-		}
-	})
+	if err := m.rebuilding(ctx); err != nil {
+		return nil, err
+	}
+	defer m.rebuilt()
+	s, at, last, err := m.stateAt(ctx, g, id, rec.Setup, step)
+	out.Clock = at
 	if err != nil {
 		m.log.Error("cannot rebuild a step of a match", "match", id, "step", step, "err", err)
 		return nil, refuse(CodeUnavailable, "Match %s cannot be rebuilt from its log.", id)
@@ -79,20 +83,67 @@ func (m *Manager) View(ctx context.Context, id string, seat engine.Seat, step in
 	return out, nil
 }
 
+// stateAt returns the state after record step of match id's log, with the
+// time and events of that record. It starts from the nearest state the log
+// cache keeps before it, and keeps some of the states it passes, so that a
+// view at any step costs about what a view near the start does.
+func (m *Manager) stateAt(ctx context.Context, g engine.Game, id string, setup engine.Setup, step int) (engine.State, engine.Millis, []engine.Event, error) {
+	log, err := m.logRecords(ctx, id, step)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	var s engine.State
+	from := 0
+	// The events of record step come from playing it: start before it.
+	if p, ok := m.logs.nearest(id, step-1); ok {
+		s, from = p.state.Clone(), p.k
+	} else if s, err = g.New(setup); err != nil {
+		return nil, 0, nil, err
+	}
+	var at engine.Millis
+	var evs []engine.Event
+	for k := from + 1; k <= step; k++ {
+		r, err := engine.DecodeRecord(g, log[k-1])
+		if err != nil {
+			return nil, 0, nil, fmt.Errorf("record %d: %v", k, err)
+		}
+		if evs, err = engine.Play(s, r); err != nil {
+			return nil, 0, nil, fmt.Errorf("record %d: %v", k, err)
+		}
+		at = r.At
+		if k%stepEvery == 0 {
+			m.logs.keepState(id, k, at, s.Clone())
+		}
+	}
+	return s, at, evs, nil
+}
+
+// rebuilding waits for a place among the rebuilds of past steps that may run
+// at once (half the cores, at least one), so that readers of replays never
+// take the cores the matches under way need; it refuses when ctx ends
+// first. The caller calls rebuilt when done.
+func (m *Manager) rebuilding(ctx context.Context) error {
+	t := time.NewTimer(rebuildWait)
+	defer t.Stop()
+	select {
+	case m.rebuilds <- struct{}{}:
+		return nil
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	return refuse(CodeUnavailable, "The server is busy rebuilding other replays; try again in a moment.")
+}
+
+func (m *Manager) rebuilt() { <-m.rebuilds }
+
 // replayLog replays the first n records of match id's stored log from its
 // setup, calling fn (if not nil) after each with its number (from 1), its
 // time, its events and the state after it, which fn must not keep. It
 // returns the state after record n.
 func replayLog(ctx context.Context, m *Manager, g engine.Game, id string, setup engine.Setup, n int, fn func(k int, at engine.Millis, evs []engine.Event, s engine.State)) (engine.State, error) {
-	var log [][]byte
-	if n > 0 {
-		var err error
-		if log, err = m.store.Log(ctx, id); err != nil {
-			return nil, err
-		}
-		if n > len(log) {
-			return nil, fmt.Errorf("the log holds %d records, not %d", len(log), n)
-		}
+	log, err := m.logRecords(ctx, id, n)
+	if err != nil {
+		return nil, err
 	}
 	s, err := g.New(setup)
 	if err != nil {

@@ -128,6 +128,10 @@ var postgresMigrations = []string{
 	// Since when a running match has had no player connected (null: one
 	// is, or unknown).
 	`ALTER TABLE matches ADD COLUMN absent_since timestamptz;`,
+
+	// Who created a match, for the limits a node rebuilds when it starts.
+	`ALTER TABLE matches ADD COLUMN creator text NOT NULL DEFAULT '';
+	CREATE INDEX matches_created ON matches (created) WHERE creator <> '';`,
 }
 
 // OpenPostgres connects to the database at url (postgres://...), creates or
@@ -340,9 +344,9 @@ func (s *Postgres) Create(ctx context.Context, m *Match) error {
 		status = Open
 	}
 	return s.write(ctx, m.ID, &pgOp{
-		sql: `INSERT INTO matches (id, game, setup, seats, host_hash, settings, status, clock, created)
-			VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING`,
-		args:    []any{m.ID, m.Game, string(setup), seats, m.HostHash, m.Settings, string(status), int64(m.Clock), m.Created},
+		sql: `INSERT INTO matches (id, game, setup, seats, host_hash, settings, status, clock, created, creator)
+			VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING`,
+		args:    []any{m.ID, m.Game, string(setup), seats, m.HostHash, m.Settings, string(status), int64(m.Clock), m.Created, m.Creator},
 		refusal: func(context.Context, pgx.Tx) error { return taken(m.ID) },
 	})
 }
@@ -570,7 +574,7 @@ func (s *Postgres) Check(ctx context.Context) error {
 }
 
 const pgMatchColumns = `id, game, setup, seats::text, host_hash, settings, status, records, clock, outcome,
-	created, started, finished, epoch, owner, (SELECT expires FROM nodes WHERE name = m.owner), reason, absent_since`
+	created, started, finished, epoch, owner, (SELECT expires FROM nodes WHERE name = m.owner), reason, absent_since, creator`
 
 func scanPgMatch(row pgx.Row) (*Match, error) {
 	var (
@@ -581,7 +585,7 @@ func scanPgMatch(row pgx.Row) (*Match, error) {
 		started, finished, expires, absent *time.Time
 	)
 	if err := row.Scan(&m.ID, &m.Game, &setup, &seats, &m.HostHash, &m.Settings, &status, &m.Records, &clock, &outcome,
-		&m.Created, &started, &finished, &m.Lease.Epoch, &m.Lease.Node, &expires, &m.Reason, &absent); err != nil {
+		&m.Created, &started, &finished, &m.Lease.Epoch, &m.Lease.Node, &expires, &m.Reason, &absent, &m.Creator); err != nil {
 		return nil, err
 	}
 	m.Status, m.Clock = Status(status), engine.Millis(clock)
@@ -642,6 +646,22 @@ func (s *Postgres) List(ctx context.Context, f Filter) ([]*Match, error) {
 // Unfinished returns the ids of open and running matches, oldest first.
 func (s *Postgres) Unfinished(ctx context.Context) ([]string, error) {
 	return s.ids(ctx, `SELECT id FROM matches WHERE status IN ('open', 'running') ORDER BY created, id`)
+}
+
+// Creations returns the creations since a time, oldest first.
+func (s *Postgres) Creations(ctx context.Context, since time.Time) ([]Creation, error) {
+	ctx, cancel := s.read(ctx)
+	defer cancel()
+	rows, err := s.pool.Query(ctx, `SELECT creator, created FROM matches WHERE creator <> '' AND created >= $1 ORDER BY created`, since)
+	if err != nil {
+		return nil, s.fault(err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Creation, error) {
+		var c Creation
+		err := r.Scan(&c.Creator, &c.Created)
+		return c, err
+	})
+	return out, s.fault(err)
 }
 
 func (s *Postgres) ids(ctx context.Context, q string, args ...any) ([]string, error) {

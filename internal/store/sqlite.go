@@ -60,6 +60,10 @@ type SQLite struct {
 	// uses them; a transaction's statements close with it.
 	prepared [numWriterStmts]*sql.Stmt
 	bound    [numWriterStmts]*sql.Stmt
+	// The readers' most frequent statements, prepared once on each reading
+	// connection as it first runs them: every summary, view and load reads
+	// a match, and loads and histories its log and talk.
+	getStmt, logStmt, chatStmt *sql.Stmt
 }
 
 // A writerStmt names one of the writer's statements.
@@ -107,8 +111,8 @@ var writerQueries = [numWriterStmts]string{
 		AND (SELECT coalesce(max(n), 0) FROM records WHERE match_id = ?1) = ?2 - 1`,
 	stLastRecord: `SELECT rec FROM records WHERE match_id = ?1 AND n = ?2 AND n = (SELECT max(n) FROM records WHERE match_id = ?1)`,
 	stHold:       `SELECT epoch, owner, status FROM matches WHERE id = ?`,
-	stCreate: `INSERT INTO matches(id, game, setup, seats, host_hash, settings, status, clock, created)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING`,
+	stCreate: `INSERT INTO matches(id, game, setup, seats, host_hash, settings, status, clock, created, creator)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING`,
 	stChat: `INSERT INTO chat(match_id, n, line) SELECT ?1, ?2, ?3
 		WHERE (SELECT coalesce(max(n), 0) FROM chat WHERE match_id = ?1) = ?2 - 1`,
 	stLastChat:    `SELECT line FROM chat WHERE match_id = ?1 AND n = ?2 AND n = (SELECT max(n) FROM chat WHERE match_id = ?1)`,
@@ -195,6 +199,10 @@ var sqliteMigrations = []string{
 	// Since when a running match has had no player connected (0: one is,
 	// or unknown).
 	`ALTER TABLE matches ADD COLUMN absent_since INTEGER NOT NULL DEFAULT 0;`,
+
+	// Who created a match, for the limits a node rebuilds when it starts.
+	`ALTER TABLE matches ADD COLUMN creator TEXT NOT NULL DEFAULT '';
+	CREATE INDEX matches_created ON matches(created) WHERE creator <> '';`,
 }
 
 // OpenSQLite opens the store in the file at path, creating the file (and its
@@ -249,6 +257,17 @@ func OpenSQLite(path string, o SQLiteOptions) (*SQLite, error) {
 	s.w, s.r = w, r
 	for k, q := range writerQueries {
 		if s.prepared[k], err = w.Prepare(q); err != nil {
+			s.closeStmts()
+			w.Close()
+			r.Close()
+			return nil, fmt.Errorf("store: prepare statements: %v", err)
+		}
+	}
+	for _, p := range []struct {
+		st **sql.Stmt
+		q  string
+	}{{&s.getStmt, sqliteGet}, {&s.logStmt, sqliteLog}, {&s.chatStmt, sqliteChat}} {
+		if *p.st, err = r.Prepare(p.q); err != nil {
 			s.closeStmts()
 			w.Close()
 			r.Close()
@@ -484,7 +503,7 @@ func (s *SQLite) Close() error {
 }
 
 func (s *SQLite) closeStmts() {
-	for _, st := range s.prepared {
+	for _, st := range append(s.prepared[:], s.getStmt, s.logStmt, s.chatStmt) {
 		if st != nil {
 			st.Close()
 		}
@@ -533,7 +552,7 @@ func (s *SQLite) Create(ctx context.Context, m *Match) error {
 		status = Open
 	}
 	return s.q.write(ctx, m.ID, func(tx *sql.Tx) error {
-		res, err := s.stmt(tx, stCreate).Exec(m.ID, m.Game, string(setup), seats, m.HostHash, m.Settings, string(status), int64(m.Clock), millis(m.Created))
+		res, err := s.stmt(tx, stCreate).Exec(m.ID, m.Game, string(setup), seats, m.HostHash, m.Settings, string(status), int64(m.Clock), millis(m.Created), m.Creator)
 		if err != nil {
 			return err
 		}
@@ -574,7 +593,7 @@ func (s *SQLite) AppendChat(ctx context.Context, id string, e Epoch, n int, line
 
 // Chat returns a match's table talk.
 func (s *SQLite) Chat(ctx context.Context, id string) ([][]byte, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT n, line FROM chat WHERE match_id = ? ORDER BY n`, id)
+	rows, err := s.chatStmt.QueryContext(ctx, id)
 	if err != nil {
 		return nil, s.fault(err)
 	}
@@ -817,7 +836,7 @@ func (s *SQLite) Check(ctx context.Context) error {
 // matchColumns are read from matches m; the record count comes from the log.
 const matchColumns = `id, game, setup, seats, host_hash, settings, status,
 	(SELECT coalesce(max(n), 0) FROM records WHERE match_id = m.id), clock, outcome, created, started, finished,
-	epoch, owner, coalesce((SELECT expires FROM nodes WHERE name = m.owner), 0), reason, absent_since`
+	epoch, owner, coalesce((SELECT expires FROM nodes WHERE name = m.owner), 0), reason, absent_since, creator`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -831,7 +850,7 @@ func scanMatch(row scanner) (*Match, error) {
 		absent                              int64
 	)
 	if err := row.Scan(&m.ID, &m.Game, &setup, &seats, &m.HostHash, &m.Settings, &status, &m.Records, &clock, &outcome,
-		&created, &started, &finished, &m.Lease.Epoch, &m.Lease.Node, &expires, &m.Reason, &absent); err != nil {
+		&created, &started, &finished, &m.Lease.Epoch, &m.Lease.Node, &expires, &m.Reason, &absent, &m.Creator); err != nil {
 		return nil, err
 	}
 	m.Status, m.Clock = Status(status), engine.Millis(clock)
@@ -846,9 +865,16 @@ func scanMatch(row scanner) (*Match, error) {
 	return &m, nil
 }
 
+// The readers' prepared statements.
+const (
+	sqliteGet  = `SELECT ` + matchColumns + ` FROM matches m WHERE id = ?`
+	sqliteLog  = `SELECT n, rec FROM records WHERE match_id = ? ORDER BY n`
+	sqliteChat = `SELECT n, line FROM chat WHERE match_id = ? ORDER BY n`
+)
+
 // Get returns one match.
 func (s *SQLite) Get(ctx context.Context, id string) (*Match, error) {
-	m, err := scanMatch(s.r.QueryRowContext(ctx, `SELECT `+matchColumns+` FROM matches m WHERE id = ?`, id))
+	m, err := scanMatch(s.getStmt.QueryRowContext(ctx, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("%w: %s", ErrNotFound, id)
 	}
@@ -857,7 +883,7 @@ func (s *SQLite) Get(ctx context.Context, id string) (*Match, error) {
 
 // Log returns a match's log.
 func (s *SQLite) Log(ctx context.Context, id string) ([][]byte, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT n, rec FROM records WHERE match_id = ? ORDER BY n`, id)
+	rows, err := s.logStmt.QueryContext(ctx, id)
 	if err != nil {
 		return nil, s.fault(err)
 	}
@@ -900,6 +926,26 @@ func (s *SQLite) List(ctx context.Context, f Filter) ([]*Match, error) {
 // Unfinished returns the ids of open and running matches, oldest first.
 func (s *SQLite) Unfinished(ctx context.Context) ([]string, error) {
 	return s.ids(ctx, `SELECT id FROM matches WHERE status IN ('open', 'running') ORDER BY created, id`)
+}
+
+// Creations returns the creations since a time, oldest first.
+func (s *SQLite) Creations(ctx context.Context, since time.Time) ([]Creation, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT creator, created FROM matches WHERE creator <> '' AND created >= ? ORDER BY created`, millis(since))
+	if err != nil {
+		return nil, s.fault(err)
+	}
+	defer rows.Close()
+	var out []Creation
+	for rows.Next() {
+		var c Creation
+		var at int64
+		if err := rows.Scan(&c.Creator, &at); err != nil {
+			return nil, s.fault(err)
+		}
+		c.Created = fromMillis(at)
+		out = append(out, c)
+	}
+	return out, s.fault(rows.Err())
 }
 
 func (s *SQLite) ids(ctx context.Context, q string, args ...any) ([]string, error) {

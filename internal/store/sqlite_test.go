@@ -89,7 +89,7 @@ func TestSQLiteMigratesAnOldFile(t *testing.T) {
 		t.Fatalf("log after reopening: %q %v", log, err)
 	}
 	versions := readVersions(t, path)
-	if versions != "1 2 3 4 5" { // (3: the table talk, 4: ends and their reasons, 5: since when nobody plays)
+	if versions != "1 2 3 4 5 6" { // (3: the table talk, 4: ends and their reasons, 5: since when nobody plays, 6: who created each match)
 		t.Fatalf("schema versions recorded: %q", versions)
 	}
 }

@@ -88,6 +88,10 @@ type Seat struct {
 	// Left is set while the seat's human has handed the seat to its bot for
 	// the rest of the match (they may take it back).
 	Left bool `json:"left,omitempty"`
+	// ByCreator is set while the seat's human joined from where the match
+	// was created ([Match.Creator]): a match whose every joined seat is so
+	// is a table nobody else sat at.
+	ByCreator bool `json:"by_creator,omitempty"`
 	// TokenHash is the SHA-256 of the seat's token; nil for bot seats.
 	TokenHash []byte `json:"-"`
 }
@@ -122,6 +126,9 @@ type Match struct {
 	// concerns are then zero. Get and List still return such a match, so
 	// that one bad row hides no other; the match package marks it failed.
 	Damaged string
+	// Creator is who created the match, as the server tells clients apart
+	// (their network), for its limits; empty if unknown.
+	Creator string
 	// Lease says which node runs the match, under which epoch.
 	Lease    Lease
 	Created  time.Time
@@ -131,6 +138,12 @@ type Match struct {
 	// disconnected, zero while one is connected or if it was never saved
 	// (see [Store.SaveAbsence]).
 	AbsentSince time.Time
+}
+
+// Creation is one match's creation, as [Store.Creations] lists them.
+type Creation struct {
+	Creator string
+	Created time.Time
 }
 
 // Filter selects matches to list.
@@ -260,6 +273,10 @@ type Store interface {
 	// Unfinished returns the ids of every match that is open or running,
 	// oldest first: those a single node rebuilds when it starts.
 	Unfinished(ctx context.Context) ([]string, error)
+	// Creations returns the creations of the matches created at or after
+	// since whose creator is known, oldest first: what a node starting
+	// counts against each client's allowance of new matches.
+	Creations(ctx context.Context, since time.Time) ([]Creation, error)
 
 	// Acquire gives node the lease on match id under the next epoch, if
 	// nobody holds it, its holder's leases have expired, or node holds it

@@ -82,6 +82,7 @@ var scenarios = []scenario{
 	{"CloseKeepsAcknowledged", closeKeepsAcknowledged},
 	{"Check", check},
 	{"Absence", absence},
+	{"Creations", creations},
 }
 
 // run is one scenario's world: a database and the handles open on it.
@@ -229,6 +230,47 @@ func roundTrip(r *run) {
 	r.ok(s.Create(r.ctx, bare), "create a bare match")
 	if m := r.get(s, "bare"); m.Status != store.Open || m.HostHash != nil || len(m.Settings) != 0 || len(m.Seats) != 0 {
 		r.fail("bare match: %+v", m)
+	}
+}
+
+// Who created a match, and whether a seat joined from there, read back; the
+// creations since a time are listed oldest first, those of unknown
+// creators left out, whatever became of the matches.
+func creations(r *run) {
+	s := r.store()
+	for i, c := range []struct {
+		id, creator string
+		at          time.Duration
+	}{{"old", "10.0.0.1", 0}, {"anon", "", 2 * time.Minute}, {"b", "2001:db8::/64", 3 * time.Minute}, {"a", "10.0.0.1", 2 * time.Minute}, {"c", "10.0.0.1", 4 * time.Minute}} {
+		m := newMatch(c.id, t0.Add(c.at))
+		m.Creator = c.creator
+		if i == 0 {
+			m.Seats[0].Joined, m.Seats[0].ByCreator = true, true
+		}
+		r.ok(s.Create(r.ctx, m), "create %s", c.id)
+	}
+	r.ok(s.End(r.ctx, "c", 0, store.Expired, "", 0, t0.Add(5*time.Minute)), "end c")
+	s.Close()
+	s = r.store()
+	if m := r.get(s, "old"); m.Creator != "10.0.0.1" || !m.Seats[0].ByCreator || m.Seats[1].ByCreator {
+		r.fail("creator and seats read back as %q %+v", m.Creator, m.Seats)
+	}
+	if m := r.get(s, "anon"); m.Creator != "" {
+		r.fail("a match of no known creator reads back as created by %q", m.Creator)
+	}
+	got, err := s.Creations(r.ctx, t0.Add(time.Minute))
+	r.ok(err, "creations")
+	want := []store.Creation{{"10.0.0.1", t0.Add(2 * time.Minute)}, {"2001:db8::/64", t0.Add(3 * time.Minute)}, {"10.0.0.1", t0.Add(4 * time.Minute)}}
+	if len(got) != len(want) {
+		r.fail("creations since a minute in: %+v, want %+v", got, want)
+	}
+	for i := range want {
+		if got[i].Creator != want[i].Creator || !got[i].Created.Equal(want[i].Created) {
+			r.fail("creations since a minute in: %+v, want %+v", got, want)
+		}
+	}
+	if ms, _ := s.List(r.ctx, store.Filter{}); len(ms) == 0 || ms[0].Creator == "" {
+		r.fail("List does not read the creator back: %+v", ms)
 	}
 }
 

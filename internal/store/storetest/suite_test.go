@@ -98,6 +98,13 @@ func (c careless) End(ctx context.Context, id string, e store.Epoch, st store.St
 
 // TestSuiteCatchesFlaws plants one flaw at a time in a real store and
 // expects the suite to name it.
+// amnesiac lists every creation, whenever it was.
+type amnesiac struct{ store.Store }
+
+func (a amnesiac) Creations(ctx context.Context, _ time.Time) ([]store.Creation, error) {
+	return a.Store.Creations(ctx, time.Time{})
+}
+
 func TestSuiteCatchesFlaws(t *testing.T) {
 	for _, c := range []struct {
 		name      string
@@ -119,6 +126,8 @@ func TestSuiteCatchesFlaws(t *testing.T) {
 			[]string{"Prune"}, "pruned 4, want 2"},
 		{"ends that forget why", func(s store.Store) store.Store { return careless{s} },
 			[]string{"Ends"}, "abandoned reads back"},
+		{"creations from the dawn of time", func(s store.Store) store.Store { return amnesiac{s} },
+			[]string{"Creations"}, "creations since a minute in"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			err := storetest.Check(t, harness(c.wrap), c.scenarios...)
