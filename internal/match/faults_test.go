@@ -556,3 +556,62 @@ func TestPostgresStopsUnderAMatch(t *testing.T) {
 		t.Fatalf("PostgreSQL's stop logged %d errors, want one:\n%s", len(errs), strings.Join(errs, "\n"))
 	}
 }
+
+// While the store cannot be read, a state message still carries the
+// history this node holds of the match (the log it read or stored), and
+// where it holds none, the loss is logged once for the whole incident, not
+// once a message. (Issue 29, finding 7: every GET …/state logged a warning
+// and lost its history.)
+func TestHistoryWhileTheStoreCannotBeRead(t *testing.T) {
+	srv := pgtest.Own(t)
+	if !srv.Throwaway() {
+		t.Skip("SORTIE_TEST_POSTGRES names a server the tests may not stop")
+	}
+	ctx := context.Background()
+	u, err := srv.Database(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.OpenPostgres(ctx, u, store.PostgresOptions{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	held := newFaulty(t, st, match.Config{}, twoHumans(), true)
+	bare := newFaulty(t, st, match.Config{LogCache: -1}, twoHumans(), true)
+	for _, f := range []*faulty{held, bare} {
+		for range 3 {
+			s := snapshot(t, f.x, 0)
+			seat := engine.Seat(0)
+			if len(s.Legal) == 0 {
+				s, seat = snapshot(t, f.x, 1), 1
+			}
+			if err := f.x.Act(ctx, seat, s.Seq, s.Legal[0]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	want := len(snapshot(t, held.x, 0).History)
+	if want < 3 {
+		t.Fatalf("the history before the fault holds %d entries", want)
+	}
+	srv.Kill()
+	for range 3 {
+		if got := len(snapshot(t, held.x, 0).History); got != want {
+			t.Fatalf("with the store down, the history holds %d entries, not the %d the node holds", got, want)
+		}
+		if got := snapshot(t, bare.x, 0).History; len(got) != 0 {
+			t.Fatalf("a node that holds no log showed a history of %d entries", len(got))
+		}
+	}
+	if lines := held.logs.Lines("WARN", "history"); len(lines) != 0 {
+		t.Fatalf("a history the node held was said lost:\n%s", strings.Join(lines, "\n"))
+	}
+	if lines := bare.logs.Lines("WARN", "history"); len(lines) != 1 {
+		t.Fatalf("three histories lost in one incident logged %d warnings:\n%s", len(lines), strings.Join(lines, "\n"))
+	}
+	if err := srv.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the history to come back", func() bool { return len(snapshot(t, bare.x, 0).History) == want })
+}

@@ -39,14 +39,22 @@ func (x *Match) historyRef(s engine.Seat) historyRef {
 }
 
 // withHistory adds the history of audience s up to ref to a state message.
-// It runs off the match's run: it reads only the store and what never
-// changes (the game and the setup). If the store cannot be read, the
-// message goes without a history, and the client keeps the log it holds.
+// It runs off the match's run: it reads only the log cache or the store,
+// and what never changes (the game and the setup). If neither holds the
+// log, the message goes without a history, and the client keeps the log it
+// holds; that is said once while the store fails, not once a message.
 func (x *Match) withHistory(ctx context.Context, state []byte, s engine.Seat, ref historyRef) []byte {
 	h, err := x.history(ctx, s, ref)
 	if err != nil {
-		x.log.Warn("a state message goes without its history", "err", err)
+		if x.mgr.historyLost.CompareAndSwap(false, true) {
+			x.log.Warn("state messages go without their history until the store can be read", "err", err)
+		} else {
+			x.log.Debug("a state message goes without its history", "err", err)
+		}
 		return state
+	}
+	if x.mgr.historyLost.CompareAndSwap(true, false) {
+		x.log.Info("state messages have their history again")
 	}
 	out := make([]byte, 0, len(state)+len(h)+16)
 	out = append(out, state[:len(state)-1]...)

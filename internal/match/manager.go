@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"sortie/engine"
@@ -121,12 +122,15 @@ type Manager struct {
 
 	expireOpen, abandonAfter, retain, clockSave time.Duration
 
-	budget   *budget
-	logs     *logCache     // nil when off
-	rebuilds chan struct{} // a place for each rebuild of a past step that may run at once
-	sweeper  *time.Timer   // lets the log cache's idle entries go
-	faults   faults
-	done     chan struct{} // closed by Shutdown
+	budget *budget
+	// historyLost is set while histories cannot be read (one log line an
+	// incident).
+	historyLost atomic.Bool
+	logs        *logCache     // nil when off
+	rebuilds    chan struct{} // a place for each rebuild of a past step that may run at once
+	sweeper     *time.Timer   // lets the log cache's idle entries go
+	faults      faults
+	done        chan struct{} // closed by Shutdown
 
 	mu       sync.Mutex
 	live     map[string]*Match
