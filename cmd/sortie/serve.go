@@ -55,17 +55,26 @@ on SIGTERM a node hands them over before it stops. SORTIE_STORE, SORTIE_BUS and
 SORTIE_NODE may stand for --store, --bus and --node.
 
 Limits for a server open to anyone (docs/api.md, "Limits"): each client (an
-address, or an IPv6 /64) may create --create-rate matches a minute in bursts of
---create-burst, hold --matches-per-client unfinished matches (all-bot ones too),
---sockets-per-client match sockets and --conns-per-client connections; the
-server holds at most --max-matches matches and --max-conns connections. A
-client over a limit gets 429 with Retry-After; 0 turns a per-client limit off.
-Behind a reverse proxy, name it with --trusted-proxies so that each client
-counts for the address the proxy forwards (--client-ip-header); without it the
-forwarded header is ignored and the proxy counts as one client.
+address, or an IPv6 /64; the /64s of one /48 together four times as much) may
+create --create-rate matches a minute in bursts of --create-burst, hold
+--matches-per-client unfinished matches (all-bot ones too), open
+--socket-rate match sockets a minute, hold --sockets-per-client of them
+(--spectators-per-client watching), --conns-per-client connections, and read
+--read-rate matches a second; the server holds at most --max-matches matches,
+--max-conns connections (--max-spectators of them spectators, and
+--spectators-per-match for one match). A client over a limit gets 429 with
+Retry-After; 0 turns a per-client limit off. What each client holds and has
+created lately counts again after a restart. /healthz and /metrics are
+answered whatever the caps; /metrics only to this machine, to
+--metrics-token, or on --admin-addr. Behind a reverse proxy, name it with
+--trusted-proxies so that each client counts for the address the proxy
+forwards (--client-ip-header); without it the forwarded header is ignored and
+the proxy counts as one client.
 
-Matches that nobody plays end by themselves: an open match nobody started
-expires after --expire-open, a running match with no player connected for
+Matches that nobody plays end by themselves: an open match nobody but its
+creator joined expires after --expire-lonely, and such matches are the first
+to end (oldest first) when the server nears --max-matches; an open match
+nobody started expires after --expire-open, a running match with no player connected for
 --abandon-after is abandoned (its bots stop). Matches over (finished, expired,
 abandoned, failed or closed) are kept, or deleted after --retain. Hard bots
 search within a budget of --bot-searches decisions at once; when it is taken,
@@ -122,15 +131,18 @@ they play their cheaper level's move.`,
 			}
 			// On the command line 0 turns a limit off; in server.Config it
 			// takes the default.
-			for _, v := range []*int{&cfg.OpenPerClient, &cfg.SocketsPerClient, &cfg.ConnsPerClient, &cfg.MaxConns} {
+			for _, v := range []*int{&cfg.OpenPerClient, &cfg.SocketsPerClient, &cfg.ConnsPerClient, &cfg.MaxConns,
+				&cfg.SpectatorsPerClient, &cfg.SpectatorsPerMatch} {
 				if *v == 0 {
 					*v = -1
 				}
 			}
-			if cfg.CreateRate == 0 {
-				cfg.CreateRate = -1
+			for _, r := range []*float64{&cfg.CreateRate, &cfg.SocketRate, &cfg.ReadRate} {
+				if *r == 0 {
+					*r = -1
+				}
 			}
-			for _, d := range []*time.Duration{&cfg.ExpireOpen, &cfg.AbandonAfter} {
+			for _, d := range []*time.Duration{&cfg.ExpireOpen, &cfg.ExpireLonely, &cfg.AbandonAfter} {
 				if *d == 0 {
 					*d = -1
 				}
@@ -197,6 +209,13 @@ they play their cheaper level's move.`,
 	f.IntVar(&lim.CreateBurst, "create-burst", 20, "matches a client may create at once")
 	f.IntVar(&lim.OpenPerClient, "matches-per-client", 50, "unfinished matches a client may have created, all-bot ones included (0: no limit)")
 	f.IntVar(&lim.SocketsPerClient, "sockets-per-client", 64, "match sockets a client may hold open (0: no limit)")
+	f.IntVar(&lim.SpectatorsPerClient, "spectators-per-client", 32, "spectator sockets a client may hold open, among its sockets (0: no limit)")
+	f.IntVar(&lim.SpectatorsPerMatch, "spectators-per-match", 200, "spectator sockets one match may have on this node (0: no limit)")
+	f.IntVar(&lim.MaxSpectators, "max-spectators", 0, "spectator sockets in all (0: three quarters of --max-conns, the rest kept for players)")
+	f.Float64Var(&lim.SocketRate, "socket-rate", 60, "match sockets a client may open a minute, refused ones included (0: no limit)")
+	f.IntVar(&lim.SocketBurst, "socket-burst", 30, "match sockets a client may open at once")
+	f.Float64Var(&lim.ReadRate, "read-rate", 20, "reads of matches (lists, summaries, states, replays, step views) a client may ask for a second (0: no limit)")
+	f.IntVar(&lim.ReadBurst, "read-burst", 60, "reads of matches a client may ask for at once")
 	f.IntVar(&lim.ConnsPerClient, "conns-per-client", 256, "connections an address may hold open, trusted proxies excepted (0: no limit)")
 	f.IntVar(&lim.MaxLive, "max-matches", 100_000, "matches in memory at once")
 	f.IntVar(&lim.MaxConns, "max-conns", 10_000, "connections open at once, at most 90% of the files the process may open (0: only that bound)")
@@ -205,6 +224,7 @@ they play their cheaper level's move.`,
 	f.DurationVar(&lim.HTTPWriteTimeout, "write-timeout", time.Minute, "how long an answer may take to be taken (match sockets have their own)")
 	f.DurationVar(&lim.IdleTimeout, "idle-timeout", time.Minute, "how long a keep-alive connection may wait for its next request")
 	f.DurationVar(&lim.ExpireOpen, "expire-open", 24*time.Hour, "an open match nobody started this long after its creation expires (0: never)")
+	f.DurationVar(&lim.ExpireLonely, "expire-lonely", time.Hour, "an open match nobody but its creator joined expires this long after its creation (0: at --expire-open)")
 	f.DurationVar(&lim.AbandonAfter, "abandon-after", 72*time.Hour, "a running match with no player connected for this long is abandoned (0: never)")
 	f.DurationVar(&lim.Retain, "retain", 0, "delete matches over for longer than this, e.g. 720h for 30 days (0: keep them)")
 	f.IntVar(&lim.BotSearches, "bot-searches", 0, "bot decisions searched at once; beyond, hard bots play their cheaper move (0: one fewer than the cores, at least one)")

@@ -43,6 +43,12 @@ const (
 	// ReasonHostClosed: its host closed it (params.was: "open" or
 	// "failed").
 	ReasonHostClosed = "closed_by_host"
+	// ReasonNobodyJoined: an open match nobody but its creator joined
+	// within after_ms.
+	ReasonNobodyJoined = "nobody_joined"
+	// ReasonNoRoom: an open match nobody but its creator joined, ended
+	// to make room for new ones when the server was nearly full.
+	ReasonNoRoom = "no_room"
 )
 
 // Refusal codes of what cannot be done with a match that ended without an
@@ -58,6 +64,7 @@ const (
 // Defaults of the ends (see Config).
 const (
 	defaultExpireOpen   = 24 * time.Hour
+	defaultExpireLonely = time.Hour
 	defaultAbandonAfter = 72 * time.Hour
 )
 
@@ -109,10 +116,58 @@ func (x *Match) end(status store.Status, r Reason, now time.Time) error {
 
 // expiry is when an open match expires, or zero.
 func (x *Match) expiry() time.Time {
-	if x.rec.Status != store.Open || x.mgr.expireOpen <= 0 {
-		return time.Time{}
+	t, _ := x.expiryWhy()
+	return t
+}
+
+// expiryWhy is expiry, and the time a match of its kind is given: an open
+// match nobody but its creator joined expires sooner than one somebody sat
+// at.
+func (x *Match) expiryWhy() (time.Time, time.Duration) {
+	if x.rec.Status != store.Open {
+		return time.Time{}, 0
 	}
-	return x.rec.Created.Add(x.mgr.expireOpen)
+	open, lonely := x.mgr.expireOpen, x.mgr.expireLonely
+	switch {
+	case lonely > 0 && x.lonely.Load() && (open <= 0 || lonely < open):
+		return x.rec.Created.Add(lonely), lonely
+	case open > 0:
+		return x.rec.Created.Add(open), open
+	}
+	return time.Time{}, 0
+}
+
+// noteLonely notes whether the match is open and nobody but its creator
+// joined it (every request and tick ends with it: see tick), for the manager
+// to pick the first to end when it needs room (see Manager.makeRoom).
+func (x *Match) noteLonely() {
+	lonely := x.rec.Status == store.Open
+	for _, s := range x.rec.Seats {
+		if s.JoinedElsewhere {
+			lonely = false
+		}
+	}
+	x.lonely.Store(lonely)
+}
+
+// evict ends the match to make room for new ones, if it is still open and
+// nobody but its creator joined it, and has it leave memory at once; it
+// reports whether it did.
+func (x *Match) evict() bool {
+	x.noteLonely()
+	if !x.lonely.Load() || x.stall != nil {
+		return false
+	}
+	err := x.end(store.Expired, Reason{Code: ReasonNoRoom,
+		Message: "The server needed room for new matches: nobody but its creator had joined this one."}, time.Now())
+	if err != nil {
+		return false
+	}
+	x.evicted = true
+	x.mgr.mu.Lock()
+	x.mgr.leaving++
+	x.mgr.mu.Unlock()
+	return true
 }
 
 // abandonment is when a running match is abandoned if nobody connects, or
@@ -196,9 +251,14 @@ func (x *Match) saveAbsence() {
 // endIfDue expires or abandons the match when its time has come.
 func (x *Match) endIfDue(now time.Time) {
 	after := func(d time.Duration) map[string]any { return map[string]any{"after_ms": millisOf(d)} }
-	if t := x.expiry(); !t.IsZero() && !now.Before(t) {
-		_ = x.end(store.Expired, Reason{Code: ReasonNotStarted, Params: after(x.mgr.expireOpen),
-			Message: fmt.Sprintf("Nobody started the match within %v of its creation.", x.mgr.expireOpen)}, now)
+	if t, d := x.expiryWhy(); !t.IsZero() && !now.Before(t) {
+		if d == x.mgr.expireOpen || !x.lonely.Load() {
+			_ = x.end(store.Expired, Reason{Code: ReasonNotStarted, Params: after(d),
+				Message: fmt.Sprintf("Nobody started the match within %v of its creation.", d)}, now)
+		} else {
+			_ = x.end(store.Expired, Reason{Code: ReasonNobodyJoined, Params: after(d),
+				Message: fmt.Sprintf("Nobody but its creator joined the match within %v of its creation.", d)}, now)
+		}
 	}
 	if t := x.abandonment(); !t.IsZero() && !now.Before(t) {
 		_ = x.end(store.Abandoned, Reason{Code: ReasonNobodyThere, Params: after(x.mgr.abandonAfter),

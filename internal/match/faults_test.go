@@ -436,7 +436,7 @@ func TestEveryWriteWaitsForTheStore(t *testing.T) {
 		s := newSick(t)
 		f := newFaulty(t, s, match.Config{}, twoHumans(), false)
 		s.failAt("SetSeat")
-		if _, err := f.x.Join(ctx, 0, "Ana"); code(err) != match.CodePending {
+		if _, err := f.x.Join(ctx, 0, "Ana", ""); code(err) != match.CodePending {
 			t.Fatalf("a join the store cannot take: %v", err)
 		}
 		f.stalls(s, "SetSeat")

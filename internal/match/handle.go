@@ -24,7 +24,9 @@ type Handle interface {
 	// IsHost reports whether token is the match's host token.
 	IsHost(token string) bool
 	Summary(ctx context.Context) (Summary, error)
-	Join(ctx context.Context, s engine.Seat, name string) (Summary, error)
+	// Join records that the human of seat s joined, from client (as
+	// CreateRequest.Owner tells clients apart; "" if unknown).
+	Join(ctx context.Context, s engine.Seat, name, client string) (Summary, error)
 	Start(ctx context.Context) (Summary, error)
 	Snapshot(ctx context.Context, s engine.Seat) ([]byte, error)
 	Watch(ctx context.Context, s engine.Seat) (*Watch, error)

@@ -1,6 +1,7 @@
 package match
 
 import (
+	"container/list"
 	"context"
 	"encoding/json"
 	"errors"
@@ -34,7 +35,9 @@ type Config struct {
 	// ClockSpeed is how fast match time runs against the wall clock: 1 (the
 	// default) is real time. Tests speed matches up with it.
 	ClockSpeed float64
-	// MaxLive bounds the matches in memory at once: 100,000 if zero.
+	// MaxLive bounds the matches in memory at once: 100,000 if zero. From
+	// nine tenths of it on, each creation first ends the oldest open match
+	// that nobody but its creator joined, if there is one (see makeRoom).
 	MaxLive int
 	// Linger is how long a finished match nobody watches stays in memory: a
 	// minute if zero.
@@ -53,6 +56,10 @@ type Config struct {
 	// ExpireOpen: an open match nobody started this long after its
 	// creation expires. A day if zero; negative: never.
 	ExpireOpen time.Duration
+	// ExpireLonely: an open match that nobody but its creator joined
+	// expires this long after its creation. An hour if zero; negative:
+	// only at ExpireOpen.
+	ExpireLonely time.Duration
 	// AbandonAfter: a running match with no seat's player connected for
 	// this long (since it started, or since this server loaded it) is
 	// abandoned, and its bots stop. Three days if zero (a turn-based match
@@ -88,6 +95,10 @@ type Hooks struct {
 	// abandoned, failed, closed), or left memory unfinished. The server
 	// counts each client's unfinished matches with it.
 	Ended func(id, owner string)
+	// Loaded is called when an unfinished match whose creator is known
+	// comes into memory otherwise than by its creation here (the server
+	// started, or took it over from another node); Ended follows it.
+	Loaded func(id, owner string)
 
 	// On several nodes:
 	// Fenced is called for each write the store refused because the
@@ -120,7 +131,7 @@ type Manager struct {
 	hooks  Hooks
 	node   *node // nil on a single node
 
-	expireOpen, abandonAfter, retain, clockSave time.Duration
+	expireOpen, expireLonely, abandonAfter, retain, clockSave time.Duration
 
 	budget *budget
 	// historyLost is set while histories cannot be read (one log line an
@@ -135,10 +146,14 @@ type Manager struct {
 	mu       sync.Mutex
 	live     map[string]*Match
 	creating int // creations past the check of max, not yet in live
-	loading  map[string]*loadCall
-	closing  bool
-	failed   map[string]bool // matches whose failure was logged
-	pruning  bool
+	leaving  int // matches of live ended to make room, not yet gone
+	// lonely holds the matches that may be ended to make room, oldest
+	// first (those that since found company are skipped when reached).
+	lonely  list.List
+	loading map[string]*loadCall
+	closing bool
+	failed  map[string]bool // matches whose failure was logged
+	pruning bool
 }
 
 type loadCall struct {
@@ -152,14 +167,14 @@ func NewManager(c Config) *Manager {
 	m := &Manager{
 		store: c.Store, bus: c.Bus, games: c.Games, log: c.Logger, speed: c.ClockSpeed,
 		max: c.MaxLive, linger: c.Linger, buffer: c.Buffer, hooks: c.Hooks,
-		expireOpen: c.ExpireOpen, abandonAfter: c.AbandonAfter, retain: c.Retain, clockSave: c.ClockSave,
+		expireOpen: c.ExpireOpen, expireLonely: c.ExpireLonely, abandonAfter: c.AbandonAfter, retain: c.Retain, clockSave: c.ClockSave,
 		budget: newBudget(c.BotSearches, c.Hooks.Busy), done: make(chan struct{}),
 		live: make(map[string]*Match), loading: make(map[string]*loadCall), failed: make(map[string]bool),
 	}
 	for _, d := range []struct {
 		v   *time.Duration
 		def time.Duration
-	}{{&m.expireOpen, defaultExpireOpen}, {&m.abandonAfter, defaultAbandonAfter}, {&m.clockSave, defaultClockSave}} {
+	}{{&m.expireOpen, defaultExpireOpen}, {&m.expireLonely, defaultExpireLonely}, {&m.abandonAfter, defaultAbandonAfter}, {&m.clockSave, defaultClockSave}} {
 		if *d.v == 0 {
 			*d.v = d.def
 		}
@@ -248,6 +263,7 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (*Created, erro
 	if err != nil {
 		return nil, err
 	}
+	m.makeRoom(ctx)
 	// The place is taken before the match is stored, so that concurrent
 	// creations cannot all pass the check and overfill the server.
 	m.mu.Lock()
@@ -255,7 +271,7 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (*Created, erro
 	case m.closing:
 		m.mu.Unlock()
 		return nil, refuse(CodeUnavailable, "The server is stopping.")
-	case len(m.live)+m.creating >= m.max:
+	case m.held() >= m.max:
 		m.mu.Unlock()
 		return nil, refuse(CodeServerFull, "This server runs as many matches as it can; try again later.")
 	}
@@ -290,6 +306,7 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (*Created, erro
 	m.creating--
 	placed = true
 	m.live[x.id] = x
+	m.mayEnd(x)
 	n := len(m.live)
 	m.mu.Unlock()
 	x.run()
@@ -372,6 +389,7 @@ func (m *Manager) Get(ctx context.Context, id string) (*Match, error) {
 				err = refuse(CodeUnavailable, "The server is stopping.")
 			} else {
 				m.live[id] = x
+				m.mayEnd(x)
 				n = len(m.live)
 				x.run()
 			}
@@ -460,6 +478,12 @@ func (m *Manager) loadStored(ctx context.Context, id string, lease store.Lease) 
 	if err == nil {
 		m.logs.putLog(id, log)
 		m.logs.putChat(id, talk)
+		if !rec.Status.Over() && rec.Creator != "" {
+			x.owner = rec.Creator
+			if h := m.hooks.Loaded; h != nil {
+				h(id, rec.Creator)
+			}
+		}
 	}
 	if err == nil {
 		x.chatN = len(talk)
@@ -581,11 +605,60 @@ func (m *Manager) pastRetention(finished, now time.Time) bool {
 	return m.retain > 0 && !finished.IsZero() && now.Sub(finished) > m.retain
 }
 
+// held is how many places of max the matches hold: those in memory but
+// those leaving it, and the creations under way. The caller holds mu.
+func (m *Manager) held() int { return len(m.live) - m.leaving + m.creating }
+
+// mayEnd queues x, just in memory, among the matches that may be ended to
+// make room if it is open. The caller holds mu.
+func (m *Manager) mayEnd(x *Match) {
+	if x.rec.Status == store.Open { // (nobody runs x yet: its record is readable)
+		x.noteLonely()
+		x.lonelyAt = m.lonely.PushBack(x)
+	}
+}
+
+// makeRoom ends the oldest open match that nobody but its creator joined
+// when the matches in memory hold nine tenths of max or more, so that a
+// crowd creating matches nobody joins cannot keep new players out: their
+// tables go first, and the server stays below its cap. It tries a few of
+// the queue, and ends one at most.
+func (m *Manager) makeRoom(ctx context.Context) {
+	for range 16 {
+		m.mu.Lock()
+		el := m.lonely.Front()
+		if m.held() < m.max-m.max/10 || el == nil {
+			m.mu.Unlock()
+			return
+		}
+		x := el.Value.(*Match)
+		m.lonely.Remove(el)
+		x.lonelyAt = nil
+		m.mu.Unlock()
+		if !x.lonely.Load() {
+			continue // it found company, or started: it may not be ended
+		}
+		var ended bool
+		if err := x.do(ctx, func() error { ended = x.evict(); return nil }); err == nil && ended {
+			x.log.Info("match ended to make room", "reason", ReasonNoRoom)
+			return
+		}
+	}
+}
+
 // forget removes a match that is leaving memory.
 func (m *Manager) forget(x *Match) {
 	m.mu.Lock()
 	if m.live[x.id] == x {
 		delete(m.live, x.id)
+	}
+	if x.lonelyAt != nil {
+		m.lonely.Remove(x.lonelyAt)
+		x.lonelyAt = nil
+	}
+	if x.evicted {
+		m.leaving--
+		x.evicted = false // (counted once)
 	}
 	n := len(m.live)
 	m.mu.Unlock()

@@ -33,6 +33,7 @@
 package match
 
 import (
+	"container/list"
 	"context"
 	"errors"
 	"log/slog"
@@ -102,6 +103,14 @@ type Match struct {
 	over   atomic.Bool // the match is finished
 	fenced bool        // a write was refused as fenced: the match stops
 	parked bool        // the match is being handed to another node: it stops
+
+	// Room for new matches (see noteLonely and Manager.makeRoom): lonely
+	// is read by the manager; lonelyAt is the match's place in the
+	// manager's queue of those it may end (guarded by the manager's mu);
+	// evicted is set once it ended to make room, and it leaves memory.
+	lonely   atomic.Bool
+	lonelyAt *list.Element
+	evicted  bool
 }
 
 // seat is what the match knows of one seat beyond the store.
@@ -330,6 +339,7 @@ func (x *Match) tick(now time.Time) {
 		x.retry(now)
 		return
 	}
+	x.noteLonely()
 	x.endIfDue(now)
 	if x.creditDue(now) {
 		x.saveCredit(now)
@@ -445,7 +455,7 @@ func (x *Match) unloadable(now time.Time) bool {
 	if !x.rec.Status.Over() || x.stall != nil {
 		return false
 	}
-	return x.idle() && now.Sub(x.idleSince) >= x.mgr.linger || x.mgr.pastRetention(x.rec.Finished, now)
+	return x.evicted || x.idle() && now.Sub(x.idleSince) >= x.mgr.linger || x.mgr.pastRetention(x.rec.Finished, now)
 }
 
 // advance lets the match time pass up to at. If that fires events, it logs a

@@ -65,6 +65,7 @@ type wireReq struct {
 	Watches   []uint64        `json:"watches,omitempty"`
 	Replaced  bool            `json:"replaced,omitempty"`
 	AutoStart bool            `json:"auto_start,omitempty"`
+	Client    string          `json:"client,omitempty"` // who joins
 }
 
 // wireResp is its answer.
@@ -153,8 +154,8 @@ func (r *Remote) Summary(ctx context.Context) (Summary, error) {
 }
 
 // Join records that the human of seat s has joined.
-func (r *Remote) Join(ctx context.Context, s engine.Seat, name string) (Summary, error) {
-	return r.summaryOf(ctx, wireReq{Op: opJoin, Seat: s, Name: name})
+func (r *Remote) Join(ctx context.Context, s engine.Seat, name, client string) (Summary, error) {
+	return r.summaryOf(ctx, wireReq{Op: opJoin, Seat: s, Name: name, Client: client})
 }
 
 // Start starts an open match.
@@ -422,7 +423,7 @@ func (n *node) onMatch(ctx context.Context, x *Match, req *wireReq, resp *wireRe
 	case opSummary:
 		sum, err = x.Summary(ctx)
 	case opJoin:
-		sum, err = x.Join(ctx, req.Seat, req.Name)
+		sum, err = x.Join(ctx, req.Seat, req.Name, req.Client)
 	case opStart:
 		sum, err = x.Start(ctx)
 	case opClose:

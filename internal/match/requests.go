@@ -204,9 +204,10 @@ func (x *Match) Snapshot(ctx context.Context, s engine.Seat) ([]byte, error) {
 }
 
 // Join records that the human of seat s has joined under a name (empty keeps
-// the seat's name). A match that starts by itself starts once every human
+// the seat's name; client is who joins, as CreateRequest.Owner tells
+// clients apart). A match that starts by itself starts once every human
 // seat has joined and has its player on the match (see everyoneHere).
-func (x *Match) Join(ctx context.Context, s engine.Seat, name string) (Summary, error) {
+func (x *Match) Join(ctx context.Context, s engine.Seat, name, client string) (Summary, error) {
 	var sum Summary
 	err := x.do(ctx, func() error {
 		name, err := CheckName(name)
@@ -225,6 +226,9 @@ func (x *Match) Join(ctx context.Context, s engine.Seat, name string) (Summary, 
 		seat.Joined = true
 		if name != "" {
 			seat.Name = name
+		}
+		if client == "" || client != x.rec.Creator {
+			seat.JoinedElsewhere = true // somebody else sat at the table
 		}
 		err = x.setSeat(s, seat, "join", func() {
 			x.publishSeats()

@@ -64,7 +64,8 @@ type CreateRequest struct {
 	// human seat): nobody's clock runs while a player is elsewhere.
 	AutoStart bool `json:"auto_start,omitempty"`
 	// Owner is who asked for the match, as the server tells clients apart
-	// (their address); it is handed back by Hooks.Ended and never stored.
+	// (their network); it is stored as the match's creator, and handed
+	// back by Hooks.Loaded and Hooks.Ended.
 	Owner string `json:"-"`
 }
 
@@ -318,7 +319,7 @@ func prepare(g engine.Game, req CreateRequest, now time.Time) (*store.Match, *Cr
 	raw, _ := json.Marshal(st)
 	m := &store.Match{
 		ID: newID(), Game: info.ID, Setup: setup, Settings: raw, Status: store.Open, Created: now,
-		Seats: make([]store.Seat, players),
+		Seats: make([]store.Seat, players), Creator: req.Owner,
 	}
 	c := &Created{Tokens: make([]string, players)}
 	var hostHash []byte

@@ -87,4 +87,3 @@ func BenchmarkStepView(b *testing.B) {
 		m.Shutdown(ctx)
 	}
 }
-

@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -395,21 +396,56 @@ func answerOf(t *testing.T, c net.Conn, req *http.Request) (*http.Response, stri
 	return resp, string(b)
 }
 
-// Connections are capped per address and in all: a connection over a cap
-// gets a refusal with its code at once, before sending anything, and the
-// server serves the others. (Issue 19, finding 4.)
+// ask sends a GET for path on the raw connection c and reads the answer.
+func ask(t *testing.T, c net.Conn, path string) (*http.Response, string) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", "http://sortie"+path, nil)
+	if err := req.Write(c); err != nil {
+		t.Fatalf("GET %s: %v", path, err)
+	}
+	return answerOf(t, c, req)
+}
+
+// closedWithin checks that the server closes c, which sends nothing, within
+// d and without an answer.
+func closedWithin(t *testing.T, c net.Conn, d time.Duration) {
+	t.Helper()
+	c.SetReadDeadline(time.Now().Add(d))
+	if n, err := c.Read(make([]byte, 64)); n != 0 || err == nil || errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("a silent connection over a cap: read %d bytes, %v; want it closed within %v", n, err, d)
+	}
+}
+
+// Connections are capped per address and in all. A connection over a cap is
+// let in, among a few, for the health checks and the metrics alone: its
+// other requests get the refusal with its code, a silent one is closed
+// within seconds, and past those few it is refused at once, before sending
+// anything; the server serves the others. (Issue 19, finding 4; issue 29,
+// finding 1: a crowd of connections made /healthz answer 503.)
 func TestConnectionCaps(t *testing.T) {
 	e := newEnv(t, matchtest.Games(), func(c *server.Config) { c.ConnsPerClient = 4 })
 	for range 4 {
 		e.rawConn(addrA) // idle: never sends a request
 	}
-	resp, body := answerOf(t, e.rawConn(addrA), nil)
-	if resp.StatusCode != http.StatusTooManyRequests || !strings.Contains(body, server.CodeTooManyConns) {
-		t.Fatalf("a fifth connection from one address: %d %s", resp.StatusCode, body)
+	resp, body := ask(t, e.rawConn(addrA), "/api/games")
+	if resp.StatusCode != http.StatusTooManyRequests || !strings.Contains(body, server.CodeTooManyConns) || !resp.Close {
+		t.Fatalf("a request on a fifth connection from one address: %d %s (closed after: %v)", resp.StatusCode, body, resp.Close)
 	}
 	retryAfterOf(t, resp.Header)
+	if resp, body := ask(t, e.rawConn(addrA), "/healthz"); resp.StatusCode != http.StatusOK {
+		t.Fatalf("/healthz on a connection over the address's cap: %d %s", resp.StatusCode, body)
+	}
+	closedWithin(t, e.rawConn(addrA), 5*time.Second)
 	if err := e.clientFrom(addrB).Do(context.Background(), "GET", "/healthz", "", nil, nil); err != nil {
 		t.Fatalf("another address was refused: %v", err)
+	}
+	// An address has a few places over the cap, no more.
+	for range 4 {
+		e.rawConn(addrA)
+	}
+	resp, body = answerOf(t, e.rawConn(addrA), nil)
+	if resp.StatusCode != http.StatusTooManyRequests || !strings.Contains(body, server.CodeTooManyConns) {
+		t.Fatalf("a connection past the places over the cap: %d %s", resp.StatusCode, body)
 	}
 
 	all := newEnv(t, matchtest.Games(), func(c *server.Config) { c.MaxConns, c.ConnsPerClient = 6, -1 })
@@ -417,17 +453,22 @@ func TestConnectionCaps(t *testing.T) {
 	for range 6 {
 		idle = append(idle, all.rawConn(addrA))
 	}
-	resp, body = answerOf(t, all.rawConn(addrB), nil)
+	resp, body = ask(t, all.rawConn(addrB), "/api/games")
 	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(body, server.CodeServerBusy) {
 		t.Fatalf("a connection over the cap in all: %d %s", resp.StatusCode, body)
 	}
 	retryAfterOf(t, resp.Header)
+	for _, path := range []string{"/healthz", "/metrics"} {
+		if resp, body := ask(t, all.rawConn(addrB), path); resp.StatusCode != http.StatusOK {
+			t.Fatalf("%s at the cap in all: %d %.100s", path, resp.StatusCode, body)
+		}
+	}
 	for _, c := range idle {
 		c.Close()
 	}
 	b := all.clientFrom(addrB)
 	waitFor(t, "the places of the closed connections", func() bool {
-		return b.Do(context.Background(), "GET", "/healthz", "", nil, nil) == nil
+		return b.Do(context.Background(), "GET", "/api/games", "", nil, nil) == nil
 	})
 }
 

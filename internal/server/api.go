@@ -267,6 +267,20 @@ func (s *Server) createMatch(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, out)
 }
 
+// reads counts a read of matches against its client's allowance (see
+// Config.ReadRate) before serving it: reads rebuild states and read the
+// store, and a client reading without pause would take the cores the
+// matches under way need.
+func (s *Server) reads(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if err := s.allowRead(s.clientOf(r), time.Now()); err != nil {
+			writeError(w, err)
+			return
+		}
+		h(w, r)
+	}
+}
+
 func (s *Server) listMatches(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	f := store.Filter{Game: q.Get("game"), Limit: 50}
@@ -341,7 +355,7 @@ func (s *Server) joinMatch(w http.ResponseWriter, r *http.Request) {
 			return err
 		}
 		out.Seat = seat
-		out.Match, err = x.Join(r.Context(), seat, body.Name)
+		out.Match, err = x.Join(r.Context(), seat, body.Name, string(s.clientOf(r)))
 		return err
 	})
 	if err != nil {

@@ -40,6 +40,9 @@ func newEnv(t *testing.T, games []engine.Game, tune func(*server.Config)) *env {
 	cfg := server.Config{
 		Games: games, DataPath: filepath.Join(t.TempDir(), "sortie.db"),
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		// Tests poll and reconnect faster than people: the allowances of
+		// reads and sockets are off but where a test sets them.
+		ReadRate: -1, SocketRate: -1,
 	}
 	if testing.Verbose() {
 		cfg.Logger = slog.New(slog.NewTextHandler(&testWriter{t}, &slog.HandlerOptions{Level: slog.LevelInfo}))
@@ -193,6 +196,23 @@ func (p *player) readLoop() {
 func (p *player) close() {
 	p.conn.CloseNow()
 	<-p.done
+}
+
+// recvAll reads what is left of a socket that ended, and returns the error
+// that ended it.
+func (p *player) recvAll() ([]*match.Message, error) {
+	var out []*match.Message
+	for {
+		select {
+		case g := <-p.in:
+			if g.err != nil {
+				return out, g.err
+			}
+			out = append(out, g.m)
+		default:
+			return out, nil
+		}
+	}
 }
 
 // messages returns every message received so far.

@@ -113,11 +113,12 @@ func (m *metrics) handler() http.Handler {
 	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
 }
 
-// hooks connects the match manager to the metrics, and tells ended of the
-// matches that stop counting for their clients.
-func (m *metrics) hooks(ended func(id, owner string)) match.Hooks {
+// hooks connects the match manager to the metrics, and tells loaded and
+// ended of the matches that start and stop counting for their clients.
+func (m *metrics) hooks(ended, loaded func(id, owner string)) match.Hooks {
 	return match.Hooks{
 		Ended:    ended,
+		Loaded:   loaded,
 		Busy:     m.busy.Inc,
 		Fenced:   m.fenced.Inc,
 		Acquired: m.acquired.Inc,

@@ -103,8 +103,9 @@ type Config struct {
 	OriginPatterns []string
 
 	// Limits on what one client may hold (a client is an address, or an
-	// IPv6 /64; see clientOf), and on everyone. For the counts below, zero
-	// takes the default and a negative value turns the limit off.
+	// IPv6 /64, whose /48 may hold four times as much in all; see
+	// clientOf), and on everyone. For the counts below, zero takes the
+	// default and a negative value turns the limit off.
 
 	// TrustedProxies are reverse proxies whose forwarded header names the
 	// client; the limits then count for the address it names. Nil trusts
@@ -123,12 +124,38 @@ type Config struct {
 	OpenPerClient int
 	// SocketsPerClient bounds a client's open match sockets: 64 by default.
 	SocketsPerClient int
+	// SpectatorsPerClient bounds a client's open spectator sockets, which
+	// count among its sockets too: 32 by default.
+	SpectatorsPerClient int
+	// SpectatorsPerMatch bounds the spectator sockets of one match on this
+	// node: 200 by default.
+	SpectatorsPerMatch int
+	// MaxSpectators bounds the spectator sockets in all: three quarters of
+	// MaxConns by default (the rest is kept for players and requests).
+	// When the connections run short, the spectators of the client that
+	// watches the most go first (1013, "try again later").
+	MaxSpectators int
+	// SocketRate is how many match sockets a client may open a minute: 60
+	// by default, in bursts of SocketBurst (30 by default). Every socket
+	// asked for counts, refused or not.
+	SocketRate float64
+	// SocketBurst is the burst of SocketRate.
+	SocketBurst int
+	// ReadRate is how many reads of matches (lists, summaries, states,
+	// replays, views of a step) a client may ask for a second: 20 by
+	// default, in bursts of ReadBurst (60 by default).
+	ReadRate float64
+	// ReadBurst is the burst of ReadRate.
+	ReadBurst int
 	// ConnsPerClient bounds the connections open from one address (trusted
 	// proxies excepted): 256 by default.
 	ConnsPerClient int
 	// MaxConns bounds the connections open in all: 10,000 by default, and
 	// never more than 90% of the files the process may open (the rest are
 	// the store's and the logs'), which is the only bound when negative.
+	// A connection over a cap (this one, or ConnsPerClient) is still let
+	// in, among a few dozen, for /healthz and /metrics alone: a load
+	// balancer's checks are answered whatever the crowd.
 	MaxConns int
 	// MaxOversized closes a socket at its MaxOversized-th message over
 	// MaxMessage (1008): 3 by default.
@@ -164,6 +191,15 @@ type Config struct {
 	// than the cores, at least one); a hard bot of a busy node decides
 	// without searching.
 	BotSearches int
+	// ExpireLonely: an open match that nobody but its creator joined
+	// expires this long after its creation (an hour by default; negative:
+	// only at ExpireOpen). Such matches are also the first to end, oldest
+	// first, when the matches in memory near MaxLive.
+	ExpireLonely time.Duration
+
+	// overflowConns is how many connections over a cap are let in for
+	// /healthz and /metrics alone (set by withDefaults).
+	overflowConns int
 }
 
 // Server serves the API. Make it with [New], serve [Server.Handler], and stop
@@ -217,8 +253,8 @@ func New(cfg Config) (*Server, error) {
 	}
 	mc := match.Config{
 		Store: s.store, Bus: bus.NewLocal(), Games: cfg.Games, Logger: cfg.Logger, ClockSpeed: cfg.ClockSpeed,
-		MaxLive: cfg.MaxLive, Linger: cfg.Linger, Buffer: cfg.SocketBuffer, Hooks: s.metrics.hooks(s.matchEnded),
-		ExpireOpen: cfg.ExpireOpen, AbandonAfter: cfg.AbandonAfter, Retain: cfg.Retain, ClockSave: cfg.ClockSave,
+		MaxLive: cfg.MaxLive, Linger: cfg.Linger, Buffer: cfg.SocketBuffer, Hooks: s.metrics.hooks(s.matchEnded, s.matchLoaded),
+		ExpireOpen: cfg.ExpireOpen, ExpireLonely: cfg.ExpireLonely, AbandonAfter: cfg.AbandonAfter, Retain: cfg.Retain, ClockSave: cfg.ClockSave,
 		BotSearches: cfg.BotSearches,
 	}
 	if err := s.joinCluster(&mc); err != nil {
@@ -265,14 +301,20 @@ func withDefaults(cfg Config) Config {
 	}{
 		{&cfg.CreateBurst, 20}, {&cfg.OpenPerClient, 50}, {&cfg.SocketsPerClient, 64},
 		{&cfg.ConnsPerClient, 256}, {&cfg.MaxOversized, 3}, {&cfg.SocketBuffer, match.DefaultBuffer},
+		{&cfg.SpectatorsPerClient, 32}, {&cfg.SpectatorsPerMatch, 200}, {&cfg.SocketBurst, 30}, {&cfg.ReadBurst, 60},
 	}
 	for _, d := range defaults {
 		if *d.v == 0 {
 			*d.v = d.def
 		}
 	}
-	if cfg.CreateRate == 0 {
-		cfg.CreateRate = 10
+	for _, r := range []struct {
+		v   *float64
+		def float64
+	}{{&cfg.CreateRate, 10}, {&cfg.SocketRate, 60}, {&cfg.ReadRate, 20}} {
+		if *r.v == 0 {
+			*r.v = r.def
+		}
 	}
 	switch asked := cfg.MaxConns; {
 	case asked < 0:
@@ -288,6 +330,18 @@ func withDefaults(cfg Config) Config {
 				"max_conns", fds*9/10, "asked", cfg.MaxConns, "open_files", fds)
 		}
 		cfg.MaxConns = fds * 9 / 10
+	}
+	// The connections let in over a cap come from the files kept for the
+	// store and the logs: a few dozen at most.
+	cfg.overflowConns = 64
+	if fds := fdLimit(); fds > 0 {
+		cfg.overflowConns = min(64, max(4, fds/20))
+	}
+	switch {
+	case cfg.MaxSpectators == 0:
+		cfg.MaxSpectators = cfg.MaxConns / 4 * 3
+	case cfg.MaxSpectators < 0 || cfg.MaxSpectators > cfg.MaxConns:
+		cfg.MaxSpectators = cfg.MaxConns
 	}
 	for _, d := range []struct {
 		v   *time.Duration
@@ -307,8 +361,24 @@ func withDefaults(cfg Config) Config {
 func (s *Server) Manager() *match.Manager { return s.mgr }
 
 // Resume brings back every match that was open or running when the server
-// last stopped, and returns how many.
-func (s *Server) Resume(ctx context.Context) (int, error) { return s.mgr.Resume(ctx) }
+// last stopped, and returns how many. What each client holds and has
+// created lately counts again as before: a restart hands out no fresh
+// allowance.
+func (s *Server) Resume(ctx context.Context) (int, error) {
+	n, err := s.mgr.Resume(ctx)
+	if err != nil {
+		return n, err
+	}
+	if w := s.clients.creationWindow(); w > 0 {
+		list, err := s.store.Creations(ctx, time.Now().Add(-w))
+		if err != nil {
+			s.log.Warn("the creations of the last minutes cannot be read: each client's allowance starts full", "err", err)
+		} else {
+			s.rebuildCreations(list)
+		}
+	}
+	return n, nil
+}
 
 // Handler returns the server's HTTP handler. Serve it with
 // [Server.HTTPServer] on [Server.Guard] of a listener, as [Server.Run] does,
@@ -321,15 +391,15 @@ func (s *Server) routes() {
 	mux.Handle("GET /metrics", s.metricsGate(s.metrics.handler()))
 	mux.HandleFunc("GET /api/games", s.listGames)
 	mux.HandleFunc("GET /api/games/{game}", s.getGame)
-	mux.HandleFunc("GET /api/matches", s.listMatches)
+	mux.HandleFunc("GET /api/matches", s.reads(s.listMatches))
 	mux.HandleFunc("POST /api/matches", s.createMatch)
-	mux.HandleFunc("GET /api/matches/{id}", s.getMatch)
+	mux.HandleFunc("GET /api/matches/{id}", s.reads(s.getMatch))
 	mux.HandleFunc("POST /api/matches/{id}/join", s.joinMatch)
 	mux.HandleFunc("POST /api/matches/{id}/start", s.startMatch)
 	mux.HandleFunc("POST /api/matches/{id}/close", s.closeMatch)
-	mux.HandleFunc("GET /api/matches/{id}/state", s.matchState)
-	mux.HandleFunc("GET /api/matches/{id}/replay", s.matchReplay)
-	mux.HandleFunc("GET /api/matches/{id}/view", s.matchView)
+	mux.HandleFunc("GET /api/matches/{id}/state", s.reads(s.matchState))
+	mux.HandleFunc("GET /api/matches/{id}/replay", s.reads(s.matchReplay))
+	mux.HandleFunc("GET /api/matches/{id}/view", s.reads(s.matchView))
 	mux.HandleFunc("GET /api/matches/{id}/ws", s.socket)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &match.Error{Code: CodeNotFound, Message: "There is no such API endpoint (see docs/api.md)."})
@@ -342,7 +412,7 @@ func (s *Server) routes() {
 	} else {
 		mux.HandleFunc("GET /{$}", placeholder)
 	}
-	s.handler = secureHeaders(mux)
+	s.handler = secureHeaders(s.overCapGate(mux))
 
 	admin := http.NewServeMux()
 	admin.HandleFunc("GET /healthz", s.healthz)

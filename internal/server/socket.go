@@ -54,18 +54,20 @@ func (s *Server) socket(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &match.Error{Code: match.CodeUnavailable, Message: "The server is stopping."})
 		return
 	}
-	who := s.clientOf(r)
-	err := s.reserveSocket(who)
+	who, id := s.clientOf(r), r.PathValue("id")
+	// Without a token, a spectator (audience says so, or refuses).
+	spectator := tokenOf(r) == "" && r.Header.Get("Authorization") == ""
+	err := s.reserveSocket(who, id, spectator, time.Now())
 	if err == nil {
 		var h match.Handle
-		if h, err = s.mgr.Open(r.Context(), r.PathValue("id")); err == nil {
+		if h, err = s.mgr.Open(r.Context(), id); err == nil {
 			var seat engine.Seat
 			if seat, err = audience(r, h); err == nil {
 				s.openSocket(w, r, h, seat, who)
 				return
 			}
 		}
-		s.clients.release(who, socketCount)
+		s.clients.releaseSocket(who, id, spectator, nil)
 	}
 	s.sockets.Done()
 	writeError(w, err)
@@ -77,7 +79,7 @@ func (s *Server) socket(w http.ResponseWriter, r *http.Request) {
 func (s *Server) openSocket(w http.ResponseWriter, r *http.Request, h match.Handle, seat engine.Seat, who client) {
 	conn, err := upgrade(w, r, s.cfg.OriginPatterns)
 	if err != nil {
-		s.clients.release(who, socketCount)
+		s.clients.releaseSocket(who, h.ID(), isSpectator(seat), nil)
 		s.sockets.Done()
 		return // upgrade has answered
 	}
@@ -108,6 +110,9 @@ func (s *Server) openSocket(w http.ResponseWriter, r *http.Request, h match.Hand
 	c.pingMu.Lock()
 	c.pinger = time.AfterFunc(s.cfg.PingEvery, c.ping)
 	c.pingMu.Unlock()
+	if isSpectator(seat) {
+		s.clients.watching(who, c)
+	}
 	c.startReading()
 }
 
@@ -130,6 +135,7 @@ type sockConn struct {
 	id    string      // the match
 	seat  engine.Seat // the audience
 	who   client      // whose socket it is, for the per-client cap
+	shed  bool        // a spectator's socket told to go (guarded by clients.mu)
 	ws    *wsConn
 	gauge prometheus.Gauge
 
@@ -241,7 +247,7 @@ func (c *sockConn) end() {
 			h.Unwatch(w)
 		}
 		c.gauge.Dec()
-		c.s.clients.release(c.who, socketCount)
+		c.s.clients.releaseSocket(c.who, c.id, isSpectator(c.seat), c)
 		c.ws.shut(c.s.sockets.Done)
 	})
 }
@@ -316,6 +322,8 @@ func (c *sockConn) drain() {
 				c.ws.close(CloseSlow, "too far behind: reconnect for a fresh state")
 			case errors.Is(err, errOversized):
 				c.ws.close(CloseOversized, errOversized.Error())
+			case errors.Is(err, errShed):
+				c.ws.close(closeTryAgain, errShed.Error())
 			case errors.Is(err, bus.ErrResync):
 				if c.follow() {
 					continue
@@ -522,7 +530,16 @@ func errorMessage(re *uint64, e *match.Error) ([]byte, error) {
 var (
 	errTooLarge  = errors.New("message too large")
 	errOversized = errors.New("too many messages over the size limit")
+	// errShed ends a spectator's socket when the connections run short.
+	errShed = errors.New("the server needs the room for players: watch again in a minute")
 )
+
+// tellToGo ends a spectator's socket to make room (see clients.shedSpectator).
+func (c *sockConn) tellToGo() {
+	if _, w := c.attachment(); w != nil {
+		w.Sub.Close(errShed)
+	}
+}
 
 // ordinal writes 3 as "3rd".
 func ordinal(n int) string {
@@ -581,16 +598,36 @@ func (l *limiter) allow(now time.Time) bool {
 // take takes a token if there is one; if not, it says how long until there
 // is.
 func (l *limiter) take(now time.Time) (bool, time.Duration) {
-	l.refill(now)
-	if l.tokens < 1 {
-		return false, time.Duration((1 - l.tokens) / l.rate * float64(time.Second))
+	if ok, wait := l.ready(now); !ok {
+		return false, wait
 	}
 	l.tokens--
 	return true, 0
 }
 
-// full reports whether the bucket is full again.
-func (l *limiter) full(now time.Time) bool {
+// ready reports whether there is a token, taking none; if not, it says how
+// long until there is.
+func (l *limiter) ready(now time.Time) (bool, time.Duration) {
+	l.refill(now)
+	if l.tokens < 1 {
+		return false, time.Duration((1 - l.tokens) / l.rate * float64(time.Second))
+	}
+	return true, 0
+}
+
+// spend takes a token spent at a past time at, the bucket having been
+// replayed up to then (see Server.rebuildCreations); an empty bucket stays
+// empty.
+func (l *limiter) spend(at time.Time) {
+	l.refill(at)
+	l.tokens = max(0, l.tokens-1)
+}
+
+// fullOrNil reports whether the bucket is full again, or was never used.
+func (l *limiter) fullOrNil(now time.Time) bool {
+	if l == nil {
+		return true
+	}
 	l.refill(now)
 	return l.tokens >= l.burst
 }

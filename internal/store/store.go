@@ -88,10 +88,10 @@ type Seat struct {
 	// Left is set while the seat's human has handed the seat to its bot for
 	// the rest of the match (they may take it back).
 	Left bool `json:"left,omitempty"`
-	// ByCreator is set while the seat's human joined from where the match
-	// was created ([Match.Creator]): a match whose every joined seat is so
-	// is a table nobody else sat at.
-	ByCreator bool `json:"by_creator,omitempty"`
+	// JoinedElsewhere is set once the seat was joined by another client
+	// than the match's creator ([Match.Creator]): somebody else sat at the
+	// table. It is never cleared.
+	JoinedElsewhere bool `json:"joined_elsewhere,omitempty"`
 	// TokenHash is the SHA-256 of the seat's token; nil for bot seats.
 	TokenHash []byte `json:"-"`
 }

@@ -233,9 +233,9 @@ func roundTrip(r *run) {
 	}
 }
 
-// Who created a match, and whether a seat joined from there, read back; the
-// creations since a time are listed oldest first, those of unknown
-// creators left out, whatever became of the matches.
+// Who created a match, and whether a seat was joined from elsewhere, read
+// back; the creations since a time are listed oldest first, those of
+// unknown creators left out, whatever became of the matches.
 func creations(r *run) {
 	s := r.store()
 	for i, c := range []struct {
@@ -245,14 +245,14 @@ func creations(r *run) {
 		m := newMatch(c.id, t0.Add(c.at))
 		m.Creator = c.creator
 		if i == 0 {
-			m.Seats[0].Joined, m.Seats[0].ByCreator = true, true
+			m.Seats[0].Joined, m.Seats[0].JoinedElsewhere = true, true
 		}
 		r.ok(s.Create(r.ctx, m), "create %s", c.id)
 	}
 	r.ok(s.End(r.ctx, "c", 0, store.Expired, "", 0, t0.Add(5*time.Minute)), "end c")
 	s.Close()
 	s = r.store()
-	if m := r.get(s, "old"); m.Creator != "10.0.0.1" || !m.Seats[0].ByCreator || m.Seats[1].ByCreator {
+	if m := r.get(s, "old"); m.Creator != "10.0.0.1" || !m.Seats[0].JoinedElsewhere || m.Seats[1].JoinedElsewhere {
 		r.fail("creator and seats read back as %q %+v", m.Creator, m.Seats)
 	}
 	if m := r.get(s, "anon"); m.Creator != "" {
@@ -260,7 +260,8 @@ func creations(r *run) {
 	}
 	got, err := s.Creations(r.ctx, t0.Add(time.Minute))
 	r.ok(err, "creations")
-	want := []store.Creation{{"10.0.0.1", t0.Add(2 * time.Minute)}, {"2001:db8::/64", t0.Add(3 * time.Minute)}, {"10.0.0.1", t0.Add(4 * time.Minute)}}
+	want := []store.Creation{{Creator: "10.0.0.1", Created: t0.Add(2 * time.Minute)},
+		{Creator: "2001:db8::/64", Created: t0.Add(3 * time.Minute)}, {Creator: "10.0.0.1", Created: t0.Add(4 * time.Minute)}}
 	if len(got) != len(want) {
 		r.fail("creations since a minute in: %+v, want %+v", got, want)
 	}
