@@ -65,8 +65,9 @@ type Config struct {
 	ClockSpeed float64
 	// MaxBody bounds a request body: 64 KiB by default.
 	MaxBody int64
-	// MaxMessage bounds a socket message: 16 KiB by default. Larger
-	// messages are refused with an error; beyond 1 MiB the socket is closed.
+	// MaxMessage bounds a socket message: 16 KiB by default. A larger one
+	// is answered with an error and the socket closed (1009), its frame's
+	// header read and nothing more.
 	MaxMessage int64
 	// MessageRate and MessageBurst limit each socket's messages: 20 a second
 	// with bursts of 40 by default.
@@ -157,9 +158,6 @@ type Config struct {
 	// in, among a few dozen, for /healthz and /metrics alone: a load
 	// balancer's checks are answered whatever the crowd.
 	MaxConns int
-	// MaxOversized closes a socket at its MaxOversized-th message over
-	// MaxMessage (1008): 3 by default.
-	MaxOversized int
 	// ReadHeaderTimeout (10 s), ReadTimeout (30 s: the whole request, its
 	// body included), WriteTimeout (60 s) and IdleTimeout (60 s: a
 	// keep-alive connection between requests) are the HTTP server's
@@ -300,7 +298,7 @@ func withDefaults(cfg Config) Config {
 		def int
 	}{
 		{&cfg.CreateBurst, 20}, {&cfg.OpenPerClient, 50}, {&cfg.SocketsPerClient, 64},
-		{&cfg.ConnsPerClient, 256}, {&cfg.MaxOversized, 3}, {&cfg.SocketBuffer, match.DefaultBuffer},
+		{&cfg.ConnsPerClient, 256}, {&cfg.SocketBuffer, match.DefaultBuffer},
 		{&cfg.SpectatorsPerClient, 32}, {&cfg.SpectatorsPerMatch, 200}, {&cfg.SocketBurst, 30}, {&cfg.ReadBurst, 60},
 	}
 	for _, d := range defaults {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -27,14 +26,10 @@ const (
 	// CloseSlow: the client fell too far behind; it should reconnect, and
 	// gets a fresh snapshot.
 	CloseSlow ws.StatusCode = 4002
-	// CloseOversized (the standard "policy violation"): the client kept
-	// sending messages over the limit.
-	CloseOversized = ws.StatusPolicyViolation
+	// CloseOversized (the standard "message too big"): the client sent a
+	// message over the limit.
+	CloseOversized = ws.StatusMessageTooBig
 )
-
-// hardMessageLimit closes a socket whose message is absurdly large; smaller
-// excesses over MaxMessage get an error and the socket lives on.
-const hardMessageLimit = 1 << 20
 
 // pingMessage is the keep-alive message: idle sockets get one every
 // Config.PingEvery so that proxies keep them open. A peer that vanished is
@@ -83,7 +78,7 @@ func (s *Server) openSocket(w http.ResponseWriter, r *http.Request, h match.Hand
 		s.sockets.Done()
 		return // upgrade has answered
 	}
-	conn.timeout = s.cfg.WriteTimeout
+	conn.timeout, conn.maxMessage = s.cfg.WriteTimeout, s.cfg.MaxMessage
 	aud := "seat"
 	if seat == engine.Spectator {
 		aud = "spectator"
@@ -142,7 +137,6 @@ type sockConn struct {
 	// Reading: one goroutine at a time (readiness re-arms only after a read
 	// is over).
 	lim         *limiter
-	oversized   int  // messages over MaxMessage so far
 	stopReading bool // the client is done with: the writer ends the socket
 	// The readiness registration, which the reading side and end share.
 	regMu  sync.Mutex
@@ -393,6 +387,10 @@ func (c *sockConn) readOne() bool {
 	if err == errNoMessage {
 		return true // control frames only
 	}
+	if errors.Is(err, errTooLarge) {
+		c.tooLarge()
+		return false
+	}
 	if err != nil {
 		return false
 	}
@@ -407,39 +405,16 @@ func (c *sockConn) readOne() bool {
 	allowed := c.lim.allow(time.Now())
 	buf, err := readAtMost((*bp)[:0], rd, s.cfg.MaxMessage)
 	*bp = buf[:0]
-	tooLarge := errors.Is(err, errTooLarge)
-	if tooLarge {
-		// Drop the rest of the message (the hard limit closes the socket
-		// if it is absurd); a client that keeps sending such messages is
-		// not one that plays.
-		if _, err := io.Copy(io.Discard, rd); err != nil {
-			return false
-		}
-		c.oversized++
-		if s.cfg.MaxOversized > 0 && c.oversized >= s.cfg.MaxOversized {
-			// Answer it, then let the writer close the socket after the
-			// answers queued before: nothing more is read.
-			c.refuse(nil, &match.Error{Code: CodeTooLarge, Message: fmt.Sprintf(
-				"A message may hold at most %d bytes; this socket sent %d larger ones and is closed.", s.cfg.MaxMessage, c.oversized)})
-			_, w := c.attachment()
-			w.Sub.Close(errOversized)
-			c.stopReading = true
-			return false
-		}
-	} else if err != nil {
+	if errors.Is(err, errTooLarge) { // (the frames' headers said less)
+		c.tooLarge()
+		return false
+	}
+	if err != nil {
 		return false
 	}
 	if !allowed {
 		c.refuse(nil, &match.Error{Code: CodeRateLimited,
 			Message: fmt.Sprintf("Too many messages: at most %g a second. This one was not played.", s.cfg.MessageRate)})
-		return true
-	}
-	if tooLarge {
-		msg := fmt.Sprintf("A message may hold at most %d bytes.", s.cfg.MaxMessage)
-		if s.cfg.MaxOversized > 0 {
-			msg += fmt.Sprintf(" The socket is closed at the %s such message.", ordinal(s.cfg.MaxOversized))
-		}
-		c.refuse(nil, &match.Error{Code: CodeTooLarge, Message: msg})
 		return true
 	}
 	if typ != ws.OpText {
@@ -457,6 +432,19 @@ func (c *sockConn) readOne() bool {
 	}
 	c.handle(&msg)
 	return true
+}
+
+// tooLarge answers a message over MaxMessage, whose frame's header said so,
+// and has the writer close the socket after the answers queued before it
+// (1009): the rest of the message is never read, nor anything after it.
+// No client that plays sends such a message.
+func (c *sockConn) tooLarge() {
+	c.refuse(nil, &match.Error{Code: CodeTooLarge, Message: fmt.Sprintf(
+		"A message may hold at most %d bytes; the socket is closed, and the rest of that message was not read.", c.s.cfg.MaxMessage)})
+	if _, w := c.attachment(); w != nil {
+		w.Sub.Close(errOversized)
+	}
+	c.stopReading = true
 }
 
 // decodeMessage reads a client's message: strict JSON (see decodeStrict)
@@ -529,7 +517,7 @@ func errorMessage(re *uint64, e *match.Error) ([]byte, error) {
 
 var (
 	errTooLarge  = errors.New("message too large")
-	errOversized = errors.New("too many messages over the size limit")
+	errOversized = errors.New("a message over the size limit")
 	// errShed ends a spectator's socket when the connections run short.
 	errShed = errors.New("the server needs the room for players: watch again in a minute")
 )
@@ -539,22 +527,6 @@ func (c *sockConn) tellToGo() {
 	if _, w := c.attachment(); w != nil {
 		w.Sub.Close(errShed)
 	}
-}
-
-// ordinal writes 3 as "3rd".
-func ordinal(n int) string {
-	suffix := "th"
-	if n%100 < 11 || n%100 > 13 {
-		switch n % 10 {
-		case 1:
-			suffix = "st"
-		case 2:
-			suffix = "nd"
-		case 3:
-			suffix = "rd"
-		}
-	}
-	return strconv.Itoa(n) + suffix
 }
 
 // readAtMost appends r to buf up to limit bytes; more is errTooLarge.

@@ -46,6 +46,9 @@ var errNoMessage = errors.New("no message waits")
 type wsConn struct {
 	conn    net.Conn
 	timeout time.Duration // bounds each write; 0: none
+	// maxMessage bounds a message: its frames' headers tell when it is
+	// over, and nothing more of it is read.
+	maxMessage int64
 
 	mu      sync.Mutex
 	holders int
@@ -86,7 +89,7 @@ var wsReaders = sync.Pool{New: func() any { return newWSReader(bufio.NewReaderSi
 // takes.
 func newWSReader(br *bufio.Reader) *wsReader {
 	k := &wsReader{br: br}
-	k.r = wsutil.Reader{State: ws.StateServerSide, CheckUTF8: true, MaxMessageSize: hardMessageLimit,
+	k.r = wsutil.Reader{State: ws.StateServerSide, CheckUTF8: true,
 		OnIntermediate: func(h ws.Header, body io.Reader) error { return k.c.control(h, body, k.ctl[:]) }}
 	return k
 }
@@ -149,6 +152,7 @@ func (c *wsConn) reader() *wsReader {
 		}
 		c.rd.c = c
 		c.rd.r.Source = c.rd.br
+		c.rd.r.MaxMessageSize = c.maxMessage
 	}
 	return c.rd
 }
@@ -202,13 +206,17 @@ func (c *wsConn) bind(due time.Time) {
 // (unmasked, across its fragments). Control frames on the way are answered:
 // a ping with a pong, a close with a close, after which next says io.EOF;
 // unless wait is set, next says errNoMessage rather than wait for a
-// message after them. A message over hardMessageLimit, a frame breaking the
+// message after them. A message over maxMessage, whose frame's header says
+// so, is errTooLarge, and nothing more of it is read. A frame breaking the
 // protocol, a text that is not UTF-8 or a read past its deadline closes the
 // socket with the code that says so.
 func (c *wsConn) next(wait bool) (ws.OpCode, io.Reader, error) {
 	k := c.reader()
 	for {
 		h, err := k.r.NextFrame()
+		if errors.Is(err, wsutil.ErrMessageTooLarge) || errors.Is(err, wsutil.ErrFrameTooLarge) {
+			return 0, nil, errTooLarge
+		}
 		if err != nil {
 			return 0, nil, c.failed(err)
 		}
@@ -270,7 +278,7 @@ func (c *wsConn) failed(err error) error {
 	var pe ws.ProtocolError
 	switch {
 	case errors.Is(err, wsutil.ErrMessageTooLarge), errors.Is(err, wsutil.ErrFrameTooLarge):
-		c.close(ws.StatusMessageTooBig, fmt.Sprintf("a message may hold at most %d bytes", hardMessageLimit))
+		c.close(ws.StatusMessageTooBig, fmt.Sprintf("a message may hold at most %d bytes", c.maxMessage))
 	case errors.Is(err, wsutil.ErrInvalidUTF8):
 		c.close(ws.StatusInvalidFramePayloadData, "text that is not UTF-8")
 	case errors.As(err, &pe):
