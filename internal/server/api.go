@@ -268,14 +268,24 @@ func (s *Server) createMatch(w http.ResponseWriter, r *http.Request) {
 }
 
 // reads counts a read of matches against its client's allowance (see
-// Config.ReadRate) before serving it: reads rebuild states and read the
-// store, and a client reading without pause would take the cores the
-// matches under way need.
+// Config.ReadRate) before serving it, when it comes (see allowRead): reads
+// rebuild states and read the store, and a client reading without pause
+// would take the cores the matches under way need.
 func (s *Server) reads(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if err := s.allowRead(s.clientOf(r), time.Now()); err != nil {
+		wait, err := s.allowRead(s.clientOf(r), time.Now())
+		if err != nil {
 			writeError(w, err)
 			return
+		}
+		if wait > 0 {
+			t := time.NewTimer(wait)
+			select {
+			case <-t.C:
+			case <-r.Context().Done():
+				t.Stop()
+				return // the client left
+			}
 		}
 		h(w, r)
 	}

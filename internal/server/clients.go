@@ -307,7 +307,6 @@ func socketCount(st *clientState) *int          { return &st.sockets }
 func specCount(st *clientState) *int            { return &st.spectators }
 func connCount(st *clientState) *int            { return &st.conns }
 func createAllowance(st *clientState) **limiter { return &st.create }
-func readAllowance(st *clientState) **limiter   { return &st.read }
 func dialAllowance(st *clientState) **limiter   { return &st.dial }
 
 // release lowers one of c's counts (and its network's).
@@ -380,16 +379,41 @@ func (cs *clients) creationWindow() time.Duration {
 	return time.Duration(float64(cs.createBurst*networkShare) / cs.createRate * float64(time.Second))
 }
 
-// allowRead takes one read of c's allowance, or says when to try again.
-func (s *Server) allowRead(c client, now time.Time) error {
+// maxReadWait is how long a read over its client's allowance may wait for
+// it rather than be refused: a client that reads in bursts is served a
+// little later, and one that reads without pause is slowed to its rate,
+// each of its requests costing the server a parked request rather than a
+// refusal answered at once and asked again.
+const maxReadWait = time.Second
+
+// allowRead takes one read of c's allowance, and says how long the read
+// must wait for it (at most maxReadWait), or refuses it and says when to
+// try again.
+func (s *Server) allowRead(c client, now time.Time) (time.Duration, error) {
 	cs := s.clients
+	if cs.readRate <= 0 {
+		return 0, nil
+	}
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
-	if ok, wait := allow(cs.holders(c), readAllowance, cs.readRate, cs.readBurst, now); !ok {
-		return s.refuseLimit(CodeRateLimited, wait,
-			"You are reading too quickly: at most %g requests a second. Try again in %d seconds.", cs.readRate, retrySeconds(wait))
+	hs := cs.holders(c)
+	most := time.Duration(0)
+	for _, h := range hs {
+		if h.st.read == nil {
+			h.st.read = newLimiter(cs.readRate*float64(h.share), cs.readBurst*h.share)
+		}
+		if ok, wait := h.st.read.ready(now); !ok {
+			if wait > maxReadWait {
+				return 0, s.refuseLimit(CodeRateLimited, wait,
+					"You are reading too quickly: at most %g requests a second. Try again in %d seconds.", cs.readRate, retrySeconds(wait))
+			}
+			most = max(most, wait)
+		}
 	}
-	return nil
+	for _, h := range hs {
+		h.st.read.reserve(now, maxReadWait)
+	}
+	return most, nil
 }
 
 // reserveSocket counts a socket of c to match id in (a spectator's if

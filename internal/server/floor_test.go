@@ -23,10 +23,15 @@ import (
 // server of BenchmarkSocketFloor instead of running tests (see TestMain).
 const floorServerEnv = "SORTIE_FLOOR_SERVER"
 
-// TestMain runs the tests, or the floor's server when asked to.
+// TestMain runs the tests, or the floor's server, or readers of step views,
+// when asked to.
 func TestMain(m *testing.M) {
 	if size, err := strconv.Atoi(os.Getenv(floorServerEnv)); err == nil {
 		runFloorServer(size)
+		return
+	}
+	if spec := os.Getenv(ReadersEnv); spec != "" {
+		runReaders(spec)
 		return
 	}
 	os.Exit(m.Run())

@@ -26,7 +26,7 @@ import (
 
 // env is a server on a real SQLite file behind a real HTTP listener.
 type env struct {
-	t     *testing.T
+	t     testing.TB
 	cfg   server.Config
 	srv   *server.Server
 	hs    *httptest.Server
@@ -35,7 +35,7 @@ type env struct {
 }
 
 // newEnv starts a server serving games, with cfg's other settings.
-func newEnv(t *testing.T, games []engine.Game, tune func(*server.Config)) *env {
+func newEnv(t testing.TB, games []engine.Game, tune func(*server.Config)) *env {
 	t.Helper()
 	cfg := server.Config{
 		Games: games, DataPath: filepath.Join(t.TempDir(), "sortie.db"),
@@ -56,7 +56,7 @@ func newEnv(t *testing.T, games []engine.Game, tune func(*server.Config)) *env {
 	return e
 }
 
-type testWriter struct{ t *testing.T }
+type testWriter struct{ t testing.TB }
 
 func (w *testWriter) Write(b []byte) (int, error) {
 	w.t.Log(string(bytes.TrimRight(b, "\n")))

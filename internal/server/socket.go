@@ -587,6 +587,18 @@ func (l *limiter) ready(now time.Time) (bool, time.Duration) {
 	return true, 0
 }
 
+// reserve takes a token now or, if there is none, one that comes within
+// most, and says how long until it comes; a wait longer than most takes
+// nothing and reports false, with the wait.
+func (l *limiter) reserve(now time.Time, most time.Duration) (bool, time.Duration) {
+	ok, wait := l.ready(now)
+	if !ok && wait > most {
+		return false, wait
+	}
+	l.tokens--
+	return true, wait
+}
+
 // spend takes a token spent at a past time at, the bucket having been
 // replayed up to then (see Server.rebuildCreations); an empty bucket stays
 // empty.
