@@ -200,6 +200,7 @@ they play their cheaper level's move.`,
 	f.StringVar(&sync, "sync", "full", "SQLite synchronous mode: full (survives power loss) or normal (survives a crash of the process)")
 	f.StringVar(&level, "log-level", "info", "log level: debug, info, warn or error")
 	f.DurationVar(&grace, "grace", 15*time.Second, "how long a shutdown may wait for writes and sockets")
+	f.DurationVar(&lim.DrainWait, "drain-wait", 0, "on SIGTERM, how long /healthz answers 503 before the node hands its matches over and closes its port (0: 5s with --bus, none without; at most a third of --grace)")
 	f.Float64Var(&speed, "clock-speed", 1, "match time per wall time (tests only)")
 	f.Float64Var(&rate, "message-rate", 20, "messages a second each socket may send")
 	f.BoolVar(&profile, "pprof", false, "serve Go profiles under /debug/pprof/ (measuring only)")

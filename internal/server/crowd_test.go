@@ -4,9 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -524,4 +527,60 @@ func TestReadsAndSocketsHaveARate(t *testing.T) {
 		t.Fatalf("another client's socket: %v", err)
 	}
 	p.close()
+}
+
+// A server told to stop answers /healthz 503 for DrainWait before it closes
+// its port, so that a load balancer checking it every few seconds sees it
+// go and sends nothing new there. (Issue 29, finding 11: /healthz never
+// answered 503 before the port closed.)
+func TestStoppingSays503BeforeThePortCloses(t *testing.T) {
+	const wait = 800 * time.Millisecond
+	srv, err := server.New(server.Config{Games: matchtest.Games(), DataPath: filepath.Join(t.TempDir(), "sortie.db"),
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), DrainWait: wait})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(ctx, ln, 10*time.Second) }()
+	url := "http://" + ln.Addr().String() + "/healthz"
+	hc := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 5 * time.Second}
+	status := func() int {
+		resp, err := hc.Get(url)
+		if err != nil {
+			return 0 // the port is closed
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if s := status(); s != http.StatusOK {
+		t.Fatalf("/healthz before the stop: %d", s)
+	}
+	stop()
+	start := time.Now()
+	var unhealthy time.Duration
+	for {
+		s := status()
+		if s == 0 {
+			break
+		}
+		if s != http.StatusServiceUnavailable {
+			if time.Since(start) > 100*time.Millisecond {
+				t.Fatalf("/healthz %v after the stop: %d, want 503", time.Since(start), s)
+			}
+			continue
+		}
+		unhealthy = time.Since(start)
+		time.Sleep(20 * time.Millisecond)
+	}
+	if unhealthy < wait*3/4 {
+		t.Fatalf("/healthz answered 503 for %v before the port closed, want about %v", unhealthy, wait)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("Run: %v", err)
+	}
 }

@@ -189,6 +189,12 @@ type Config struct {
 	// than the cores, at least one); a hard bot of a busy node decides
 	// without searching.
 	BotSearches int
+	// DrainWait is how long a node told to stop ([Server.Run]) goes on as
+	// it was while /healthz answers 503, before it hands its matches over
+	// and closes its port, so that a load balancer sees it: 5 s on several
+	// nodes and none on one if zero (negative: none), a third of the grace
+	// at most.
+	DrainWait time.Duration
 	// ExpireLonely: an open match that nobody but its creator joined
 	// expires this long after its creation (an hour by default; negative:
 	// only at ExpireOpen). Such matches are also the first to end, oldest
@@ -487,6 +493,17 @@ func (s *Server) Run(ctx context.Context, ln net.Listener, grace time.Duration) 
 	s.log.Info("shutting down")
 	sctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
+	// /healthz says 503 from now on; for DrainWait the node goes on as it
+	// was, so that a load balancer checking it sees that and sends
+	// nothing new here before anything moves.
+	s.draining.Store(true)
+	if w := s.drainWait(grace); w > 0 {
+		s.log.Info("telling the load balancer: /healthz answers 503", "for", w)
+		select {
+		case <-time.After(w):
+		case <-sctx.Done():
+		}
+	}
 	// Stop taking requests and let the ones under way finish, then stop the
 	// matches (each finishes the action it is storing) and their sockets.
 	// On several nodes, the matches go to the others first, while this
@@ -498,6 +515,17 @@ func (s *Server) Run(ctx context.Context, ln net.Listener, grace time.Duration) 
 	}
 	<-errc
 	return err
+}
+
+// drainWait is how long a stopping node answers /healthz 503 before it
+// does anything else: DrainWait, or 5 s on several nodes and none on one,
+// and a third of the grace at most.
+func (s *Server) drainWait(grace time.Duration) time.Duration {
+	w := s.cfg.DrainWait
+	if w == 0 && s.bus != nil {
+		w = 5 * time.Second
+	}
+	return max(0, min(w, grace/3))
 }
 
 // Shutdown stops every match after the write it is doing, closes every socket
@@ -548,7 +576,7 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
 	if s.draining.Load() {
-		writeError(w, &match.Error{Code: match.CodeUnavailable, Message: "This node is handing its matches to the others and stopping."})
+		writeError(w, &match.Error{Code: match.CodeUnavailable, Message: "This server is stopping (it hands its matches to the others first, if any)."})
 		return
 	}
 	if err := s.store.Check(ctx); err != nil {
