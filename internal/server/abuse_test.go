@@ -189,8 +189,12 @@ func TestMatchCapHoldsUnderConcurrency(t *testing.T) {
 	e := newEnv(t, matchtest.Games(), func(c *server.Config) {
 		c.MaxLive, c.CreateRate, c.OpenPerClient = limit, -1, -1
 	})
+	// All-bot matches that take their time: running, they make no room for
+	// others as open matches nobody joined would.
+	slow := botsOnly("4")
+	slow.BotDelayMs = 60_000
 	codes := concurrently(t, tries, func() (int, string, http.Header, error) {
-		return createRaw(context.Background(), e.c, match.CreateRequest{Game: "testcards"}, nil)
+		return createRaw(context.Background(), e.c, slow, nil)
 	})
 	if n := codes[""]; n != limit {
 		t.Errorf("%d of %d concurrent creations passed a cap of %d matches (refusals: %v)", n, tries, limit, codes)

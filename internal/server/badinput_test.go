@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -190,7 +189,8 @@ func badMsg(t *testing.T, e *env, p *player, id string, send func() error, code 
 }
 
 // Every bad socket message gets its own stable code and changes nothing; the
-// socket lives on and a good action still plays.
+// socket lives on and a good action still plays, but for a message over the
+// size limit, which ends it.
 func TestBadMessages(t *testing.T) {
 	e := newEnv(t, matchtest.Games(), func(c *server.Config) { c.MessageRate = 5; c.MessageBurst = 60 })
 	ctx := context.Background()
@@ -240,7 +240,6 @@ func TestBadMessages(t *testing.T) {
 	badMsg(t, e, p0, id, send(p0, 0, play(notHeld)), "not_in_hand")
 	badMsg(t, e, p1, id, send(p1, 0, play(1)), engine.CodeNotYourTurn)
 	badMsg(t, e, p0, id, send(p0, 5, play(view.Hand[0])), match.CodeFutureSeq)
-	badMsg(t, e, p0, id, raw(p0, `{"seq":0,"action":{"type":"pass","pad":"`+strings.Repeat("x", 20000)+`"}}`), server.CodeTooLarge)
 	badMsg(t, e, p0, id, func() error { return p0.conn.SendBinary(ctx, []byte(`{"seq":0,"action":{"type":"pass"}}`)) }, server.CodeUnsupported)
 	badMsg(t, e, spec, id, raw(spec, `{"seq":0,"action":{"type":"pass"}}`), server.CodeSpectator)
 
@@ -287,9 +286,12 @@ func TestBadMessages(t *testing.T) {
 	}
 	t.Logf("%d of 80 flooding messages were refused as rate_limited", limited)
 
-	// A message past the hard limit closes the socket (1009), and nothing
-	// else.
-	p0.conn.SendRaw(ctx, bytes.Repeat([]byte("x"), 2<<20))
+	// A message over the limit is refused and closes the socket (1009),
+	// and changes nothing else.
+	p0.conn.SendRaw(ctx, []byte(`{"seq":1,"action":{"type":"pass","pad":"`+strings.Repeat("x", 20000)+`"}}`))
+	p0.expect(t, "the refusal of a message over the limit", func(m *match.Message) bool {
+		return m.Type == match.TypeError && m.Error.Code == server.CodeTooLarge
+	})
 	for {
 		m, err := p0.recv(context.Background())
 		if err != nil {
