@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"sortie/engine"
+	"sortie/internal/store"
 )
 
 // Defaults of the log cache (see Config.LogCache).
@@ -57,7 +58,8 @@ type logEntry struct {
 	recs     [][]byte // the first len(recs) records of the log
 	chat     [][]byte // the first len(chat) lines of talk, if chatKnown
 	chatKnow bool
-	points   []stepPoint // states after some records, by record
+	points   []stepPoint  // states after some records, by record
+	over     *store.Match // the match's row once it is over (see overRecord), shared
 	size     int64
 	used     time.Time
 }
@@ -287,6 +289,40 @@ func (c *logCache) keepState(id string, k int, at engine.Millis, st engine.State
 	}
 	e.points = append(e.points, stepPoint{k: k, at: at, state: st})
 	c.grow(e, stateCost)
+}
+
+// overRecord returns the row of match id kept once it was over (finished,
+// expired or abandoned: a row that changes no more but to fail), shared:
+// nobody may change it.
+func (c *logCache) overRecord(id string) (*store.Match, bool) {
+	if c == nil {
+		return nil, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	el := c.by[id]
+	if el == nil {
+		return nil, false
+	}
+	e := el.Value.(*logEntry)
+	if e.over == nil {
+		return nil, false
+	}
+	c.lru.MoveToFront(el)
+	e.used = time.Now()
+	return e.over, true
+}
+
+// keepOverRecord keeps rec, the row of a match over, if its log is kept.
+func (c *logCache) keepOverRecord(rec *store.Match) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el := c.by[rec.ID]; el != nil {
+		el.Value.(*logEntry).over = rec
+	}
 }
 
 // drop lets match id's entry go.

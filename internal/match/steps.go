@@ -36,7 +36,7 @@ type StepView struct {
 // record step of match id's log. token is the caller's seat token, if any:
 // while the match is under way it must hold seat for a seat's view.
 func (m *Manager) View(ctx context.Context, id string, seat engine.Seat, step int, token string) (*StepView, error) {
-	rec, err := m.stored(ctx, id)
+	rec, err := m.overOrStored(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +72,7 @@ func (m *Manager) View(ctx context.Context, id string, seat engine.Seat, step in
 		m.log.Error("cannot rebuild a step of a match", "match", id, "step", step, "err", err)
 		return nil, refuse(CodeUnavailable, "Match %s cannot be rebuilt from its log.", id)
 	}
-	if out.View, err = json.Marshal(s.View(seat)); err != nil {
+	if out.View, err = engine.AppendView(nil, s, seat); err != nil {
 		return nil, refuse(CodeUnavailable, "The view could not be encoded.")
 	}
 	for _, e := range engine.Visible(nil, last, seat) {
@@ -81,6 +81,24 @@ func (m *Manager) View(ctx context.Context, id string, seat engine.Seat, step in
 		}
 	}
 	return out, nil
+}
+
+// overOrStored returns match id's row as stored, or as the log cache keeps
+// it once the match is over (its row changes no more then, but to fail,
+// which lets the cache's copy go): a replay's views of every step read the
+// store once.
+func (m *Manager) overOrStored(ctx context.Context, id string) (*store.Match, error) {
+	if rec, ok := m.logs.overRecord(id); ok {
+		if m.pastRetention(rec.Finished, time.Now()) {
+			return nil, refuse(CodeUnknownMatch, "There is no match %q.", id)
+		}
+		return rec, nil
+	}
+	rec, err := m.stored(ctx, id)
+	if err == nil && rec.Status.Over() && rec.Status != store.Failed && rec.Status != store.Closed {
+		m.logs.keepOverRecord(rec)
+	}
+	return rec, err
 }
 
 // stateAt returns the state after record step of match id's log, with the
