@@ -4,7 +4,7 @@
 // full reveal and a replay of the match's log.
 
 import {api, held, remember, playerName, setPlayerName} from './api.js';
-import {t, tn, tx, has, onLang, errorText, getLang, list} from './i18n.js';
+import {t, tn, tx, has, onLang, errorText, getLang, list, phrase} from './i18n.js';
 import {h, fill, toast, copyText, fmtClock, sameAction} from './ui.js';
 import {loadBoard, describeEvent, labelAction} from './boards.js';
 import {botName, seatNames} from './names.js';
@@ -357,7 +357,7 @@ export class MatchPage {
   ctx(events = [], prevView = null, over = {}) {
     const page = this;
     const legal = this.msg && this.seat >= 0 ? this.msg.legal : [];
-    return {
+    const c = {
       game: this.game, view: this.msg ? this.msg.view : null, prev: prevView, seat: this.seat,
       players: this.seats.length || (this.summary ? this.summary.players : 0),
       legal, actors: this.msg ? this.msg.actors : [], status: this.msg ? this.msg.status : this.summary.status,
@@ -373,6 +373,10 @@ export class MatchPage {
       label: (a) => labelAction(page.mod, a, page.ctx()),
       ...over,
     };
+    // who names a seat in a sentence: "you" when it is the seat this page
+    // plays, or the seat a replay is seen by ("You laid a tile").
+    c.who = (s) => phrase(page.name(s), {you: s >= 0 && s === c.seat});
+    return c;
   }
 
   draw(events = [], prevView = null) {
