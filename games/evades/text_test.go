@@ -1,6 +1,7 @@
 package evades
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -71,3 +72,16 @@ func TestViewText(t *testing.T) {
 	}
 }
 
+// The French names of the areas say the compass as French does: ouest is
+// O (Salle commune SO, NO), never the English W.
+func TestFrenchAreaNamesSayFrenchCompass(t *testing.T) {
+	english := regexp.MustCompile(`\b(W|SW|NW|E|SE|NE|N|S)\b`)
+	french := map[string]string{"W": "O", "SW": "SO", "NW": "NO"}
+	for _, a := range areas {
+		for _, m := range english.FindAllString(a.Fr, -1) {
+			if fr, ok := french[m]; ok {
+				t.Errorf("%s: %q says %s, French writes %s", a.ID, a.Fr, m, fr)
+			}
+		}
+	}
+}
