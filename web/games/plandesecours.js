@@ -7,7 +7,7 @@
 // reference's section 8), remembering it is the game.
 
 import {h, s, reducedMotion} from '/js/ui.js';
-import {t, tn, list} from '/js/i18n.js';
+import {t, tn, list, people} from '/js/i18n.js';
 import {tip, attachTips} from '/js/tips.js';
 import {roving} from '/js/focus.js';
 import {announce} from '/js/announce.js';
@@ -100,7 +100,7 @@ function players(v, ctx) {
   for (let p = 0; p < v.players; p++) {
     const acting = v.phase !== 'game_over' && v.actor === p;
     const out = lostBy.has(p);
-    const score = t('pds.score', {score: v.scores[p], target: v.target});
+    const score = tn('pds.score', v.scores[p], {target: v.target});
     items.push(h('li', {class: 'player' + (acting ? ' acting' : '') + (out ? ' out' : ''), 'data-seat': p},
       seatMark(p), ' ', h('strong', {}, ctx.name(p)), p === v.seat ? ' (' + t('match.you') + ')' : '', ' ',
       pips(Math.min(v.scores[p], v.target), v.target, {label: score}),
@@ -122,7 +122,7 @@ function stackBox(v, ctx) {
   if (rot && !reducedMotion()) art.style.animation = (rot.quarter_turns === 2 ? 'spin180' : rot.quarter_turns === 3 ? 'spin-90' : 'spin90') + ' .9s ease-out';
   const nf = v.next_facing;
   const top = v.top.kind === 'tile' ? tileTip(v.top.tile, v.top.character) : t('tip.pds.top.' + v.top.kind);
-  const wrap = tip(h('div', {class: 'top-wrap', tabindex: '0', 'data-key': 'top', 'aria-label': t('pds.topOfStack') + ': ' + topText(v.top, ctx)}, art),
+  const wrap = tip(h('div', {class: 'top-wrap', tabindex: '0', 'data-key': 'top', 'aria-label': t('pds.topOfStackIs', {top: topText(v.top, ctx)})}, art),
     t('tip.pds.top', {what: top}));
   return h('figure', {class: 'stack-box', id: 'pds-top'},
     wrap,
@@ -144,9 +144,9 @@ function cards(v, ctx) {
 function chainPrompt(v, ctx, myTurn) {
   if (v.phase !== 'lost_chain' || !v.chain) return null;
   const c = v.chain;
-  const who = t('pds.chainInfo', {starter: ctx.name(c.starter), chain: c.chain,
+  const who = t('pds.chainInfo', {starter: ctx.who(c.starter), chain: c.chain,
     joined: c.joined.length ? list(c.joined.map(ctx.name)) : t('word.nobody')});
-  if (!myTurn || c.asked !== v.seat) return h('p', {class: 'prompt'}, who, ' ', t('pds.chainWaiting', {name: ctx.name(c.asked)}));
+  if (!myTurn || c.asked !== v.seat) return h('p', {class: 'prompt'}, who, ' ', t('pds.chainWaiting', {name: ctx.who(c.asked)}));
   const join = ctx.legalOf({type: 'join_lost'}), decline = ctx.legalOf({type: 'decline_lost'});
   return h('div', {class: 'prompt', id: 'pds-chain'},
     h('p', {}, who, ' ', t('pds.chainAsk')),
@@ -295,7 +295,7 @@ function revealPanel(r, ctx) {
 // ---- words ----
 
 export function describe(ev, ctx) {
-  const n = (p) => ctx.name(p);
+  const n = (p) => ctx.who(p);
   switch (ev.type) {
     case 'tile_played': return t('pds.ev.tile_played', {seat: n(ev.seat)});
     case 'tile_drawn': return ev.tile ? t('pds.ev.tile_drawn_you', {tile: tileName(ev.tile, characterOf(ev.tile))}) : false;
@@ -315,7 +315,7 @@ export function describe(ev, ctx) {
       const scorers = [];
       (r.points || []).forEach((p, seat) => { if (p > 0) scorers.push(n(seat)); });
       return t('pds.ev.round_revealed', {round: r.round}) + ' ' + (r.lost_at ? t('pds.lostAt', {n: r.lost_at, reasons: list(reasons)}) : t('pds.pathHolds')) + ' ' +
-        (scorers.length ? t('pds.scoredNames', {names: list(scorers)}) : t('pds.nobodyScored'));
+        (scorers.length ? tn('pds.scoredNames', scorers.length, {names: people(scorers)}) : t('pds.nobodyScored'));
     }
     case 'round_started': {
       let str = t('pds.ev.round_started', {round: ev.round, seat: n(ev.first_player)});
@@ -323,7 +323,7 @@ export function describe(ev, ctx) {
       if (ev.danger_revealed) str += ' ' + t('pds.ev.newDanger', {card: t('pds.id.' + ev.danger_revealed)});
       return str;
     }
-    case 'game_over': return tn('pds.ev.game_over', ev.winners.length, {names: list(ev.winners.map(n))});
+    case 'game_over': return tn('pds.ev.game_over', ev.winners.length, {names: people(ev.winners.map(n))});
   }
   return null;
 }
@@ -346,7 +346,7 @@ export function status(ctx) {
   const v = ctx.view;
   if (!v || v.phase === 'game_over') return null;
   if (v.phase === 'lost_chain' && v.chain) {
-    return v.chain.asked === ctx.seat ? t('pds.status.chainYou', {starter: ctx.name(v.chain.starter)}) : t('pds.status.chain', {starter: ctx.name(v.chain.starter), name: ctx.name(v.chain.asked)});
+    return v.chain.asked === ctx.seat ? t('pds.status.chainYou', {starter: ctx.name(v.chain.starter)}) : t('pds.status.chain', {starter: ctx.who(v.chain.starter), name: ctx.name(v.chain.asked)});
   }
   if (ctx.myTurn) return (v.hand || []).length ? t('pds.status.turn') : t('pds.status.empty');
   return null;

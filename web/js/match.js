@@ -105,6 +105,12 @@ export class MatchPage {
     return names[s] != null ? names[s] : t('seat.n', {n: s + 1});
   }
 
+  // who names a seat in a sentence of the page's own: "you" for the seat
+  // this page plays.
+  who(s) {
+    return phrase(this.name(s), {you: s >= 0 && s === this.seat});
+  }
+
   // ---- layout ----
 
   skeleton() {
@@ -677,7 +683,7 @@ export class MatchPage {
         return describeEvent(this.mod, e.ev, this.ctx([e.ev], e.prev || null, {view}));
       }
       case 'line': {
-        const l = e.line, name = this.name(l.seat);
+        const l = e.line, name = this.who(l.seat);
         if (l.type === 'left') return t('table.left', {name});
         if (l.type === 'back') return t('table.back', {name});
         return null; // drawn by lineItem
@@ -794,7 +800,7 @@ export class MatchPage {
     for (const st of next) {
       const was = this.seats[st.seat];
       if (!was || st.kind !== 'human' || was.left !== st.left || was.played_by === st.played_by) continue;
-      this.logSys(st.played_by === 'bot' ? 'table.away' : 'table.returned', {name: this.name(st.seat)});
+      this.logSys(st.played_by === 'bot' ? 'table.away' : 'table.returned', {name: this.who(st.seat)});
     }
   }
 
