@@ -331,6 +331,9 @@ func samples(tx *texts, key, name string) []any {
 		if game == "pds" && name == "target" {
 			return numbers
 		}
+		if key == "outran.ev.drew_face_up" && name == "seat" {
+			return append(people, tx.t("outran.centre")) // a card goes to the Vampire's centre
+		}
 		return people
 	case "from", "to":
 		switch game {
