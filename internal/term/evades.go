@@ -155,7 +155,7 @@ func (b *evades) describe(ev obj, c *ctx) (string, bool) {
 	case "door_crossed":
 		pay := evCardsText(c, ev.strs("pay"))
 		if ev.str("credit") != "" {
-			pay = c.t("evades.useCredit." + ev.str("credit"))
+			pay = c.t("evades.usedCredit." + ev.str("credit"))
 		}
 		return c.t("evades.ev.door_crossed", p{"seat": n("seat"), "from": evTheArea(c, ev.str("from")), "to": evTheArea(c, ev.str("to")), "pay": pay, "face": c.t("evades.card." + ev.str("face"))}), false
 	case "warning_pile_changed":
@@ -554,7 +554,7 @@ func (b *evades) prompt(v obj, c *ctx, w int) []string {
 		key = "evades.pending.discard_draw"
 	}
 	said := c.t(key, params)
-	if kind == "give_cards" {
+	if kind == "give_cards" || kind == "discard" {
 		said = c.tn(key, pd.num("count"), params)
 	}
 	text := c.mine.Render(said)

@@ -136,10 +136,15 @@ func (b *outran) describe(ev obj, c *ctx) (string, bool) {
 		}
 		return c.tn("outran.ev.drew", ev.num("count"), p{"seat": n(ev.num("seat"))}), false
 	case "drew_face_up":
+		// The Vampire's card turned up for the centre is said once: it
+		// lies there at once.
+		if ev.num("seat") < 0 {
+			return c.t("outran.ev.drew_face_up_centre", p{"card": orCardName(c, ev.str("card"))}), false
+		}
 		return c.t("outran.ev.drew_face_up", p{"seat": n(ev.num("seat")), "card": orCardName(c, ev.str("card"))}), false
 	case "placed":
 		if ev.num("holder") < 0 {
-			return c.t("outran.ev.placed_centre", p{"card": orCardName(c, ev.str("card"))}), false
+			return "", true
 		}
 		return c.t("outran.ev.placed", p{"seat": n(ev.num("holder")), "card": orCardName(c, ev.str("card"))}), false
 	case "played":

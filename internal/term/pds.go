@@ -94,7 +94,7 @@ func (b *pds) describe(ev obj, c *ctx) (string, bool) {
 		}
 		return c.t("pds.ev.tile_drawn_you", p{"tile": b.tileName(c, ev.str("tile"), pdsCharacters[ev.str("tile")])}), false
 	case "danger_triggered":
-		return c.t("pds.ev.danger_triggered", p{"seat": n("seat"), "card": c.t("pds.id." + ev.str("card")), "character": b.charName(c, pdsCharacters[ev.str("tile")])}), false
+		return c.t("pds.ev.danger_triggered", p{"seat": n("seat"), "card": c.t("pds.id." + ev.str("card")), "character": c.t("pds.theChar." + pdsCharacters[ev.str("tile")])}), false
 	case "stack_rotated":
 		return c.t("pds.ev.stack_rotated." + fmt.Sprint(ev.num("quarter_turns"))), false
 	case "blackout":

@@ -447,7 +447,7 @@ func r25Side(v obj, c *ctx) []string {
 	var out []string
 	for _, x := range v.subs("characters") {
 		id := x.str("id")
-		s := c.seatStyle(x.num("seat")).Render(c.t("room25.char."+id+".short")) + " " + c.bold.Render(c.t("room25.char."+id)) + " (" + c.name(x.num("seat"))
+		s := c.seatStyle(x.num("seat")).Render(c.t("room25.char."+id+".short")) + " " + c.bold.Render(capital(c.t("room25.char."+id))) + " (" + c.name(x.num("seat"))
 		if team := x.str("team"); team != "" {
 			s += ", " + c.t("room25.team", p{"team": team})
 		}

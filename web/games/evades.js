@@ -282,7 +282,7 @@ function map(v, ctx) {
     }
     g.push(s('g', {class: 'pawn-g', 'data-seat': st.seat, style: from ? 'transform:' + from + ';transition:transform .6s ease' : null, 'data-to': from ? 'translate(0px, 0px)' : null},
       s('g', {transform: `translate(${x} ${y})`}, seatShape(st.seat, 0.34, {text: String(st.seat + 1), cls: 'pawn'}),
-        s('title', {}, t('evades.pawnOf', {name: ctx.name(st.seat), area: theArea(st.area)})))));
+        s('title', {}, t('evades.pawnOf', {name: ctx.name(st.seat), area: areaName(st.area)})))));
   }
   return s('svg', {class: 'map', id: 'ev-map', viewBox: '-3 -2.2 30 28.4', role: 'group', 'aria-label': t('evades.map') + '. ' + t('a11y.arrowsMove')}, g);
 }
@@ -295,7 +295,7 @@ function areaTip(a, room) {
 }
 
 function doorTip(d, f, can) {
-  const parts = [d.exit ? t('tip.evades.exitDoor', {n: f.level, card: card(f.face)}) : t('tip.evades.door', {n: f.level, card: card(f.face), other: card(f.other)})];
+  const parts = [d.exit ? tn('tip.evades.exitDoor', f.level, {card: card(f.face)}) : tn('tip.evades.door', f.level, {card: card(f.face), other: card(f.other)})];
   if (d.warning) parts.push(t('tip.evades.warning'));
   parts.push(can ? t('tip.evades.canCross') : t('tip.evades.cannotCross'));
   return parts.join(' ');
@@ -413,7 +413,7 @@ function decision(v, ctx, me, pend) {
   // A discard before a draw (a full hand) says so.
   const key = kind === 'discard' && pend.draw ? 'evades.pending.discard_draw' : 'evades.pending.' + kind;
   const params = {card: pend.card ? ppName(pend.card) : '', count: pend.count, name: pend.target != null ? ctx.name(pend.target) : ''};
-  const head = h('p', {}, kind === 'give_cards' ? tn(key, pend.count, params) : t(key, params));
+  const head = h('p', {}, kind === 'give_cards' || kind === 'discard' ? tn(key, pend.count, params) : t(key, params));
   let body = null;
   switch (kind) {
     case 'choose_vent':
@@ -568,7 +568,7 @@ export function describe(ev, ctx) {
     case 'pass_pass_drawn': return t('evades.ppDrawn', {name: n(ev.seat), card: ppName(ev.card)}) + ' ' + t('evades.ppEffect.' + ev.card);
     case 'pass_pass_no_effect': return t('evades.ev.pass_pass_no_effect', {card: ppName(ev.card)});
     case 'target_chosen': return t('evades.ev.target_chosen', {seat: n(ev.seat), target: n(ev.target), card: ppName(ev.card)});
-    case 'door_crossed': return t('evades.ev.door_crossed', {seat: n(ev.seat), from: theArea(ev.from), to: theArea(ev.to), pay: ev.credit ? t('evades.useCredit.' + ev.credit) : cardsText(ev.pay), face: card(ev.face)});
+    case 'door_crossed': return t('evades.ev.door_crossed', {seat: n(ev.seat), from: theArea(ev.from), to: theArea(ev.to), pay: ev.credit ? t('evades.usedCredit.' + ev.credit) : cardsText(ev.pay), face: card(ev.face)});
     case 'warning_pile_changed': return t('evades.ev.warning_pile_changed', {colour: ev.colour});
     case 'warning_drawn': return t('evades.warningDrawn', {name: n(ev.seat), token: tokenName(ev.token), colour: ev.colour}) + ' ' + t('evades.tokEffect.' + ev.token);
     case 'pawn_moved': return t('evades.ev.pawn_moved', {seat: n(ev.seat), from: theArea(ev.from), to: theArea(ev.to), cause: t('evades.cause.' + ev.cause)});

@@ -238,12 +238,12 @@ function exitPath(v, ctx) {
   v.seats.forEach((st, q) => {
     const x = Math.min(L, st.progress) * step + step / 2;
     const y = 30 + ((q % 3) - 1) * 14;
-    g.push(s('g', {}, s('title', {}, t('outran.progressOf', {name: ctx.name(q), n: st.progress, L})),
+    g.push(s('g', {}, s('title', {}, t('outran.progressOf', {name: ctx.name(q), n: st.progress, length: L})),
       seatShape(q, 8, {x, y, text: String(q + 1)})));
   });
   return h('section', {'aria-labelledby': 'or-exit-h'},
     h('h3', {id: 'or-exit-h'}, t('outran.exitPath')),
-    s('svg', {viewBox: `0 0 ${W} 60`, class: 'or-exitpath', role: 'img', 'aria-label': list(v.seats.map((st, q) => t('outran.progressOf', {name: ctx.name(q), n: st.progress, L})))}, g));
+    s('svg', {viewBox: `0 0 ${W} 60`, class: 'or-exitpath', role: 'img', 'aria-label': list(v.seats.map((st, q) => t('outran.progressOf', {name: ctx.name(q), n: st.progress, length: L})))}, g));
 }
 
 function results(v, ctx) {
@@ -321,8 +321,10 @@ export function describe(ev, ctx) {
     case 'burned': return t('outran.ev.burned', {seat: n(ev.seat)});
     case 'infected': return t('outran.ev.infected', {seat: n(ev.seat)});
     case 'drew': return ev.cards ? t('outran.ev.drew_you', {list: list(ev.cards.map(cardName))}) : tn('outran.ev.drew', ev.count, {seat: n(ev.seat)});
-    case 'drew_face_up': return t('outran.ev.drew_face_up', {seat: n(ev.seat), card: cardName(ev.card)});
-    case 'placed': return ev.holder < 0 ? t('outran.ev.placed_centre', {card: cardName(ev.card)}) : t('outran.ev.placed', {seat: n(ev.holder), card: cardName(ev.card)});
+    // The Vampire's card turned up for the centre is said once: it lies
+    // there at once.
+    case 'drew_face_up': return ev.seat < 0 ? t('outran.ev.drew_face_up_centre', {card: cardName(ev.card)}) : t('outran.ev.drew_face_up', {seat: n(ev.seat), card: cardName(ev.card)});
+    case 'placed': return ev.holder < 0 ? false : t('outran.ev.placed', {seat: n(ev.holder), card: cardName(ev.card)});
     case 'played': return t('outran.ev.played', {seat: n(ev.seat), card: cardName(ev.card), target: n(ev.target)});
     case 'place_offered': case 'infect_offered': case 'turn_started': case 'turn_ended': case 'discarded': case 'reshuffled': case 'chose_place': return false;
     case 'game_over': return ev.reason === 'escaped' ? tn('outran.ev.over_escaped', (ev.winners || []).length, {names: people((ev.winners || []).map(n))}) : t('outran.ev.over_cap');

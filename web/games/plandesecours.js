@@ -12,7 +12,7 @@ import {tip, attachTips} from '/js/tips.js';
 import {roving} from '/js/focus.js';
 import {announce} from '/js/announce.js';
 import {icon, pips, seatMark, symbol} from '/pieces/common.js';
-import {typeOf, characterOf, tileName, tileTip, tileSVG, tileFace, tileLabel, backSVG, lostSVG, cardArt, routeD, dirName, charName, ARROW_TURN} from '/pieces/plandesecours.js';
+import {typeOf, characterOf, tileName, tileTip, tileSVG, tileFace, tileLabel, backSVG, lostSVG, cardArt, routeD, dirName, theChar, ARROW_TURN} from '/pieces/plandesecours.js';
 
 export {typeOf, tileName, characterOf, tileSVG};
 
@@ -159,7 +159,7 @@ function hand(v, ctx, myTurn) {
   const ui = ctx.ui;
   const free = v.next_facing === 'free';
   const canTurn = myTurn && v.phase === 'turn';
-  const why = ctx.readonly ? '' : v.phase === 'lost_chain' ? t('tip.pds.waitChain') : t('tip.pds.waitTurn', {name: v.actor >= 0 ? ctx.name(v.actor) : '—'});
+  const why = ctx.readonly ? '' : v.phase === 'lost_chain' ? t('tip.pds.waitChain') : v.actor >= 0 ? t('tip.pds.waitTurn', {name: ctx.name(v.actor)}) : t('match.notYourTurn');
   const tiles = (v.hand || []).map((ht, i) => {
     const facing = free ? (ui.pick && ui.pick.tile === ht.tile ? ui.pick.facing ?? 0 : 0) : v.next_facing;
     const legal = canTurn && ctx.find((a) => a.type === 'play_tile' && a.tile === ht.tile).length > 0;
@@ -299,7 +299,7 @@ export function describe(ev, ctx) {
   switch (ev.type) {
     case 'tile_played': return t('pds.ev.tile_played', {seat: n(ev.seat)});
     case 'tile_drawn': return ev.tile ? t('pds.ev.tile_drawn_you', {tile: tileName(ev.tile, characterOf(ev.tile))}) : false;
-    case 'danger_triggered': return t('pds.ev.danger_triggered', {seat: n(ev.seat), card: t('pds.id.' + ev.card), character: charName(characterOf(ev.tile))});
+    case 'danger_triggered': return t('pds.ev.danger_triggered', {seat: n(ev.seat), card: t('pds.id.' + ev.card), character: theChar(characterOf(ev.tile))});
     case 'stack_rotated': return t('pds.ev.stack_rotated.' + ev.quarter_turns);
     case 'blackout': return t('pds.ev.blackout', {seat: n(ev.seat)});
     case 'turn_skipped': return t('pds.ev.turn_skipped', {seat: n(ev.seat)});

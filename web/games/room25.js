@@ -6,7 +6,7 @@
 // hints seats share after a Look.
 
 import {h, s} from '/js/ui.js';
-import {t, tn, list, phrase} from '/js/i18n.js';
+import {t, tn, list, phrase, people, capital} from '/js/i18n.js';
 import {tip, attachTips} from '/js/tips.js';
 import {roving, centreInPan} from '/js/focus.js';
 import {announce} from '/js/announce.js';
@@ -268,8 +268,8 @@ function cellLabel(cell, v, ctx) {
   else parts.push(t('room25.faceDown'));
   if (cell.flooded) parts.push(t('room25.flooded'));
   for (const c of cell.characters || []) parts.push(charName(c));
-  for (const hn of cell.hints || []) parts.push(t('room25.hintBy', {name: ctx.name(hn.seat), colour: t('room25.colour.' + hn.colour)}));
-  if (cell.viewed_by && cell.viewed_by.length) parts.push(t('room25.viewedBy', {names: list(cell.viewed_by.map(ctx.name))}));
+  for (const hn of cell.hints || []) parts.push(t('room25.hintBy', {name: ctx.who(hn.seat), colour: t('room25.colour.' + hn.colour)}));
+  if (cell.viewed_by && cell.viewed_by.length) parts.push(t('room25.viewedBy', {names: people(cell.viewed_by.map(ctx.who))}));
   return parts.join(', ');
 }
 
@@ -278,12 +278,12 @@ function side(v, ctx) {
   return h('div', {class: 'r25-side'},
     h('section', {'aria-labelledby': 'r25-line-h'},
       h('h3', {id: 'r25-line-h'}, t('room25.line')),
-      h('ol', {class: 'r25-line'}, (v.line || []).map((c) => h('li', {class: v.slot === c ? 'slot' : ''}, charName(c), v.slot === c ? [' ', icon('arrow', {rotate: 270}), h('span', {class: 'visually-hidden'}, t('room25.acting'))] : '')))),
+      h('ol', {class: 'r25-line'}, (v.line || []).map((c) => h('li', {class: v.slot === c ? 'slot' : ''}, capital(charName(c)), v.slot === c ? [' ', icon('arrow', {rotate: 270}), h('span', {class: 'visually-hidden'}, t('room25.acting'))] : '')))),
     h('section', {'aria-labelledby': 'r25-chars-h'},
       h('h3', {id: 'r25-chars-h'}, t('room25.characters')),
       h('ul', {class: 'r25-chars'}, v.characters.map((c) => h('li', {class: c.alive ? '' : 'dead', 'data-char': c.id},
         seatMark(c.seat), ' ',
-        h('strong', {}, charName(c.id)), ' (', ctx.name(c.seat), c.team ? ', ' + t('room25.team', {team: c.team}) : '', ')',
+        h('strong', {}, capital(charName(c.id))), ' (', ctx.name(c.seat), c.team ? ', ' + t('room25.team', {team: c.team}) : '', ')',
         !c.alive ? ' — ' + t('room25.dead', {char: charName(c.id)}) : '',
         c.trapped ? ' — ' + t('room25.trapped', {char: charName(c.id)}) : '', c.drowns_turn ? ' — ' + t('room25.drowns', {turn: c.drowns_turn}) : '',
         h('br'),

@@ -315,7 +315,7 @@ function map(v, ctx, me) {
 function chamberTip(c, a, here, v, ctx) {
   const parts = [t('tip.temple.chamber.' + (/^gem_/.test(c.id) ? 'gem' : c.id === 'start' ? 'start' : c.id === 'exit' ? 'exit' : 'basic'))];
   if (c.cost && c.cost.length) parts.push(t('tip.temple.cost', {cost: list(c.cost.map(face))}));
-  if (c.tiers) parts.push(t('tip.temple.field', {symbol: face(c.symbol), tiers: c.tiers.map((x) => t('tip.temple.tier', {cost: x.cost, gems: x.gems})).join(', ')}));
+  if (c.tiers) parts.push(t('tip.temple.field', {symbol: face(c.symbol), tiers: c.tiers.map((x) => tn('tip.temple.tier', x.gems, {cost: x.cost})).join(', ')}));
   if (a) parts.push(t('tip.temple.canEnter'));
   else if (here !== c && ctx.myTurn && !ctx.readonly) parts.push(t('tip.temple.cannotEnter'));
   return parts.join(' ');
@@ -327,7 +327,7 @@ function keyStop(e) {
 
 function chamberLabel(c, v, ctx) {
   const parts = [chamberName(c.id), t('temple.costAria', {cost: (c.cost || []).map(face).join(', ')})];
-  if (c.tiers) parts.push(t('temple.fieldAria', {symbol: face(c.symbol), value: c.pool_value || 0, tiers: c.tiers.map((x) => t('tip.temple.tier', {cost: x.cost, gems: x.gems})).join(', ')}));
+  if (c.tiers) parts.push(t('temple.fieldAria', {symbol: face(c.symbol), value: c.pool_value || 0, tiers: c.tiers.map((x) => tn('tip.temple.tier', x.gems, {cost: x.cost})).join(', ')}));
   if (c.activated) parts.push(t('temple.activated'));
   const who = v.seats.filter((st) => st.chamber === v.chambers.indexOf(c));
   if (who.length) parts.push(list(who.map((st) => ctx.name(st.seat))));

@@ -57,7 +57,8 @@ export function has(key) {
 //
 //   {seat}      the parameter seat
 //   {Seat}      the same, with its first letter made a capital: a value that
-//               opens a sentence ("{Char} révèle…" → "Le Savant révèle…")
+//               opens a sentence ("{Char} révèle…" → "Le Savant révèle…");
+//               so a parameter's name starts with a small letter
 //   {seat, select, you {…} f {…} other {…}}
 //               the first arm whose key is one of the value's features, else
 //               the arm other (which every select has); arms hold words and
@@ -176,7 +177,7 @@ function write(parts, params, l, out) {
       continue;
     }
     let s = String(v);
-    if (p.cap) s = s.charAt(0).toUpperCase() + s.slice(1);
+    if (p.cap) s = capital(s);
     out = joinValue(out, s, l);
   }
   return out;
@@ -256,6 +257,13 @@ export function people(phrases) {
   const others = phrases.filter((p) => !(p instanceof Phrase && p.you));
   return new Phrase(list([...others, ...(you ? [t('word.you')] : [])]), {you});
 }
+
+// capital writes s with its first letter a capital: a name that opens a
+// line of a list ("La Bimbo", where a sentence says "la Bimbo").
+export const capital = (s) => {
+  s = String(s);
+  return s.charAt(0).toUpperCase() + s.slice(1);
+};
 
 // colon is the colon between a name and what it names, as the language
 // writes it ("Hand: …", « Main : … »).

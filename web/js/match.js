@@ -4,7 +4,7 @@
 // full reveal and a replay of the match's log.
 
 import {api, held, remember, playerName, setPlayerName} from './api.js';
-import {t, tn, tx, has, onLang, errorText, getLang, list, phrase} from './i18n.js';
+import {t, tn, tx, has, onLang, errorText, getLang, list, phrase, people} from './i18n.js';
 import {h, fill, toast, copyText, fmtClock, sameAction} from './ui.js';
 import {loadBoard, describeEvent, labelAction} from './boards.js';
 import {botName, seatNames} from './names.js';
@@ -456,7 +456,7 @@ export class MatchPage {
       }
       if (this.isMyTurn()) text = actors.length > 1 ? t('match.youAndOthers', {others: list(actors.filter((a) => a !== this.seat).map((a) => this.name(a)))}) : t('match.yourTurn');
       else if (!actors.length) text = t('match.nobody');
-      else text = tn('match.waitingFor', actors.length, {names: list(actors.map((a) => this.name(a)))});
+      else text = tn('match.waitingFor', actors.length, {names: people(actors.map((a) => this.who(a)))});
       if (extra) text += ' ' + extra;
     }
     // Written only when it changes: a live region rewritten with the same
@@ -929,7 +929,7 @@ export class MatchPage {
     const inner = h('div', {class: 'board-inner'});
     try { this.mod.render(inner, ctx); } catch (e) { console.error(e); inner.textContent = t('match.boardFailed'); }
     fill(boardBox, inner);
-    boardBox.setAttribute('aria-label', t('end.view', {name: seat >= 0 ? this.name(seat) : t('end.spectator'), k}));
+    boardBox.setAttribute('aria-label', t('end.view', {name: seat >= 0 ? this.who(seat) : t('end.spectator'), k}));
     boardBox.dataset.step = String(k);
     boardBox.dataset.seat = String(seat);
     this.reviewShown = {step: k, seat, view}; // what the replay draws (the browser tests compare it with the server's)
