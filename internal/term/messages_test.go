@@ -4,12 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
-	"slices"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"sortie/internal/proofread"
 )
 
 // The message format and the grammar where a value meets the words before
@@ -87,7 +88,7 @@ func (ph phrase) MarshalJSON() ([]byte, error) {
 // written with sample values (names that start with a vowel or a
 // consonant, the reader, both genders, counts 0, 1 and 2) reads the same
 // from the web page's t (in Chromium) and the terminal's, and none of it
-// has a slip a careful reader would correct (slips).
+// has a slip a careful reader would correct (internal/proofread).
 func TestEveryMessageReadsRight(t *testing.T) {
 	var cases []messageCase
 	for _, lang := range Langs {
@@ -113,7 +114,10 @@ func TestEveryMessageReadsRight(t *testing.T) {
 	}
 	bad := 0
 	for i, c := range cases {
-		for _, slip := range slips(c.Lang, mine[i], texts[c.Lang].family(c.Key), texts[c.Lang].has(c.Key+".name")) {
+		// A help page's text that continues its name in bold ("Green
+		// rooms" then "(a circle) are safe…") may start with a small letter.
+		o := proofread.Options{Written: texts[c.Lang].family(c.Key), Sentence: !texts[c.Lang].has(c.Key + ".name")}
+		for _, slip := range proofread.Slips(c.Lang, mine[i], o) {
 			if bad++; bad <= 2000 {
 				t.Errorf("%s %s %s: %s:\n  %q", c.Lang, c.Key, paramsText(c), slip, mine[i])
 			}
@@ -398,7 +402,7 @@ func samples(tx *texts, key, name string) []any {
 		}
 		return from("evades.card.", "file", "uniform", "joker")
 	case "character":
-		return from("pds.char.", "runner", "elder", "wheelchair")
+		return from("pds.theChar.", "runner", "elder", "wheelchair", "child")
 	case "token", "tok":
 		switch game {
 		case "evades":
@@ -451,68 +455,3 @@ func samples(tx *texts, key, name string) []any {
 	}
 	return numbers
 }
-
-// slips says what a careful reader would correct in a written text: a
-// placeholder left unfilled, a plural or gender written "(s)", a word
-// written twice, a preposition not contracted or a word not elided before
-// a vowel (French), the space a French colon, semicolon, exclamation or
-// question mark takes (a no-break space; none in English), "a" before a
-// vowel (English), an icon named in words, a sentence that starts low.
-//
-// Words the key's own texts write as they are (French "de le relancer",
-// where le is a pronoun) are not taken for a slip where a value meets them.
-//
-// A text that continues its name in bold (a help page's "Green rooms" then
-// "(a circle) are safe…") may start with a small letter: continues.
-func slips(lang, s string, written []string, continues bool) []string {
-	var out []string
-	check := func(re *regexp.Regexp, why string) {
-		for _, m := range re.FindAllString(s, -1) {
-			if re == slipContraction && slices.ContainsFunc(written, func(w string) bool { return strings.Contains(w, m) }) {
-				continue
-			}
-			out = append(out, fmt.Sprintf("%s (%q)", why, m))
-			return
-		}
-	}
-	check(slipPlaceholder, "a placeholder left unfilled")
-	check(slipMaybePlural, "a plural or gender left to the reader")
-	check(slipIcon, "an icon named in words")
-	for _, m := range slipWords.FindAllStringSubmatchIndex(s, -1) {
-		w := s[m[2]:m[3]]
-		rest := s[m[1]:]
-		if next := slipWords.FindStringSubmatch(rest); next != nil && strings.EqualFold(next[1], w) && strings.HasPrefix(rest, " ") &&
-			!(lang == "fr" && (strings.EqualFold(w, "vous") || strings.EqualFold(w, "nous"))) {
-			out = append(out, fmt.Sprintf("a word written twice (%q)", w))
-			break
-		}
-	}
-	switch lang {
-	case "fr":
-		check(slipContraction, "a preposition not contracted")
-		check(slipElision, "a word not elided before a vowel")
-		check(slipFrenchSpace, "a French mark without its no-break space")
-		check(slipGuillemet, "guillemets without their no-break spaces")
-	case "en":
-		check(slipEnglishSpace, "a space before a mark")
-		check(slipAn, `"a" before a vowel`)
-	}
-	if slipSentence.MatchString(s) && !continues {
-		out = append(out, "a sentence that starts with a small letter")
-	}
-	return out
-}
-
-var (
-	slipPlaceholder  = regexp.MustCompile(`\{\w+\}?|\}`)
-	slipMaybePlural  = regexp.MustCompile(`\p{L}\((s|e|es|x|nt)\)`)
-	slipIcon         = regexp.MustCompile(`(?i)\bicon\)|\(icône|\bicon$`)
-	slipWords        = regexp.MustCompile(`(\p{L}+)`)
-	slipContraction  = regexp.MustCompile(`(?:^|[\s’'])(?:[àÀ]|[dD]e) les? `)
-	slipElision      = regexp.MustCompile(`(?:^|[\s(«\x{00a0}])(?:[dD]e|[qQ]ue|[lL][ea]|[nsjNSJ]e) [aeiouàâäéèêëîïôöùûüœæAEIOUÀÂÄÉÈÊËÎÏÔÖÙÛÜŒÆ]`)
-	slipFrenchSpace  = regexp.MustCompile(`[^\x{00a0}\x{202f}\d][:;!?]|[^\S\x{00a0}\x{202f}][:;!?]`)
-	slipGuillemet    = regexp.MustCompile(`«[^\x{00a0}]|[^\x{00a0}]»`)
-	slipEnglishSpace = regexp.MustCompile(`\p{L}[\s\x{00a0}\x{202f}][:;!?]`)
-	slipAn           = regexp.MustCompile(`(?:^|\s)a [aeioAEIO]\p{L}`)
-	slipSentence     = regexp.MustCompile(`^\p{Ll}[^.!?]*\s[^.!?]*[.!?]$`)
-)
