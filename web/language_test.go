@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -186,4 +187,113 @@ func readMatch(t *testing.T, game string, players int, realTime bool, options ma
 		t.Errorf("too little was read: %d log lines, %d texts", len(log), len(seen))
 	}
 	p.checkErrors()
+}
+
+// The sentences the issue quoted, as the boards now write them: each
+// example is written by the board's own module in the page, from an event,
+// an action or a view of the shape the server sends.
+func TestBoardWordsReadRight(t *testing.T) {
+	s := newSite(t, all.Games()...)
+	p := s.browser("reader", "en").tab("words")
+	p.open("/")
+	p.wait(`document.querySelector('.game-card')`, 10*time.Second)
+	got := js[map[string][]string](p, `(async () => {
+  const i18n = await import('/js/i18n.js');
+  const boards = await import('/js/boards.js');
+  const names = ['Ana', 'Medium bot'];
+  const ctx = (game, seat, view) => ({game, seat, view, name: (q) => names[q], who: (q) => i18n.phrase(names[q], {you: q === seat}),
+    legal: [], find: () => [], legalOf: () => null, ui: {}, events: []});
+  const out = {};
+  for (const lang of ['en', 'fr']) {
+    i18n.setLang(lang);
+    names[1] = i18n.t('name.bot.medium');
+    const pds = await boards.loadBoard('plandesecours'), temple = await boards.loadBoard('temple');
+    const outran = await boards.loadBoard('outran'), room25 = await boards.loadBoard('room25'), evades = await boards.loadBoard('evades');
+    const dice = {you: 0, seats: [{seat: 0}], dice: [
+      {id: 1, owner: 0, status: 'live', face: 'torch'}, {id: 2, owner: 0, status: 'live', face: 'torch'},
+      {id: 3, owner: 0, status: 'live', face: 'key'}, {id: 4, owner: 0, status: 'spent', face: 'none'}, {id: 5, owner: 0, status: 'spent', face: 'none'}]};
+    const r25 = {cells: []};
+    out[lang] = [
+      i18n.t('pds.nextFacingShort', {dir: i18n.t('pds.dir.0')}),
+      boards.describeEvent(pds, {type: 'tile_played', seat: 0}, ctx('plandesecours', 0, null)),
+      boards.describeEvent(pds, {type: 'tile_played', seat: 1}, ctx('plandesecours', 0, null)),
+      boards.describeEvent(pds, {type: 'round_revealed', reveal: {round: 1, points: [0, 1], reasons: [], lost_at: 0}}, ctx('plandesecours', 0, null)),
+      boards.labelAction(temple, {type: 'roll', dice: [4, 5]}, ctx('temple', 0, dice)),
+      boards.describeEvent(temple, {type: 'entered', seat: 1, to: 'basic_04'}, ctx('temple', 0, dice)),
+      boards.describeEvent(outran, {type: 'drew_face_up', seat: -1, card: 'shield_1'}, ctx('outran', 0, null)),
+      String(boards.describeEvent(outran, {type: 'placed', holder: -1, card: 'shield_1'}, ctx('outran', 0, null))),
+      boards.describeEvent(outran, {type: 'run_ended', reason: 'time_limit', results: [{seat: 0, result: 'wrong'}, {seat: 1, result: 'correct'}]}, ctx('outran', 0, null)),
+      boards.describeEvent(room25, {type: 'programmed', character: 'bimbo', tokens: 2}, ctx('room25', 0, r25)),
+      boards.describeEvent(evades, {type: 'door_crossed', seat: 1, from: 'cell', to: 'ring_n', pay: ['file'], face: 'spoon'}, ctx('evades', 0, null)),
+      boards.describeEvent(evades, {type: 'object_taken', seat: 0, token: 'phone_1', room: 'room_sw'}, ctx('evades', 0, null)),
+    ];
+  }
+  return out;
+})()`)
+	want := map[string][]string{
+		"en": {
+			"The next tile continues up",
+			"You laid a tile.",
+			"Medium bot laid a tile.",
+			"Round 1 is over and the path is revealed. The path held to the end. Medium bot scores.",
+			"Roll 2 dice, keeping 2 torches and 1 key",
+			"Medium bot goes to chamber 4.",
+			"New card in the centre: Shield.",
+			"null",
+			"Time is up: you got it wrong and Medium bot got it right.",
+			"Bimbo is programmed with 2 tokens.",
+			"Medium bot goes from the cell to the north corridor (file); the door now shows spoon.",
+			"You pick up the phone in the SW common room.",
+		},
+		"fr": {
+			"La tuile suivante continue vers le haut",
+			"Vous posez une tuile.",
+			"Bot moyen pose une tuile.",
+			"La manche 1 est finie et le chemin est révélé. Le chemin a tenu jusqu’au bout. Bot moyen marque.",
+			"Lancer 2 dés, en gardant 2 torches et 1 clé",
+			"Bot moyen rejoint la salle 4.",
+			"Nouvelle carte au centre\u00a0: Bouclier.",
+			"null",
+			"Temps écoulé\u00a0: vous avez faux et Bot moyen a juste.",
+			"La Bimbo est programmée avec 2 jetons.",
+			"Bot moyen passe de la cellule au couloir nord (lime)\u00a0; la porte montre maintenant «\u00a0cuillère\u00a0».",
+			"Vous ramassez le téléphone dans la salle commune SO.",
+		},
+	}
+	for lang, lines := range want {
+		for i, w := range lines {
+			if i >= len(got[lang]) || got[lang][i] != w {
+				var g string
+				if i < len(got[lang]) {
+					g = got[lang][i]
+				}
+				t.Errorf("%s %d:\n got %q\nwant %q", lang, i, g, w)
+			}
+		}
+	}
+	p.checkErrors()
+}
+
+// The lobby's list of matches names a bot seat once: "Medium bot", never
+// "Medium bot (Bot)"; a bot its host named is said to be one.
+func TestLobbyNamesBotsOnce(t *testing.T) {
+	s := newSite(t, all.Games()...)
+	var out struct {
+		Match struct {
+			ID string `json:"id"`
+		} `json:"match"`
+	}
+	s.post("/api/matches", "", map[string]any{"game": "plandesecours", "players": 3, "seats": []map[string]any{
+		{"kind": "human", "bot": "medium"}, {"kind": "bot", "bot": "medium"}, {"kind": "bot", "bot": "hard", "name": "Robin"}}}, &out)
+	for lang, want := range map[string]string{"en": "Seat 1 (free seat) · Medium bot · Robin (bot)", "fr": "Place 1 (place libre) · Bot moyen · Robin (bot)"} {
+		p := s.browser("lobby-"+lang, lang).tab("lobby")
+		p.open("/")
+		p.wait(`document.querySelector('#tab-open')`, 10*time.Second)
+		p.click("#tab-open")
+		p.wait(fmt.Sprintf(`document.querySelector('[data-match=%q] .seats-list')`, out.Match.ID), 10*time.Second)
+		if got := p.text(fmt.Sprintf(`[data-match=%q] .seats-list`, out.Match.ID)); got != want {
+			t.Errorf("%s: %q, want %q", lang, got, want)
+		}
+		p.checkErrors()
+	}
 }
