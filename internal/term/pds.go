@@ -68,7 +68,7 @@ func (b *pds) reasons(c *ctx, r obj) string {
 	var out []string
 	for _, x := range r.strs("reasons") {
 		if strings.HasPrefix(x, "floor_") {
-			out = append(out, c.t("pds.id."+x))
+			out = append(out, c.t("pds.reasonFloor", p{"card": c.t("pds.id." + x)}))
 		} else {
 			out = append(out, c.t("pds.reason."+x))
 		}

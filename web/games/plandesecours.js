@@ -220,6 +220,10 @@ export function focusNext(root) {
   return root.querySelector('#pds-join, #pds-hand .tile-btn[data-act], #pds-lost, #pds-pass, #pds-hand .tile-btn, #pds-top .top-wrap');
 }
 
+// reasonText says why the group got lost: a way of the FLOOR cards'
+// ("a loop"), or a FLOOR card broken ("the “Twins” card").
+const reasonText = (x) => (x.startsWith('floor_') ? t('pds.reasonFloor', {card: t('pds.id.' + x)}) : t('pds.reason.' + x));
+
 // ---- the reveal ----
 
 function revealPanel(r, ctx) {
@@ -275,7 +279,7 @@ function revealPanel(r, ctx) {
         symbol('cross', 50, 50, 44, {cls: 'blocked-x'}))), t('tip.pds.blocked')));
   }
   const w = (maxX - minX + 1) * 100, hgt = (maxY - minY + 1) * 100;
-  const reasons = (r.reasons || []).map((x) => (x.startsWith('floor_') ? t('pds.id.' + x) : t('pds.reason.' + x)));
+  const reasons = (r.reasons || []).map(reasonText);
   const verdict = r.lost_at ? t('pds.lostAt', {n: r.lost_at, reasons: list(reasons)}) : t('pds.pathHolds');
   const scorers = [];
   (r.points || []).forEach((p, seat) => { if (p > 0) scorers.push(ctx.name(seat) + ' +' + p); });
@@ -311,7 +315,7 @@ export function describe(ev, ctx) {
     case 'chain_declined': return t('pds.ev.chain_declined', {seat: n(ev.seat)});
     case 'round_revealed': {
       const r = ev.reveal;
-      const reasons = (r.reasons || []).map((x) => (x.startsWith('floor_') ? t('pds.id.' + x) : t('pds.reason.' + x)));
+      const reasons = (r.reasons || []).map(reasonText);
       const scorers = [];
       (r.points || []).forEach((p, seat) => { if (p > 0) scorers.push(n(seat)); });
       return t('pds.ev.round_revealed', {round: r.round}) + ' ' + (r.lost_at ? t('pds.lostAt', {n: r.lost_at, reasons: list(reasons)}) : t('pds.pathHolds')) + ' ' +
