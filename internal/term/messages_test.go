@@ -214,6 +214,15 @@ func messageCases(t *testing.T, tx *texts) []messageCase {
 	sort.Strings(keys)
 	plural := regexp.MustCompile(`\.(zero|one|two|few|many|other)$`)
 	done := map[string]bool{}
+	// A family of plural keys ends with other, which every category lacks
+	// falls back to.
+	for _, key := range keys {
+		if base, ok := strings.CutSuffix(key, ".one"); ok {
+			if _, ok := tx.d[base+".other"]; !ok {
+				t.Errorf("%s: %s has no %s.other", tx.lang, key, base)
+			}
+		}
+	}
 	var out []messageCase
 	for _, key := range keys {
 		base, texts := key, []string{tx.d[key]}
