@@ -376,12 +376,14 @@ func (n *node) healthy() bool {
 // orphanRound takes over the matches nobody runs whose turn it is of this
 // node.
 func (n *node) orphanRound() {
-	if !n.healthy() || n.overloaded() {
+	if !n.healthy() {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	n.takeOrphans(ctx, false, true)
+	if n.takeOrphans(ctx, false, true) > 0 {
+		n.announce() // the others learn this node's load at once
+	}
 }
 
 // takeOrphans takes over matches nobody runs, several at once, and returns
@@ -391,11 +393,12 @@ func (n *node) orphanRound() {
 // the next look if it is still free (its first was the node that stopped,
 // or is slow), and so on. Two nodes thus seldom ask for the same match at
 // once, and the takings of two nodes, each a write of its node's commits,
-// seldom wait for one another. A match that nobody ever held (or that was
-// handed over) is not taken before a second look finds it free, when
-// patient: a match just created is free for the moment its node takes to
-// lease it. With all, the node takes every match nobody runs (it starts
-// alone).
+// seldom wait for one another. A node loaded far above another (see
+// overloaded) has its turn a look later. A match that nobody ever
+// held (or that was handed over) is not taken before a second look finds
+// it free, when patient: a match just created is free for the moment its
+// node takes to lease it. With all, the node takes every match nobody runs
+// (it starts alone).
 func (n *node) takeOrphans(ctx context.Context, all, patient bool) int {
 	ids, err := n.m.store.Orphans(ctx, orphanBatch)
 	if err != nil || len(ids) == 0 {
@@ -404,6 +407,12 @@ func (n *node) takeOrphans(ctx context.Context, all, patient bool) int {
 	names := []string{n.name}
 	for _, p := range n.livePeers() {
 		names = append(names, p.Node)
+	}
+	// A node loaded far above another leaves orphans to the others: its
+	// turn comes a look later.
+	after := 0
+	if !all && n.overloaded() {
+		after = 1
 	}
 	now := time.Now()
 	n.mu.Lock()
@@ -429,7 +438,7 @@ func (n *node) takeOrphans(ctx context.Context, all, patient bool) int {
 		if !all {
 			// Not yet this node's turn? A look later for a match nobody
 			// held.
-			r := rank(id, n.name, names)
+			r := after + rank(id, n.name, names)
 			if r > looks[id] || patient && r == looks[id] && !n.heldOnce(ctx, id) {
 				continue
 			}
@@ -538,6 +547,19 @@ func (n *node) livePeers() []peer {
 	return out
 }
 
+// freshPeers returns the live peers heard of at their last announcement:
+// one that missed it is slow, paused or dead, and its load is not what it
+// said (a paused node's matches are being taken over).
+func (n *node) freshPeers() []peer {
+	var out []peer
+	for _, p := range n.livePeers() {
+		if time.Since(p.heard) <= announceEvery*3/2 {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // Placement: a new match runs on the node that created it, unless that
 // node runs far more matches than the least loaded other node: more than
 // twice as many, and 50 more. It then runs there. A node that drains
@@ -556,7 +578,7 @@ func (n *node) placeFor() string {
 	draining := n.draining
 	n.mu.Unlock()
 	least := peer{Live: -1}
-	for _, p := range n.livePeers() {
+	for _, p := range n.freshPeers() {
 		if least.Live < 0 || p.Live < least.Live {
 			least = p
 		}
@@ -578,7 +600,7 @@ func (n *node) farAbove(mine, theirs int) bool {
 // least loaded other one: it then leaves orphans to the others.
 func (n *node) overloaded() bool {
 	mine := n.m.Live()
-	for _, p := range n.livePeers() {
+	for _, p := range n.freshPeers() {
 		if n.farAbove(mine, p.Live) {
 			return true
 		}
