@@ -277,7 +277,7 @@ func (r *Remote) Return(ctx context.Context, s engine.Seat) error {
 // call sends req to node to and returns its answer: a refusal as an
 // *Error, [errMoved] when the match does not run there (or the node is
 // gone: nothing was done), [CodeUnavailable] when the node cannot be
-// reached, and [errLost] when a request that changes the match went out
+// reached, and [ErrLost] when a request that changes the match went out
 // but its answer never came (it may or may not have been carried out).
 func (n *node) call(ctx context.Context, to string, req wireReq) (*wireResp, error) {
 	if n.ex == nil {
@@ -307,7 +307,7 @@ func (n *node) call(ctx context.Context, to string, req wireReq) (*wireResp, err
 		}
 		result = "unreachable"
 		if changes(req.Op) {
-			return nil, errLost
+			return nil, ErrLost
 		}
 		return nil, refuse(CodeUnavailable, "The server that runs this match cannot be reached now; try again.")
 	}
@@ -315,7 +315,7 @@ func (n *node) call(ctx context.Context, to string, req wireReq) (*wireResp, err
 	if err := json.Unmarshal(out, &resp); err != nil {
 		result = "unreadable"
 		if changes(req.Op) {
-			return nil, errLost
+			return nil, ErrLost
 		}
 		return nil, refuse(CodeUnavailable, "The server that runs this match gave an answer this one cannot read.")
 	}
@@ -330,14 +330,13 @@ func (n *node) call(ctx context.Context, to string, req wireReq) (*wireResp, err
 	return &resp, nil
 }
 
-// errLost: a request that changes the match went to the node that runs
-// it, and its answer never came back; see [Lost].
-var errLost = refuse(CodeUnavailable, "The server that runs this match did not answer in time: what you sent may or may not have been done; look at the match again.")
+// ErrLost says that a request that changes the match went to the node
+// that runs it and its answer never came back: it may or may not have been
+// carried out. For an action, [Handle.Settle] finds out which.
+var ErrLost = refuse(CodeUnavailable, "The server that runs this match did not answer in time: what you sent may or may not have been done; look at the match again.")
 
-// Lost reports whether err says that a request went to the node that runs
-// the match but its answer never came: it may or may not have been carried
-// out. For an action, [Handle.Settle] finds out which.
-func Lost(err error) bool { return err == errLost }
+// Lost reports whether err is [ErrLost].
+func Lost(err error) bool { return err == ErrLost }
 
 // changes reports whether a request changes the match (so that one left
 // without an answer may or may not have been carried out).

@@ -83,7 +83,7 @@ func (x *Match) settleSeq(ctx context.Context, s engine.Seat, seq uint64, raw []
 	played, err := x.isRecord(ctx, seq+1, s, raw)
 	switch {
 	case err != nil:
-		return 0, errLost // still unknown: ask again later
+		return 0, ErrLost // still unknown: ask again later
 	case played:
 		return 0, nil
 	}

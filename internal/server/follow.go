@@ -25,6 +25,7 @@ package server
 import (
 	"bytes"
 	"context"
+	"slices"
 	"time"
 
 	"sortie/internal/bus"
@@ -44,12 +45,18 @@ const (
 	// answerWait bounds how long a socket that closes waits for the answer
 	// to the action its match is being asked about.
 	answerWait = 5 * time.Second
+	// lostWait bounds how long an action whose answer was lost waits to be
+	// settled (a takeover takes a lease and a second or two; NATS may be
+	// away longer): it is then refused as what may or may not have been
+	// done, and the socket forgets it.
+	lostWait = 10 * time.Second
 )
 
 // owedAction is an action a socket read and has not answered yet.
 type owedAction struct {
-	re    uint64 // the seq it named
-	raw   []byte // the action, kept while its fate is unknown
+	re    uint64    // the seq it named
+	raw   []byte    // the action, kept while its fate is unknown
+	lost  time.Time // when its answer was found lost
 	fate  fate
 	acked bool // its acknowledgement went out while its match was asked
 }
@@ -183,7 +190,9 @@ func (c *sockConn) judged(o *owedAction, raw []byte, err error, held bool) (resy
 		o.fate = played
 		return c.shown.Load() > o.re
 	case match.Lost(err):
-		o.fate, o.raw = lost, bytes.Clone(raw)
+		if o.fate != lost {
+			o.fate, o.raw, o.lost = lost, bytes.Clone(raw), time.Now()
+		}
 		return !held
 	}
 	e := match.AsError(err)
@@ -306,6 +315,7 @@ func (c *sockConn) follow() bool {
 			return false
 		}
 		c.s.log.Debug("a socket cannot follow its match now", "match", c.id, "seat", c.seat, "err", err)
+		c.giveUpLost()
 		e := match.AsError(err)
 		if e.Code != match.CodeUnavailable || !c.waitSince.IsZero() && time.Since(c.waitSince) > waitFirstFor {
 			// Not a matter of waiting (or the socket has waited long
@@ -363,6 +373,21 @@ func (c *sockConn) settle(h match.Handle) error {
 		c.attMu.Unlock()
 	}
 	return nil
+}
+
+// giveUpLost refuses the actions whose answer was lost and that could not
+// be settled for lostWait, as what may or may not have been done: the
+// client looks at the match when it is back, and may send them again (a
+// repeat of one that was played is refused as stale).
+func (c *sockConn) giveUpLost() {
+	c.attMu.Lock()
+	defer c.attMu.Unlock()
+	for _, o := range slices.Clone(c.owed) {
+		if o.fate == lost && time.Since(o.lost) >= lostWait {
+			c.forget(o)
+			c.hold(&o.re, match.AsError(match.ErrLost))
+		}
+	}
 }
 
 // acknowledge makes w, the socket's new watch through h, the one it
