@@ -114,11 +114,14 @@ type loadSeat struct {
 	view    *seatView // when read
 
 	// How it connects again when its socket ends (nil: it does not), to
-	// node or another, and when the last one ended: until a state comes
-	// (dropped), and until an action is acknowledged (unacked).
-	redial           func(ctx context.Context, node int) (*client.Conn, error)
-	node, nodes      int
-	dropped, unacked time.Time
+	// node or another, and when the last one ended, until a state comes.
+	redial      func(ctx context.Context, node int) (*client.Conn, error)
+	node, nodes int
+	dropped     time.Time
+	// When the seat first sent the action it is acknowledged for next:
+	// an action refused as unavailable, or whose answer went with its
+	// socket, is tried again, and its wait goes on.
+	trying time.Time
 
 	// The action sent and not answered yet: at most one at a time.
 	pending bool
@@ -232,14 +235,14 @@ func (s *loadSeat) playConn(ctx context.Context) (dropped bool) {
 func (s *loadSeat) reconnect(ctx context.Context) bool {
 	s.cn.CloseNow()
 	s.dropped = time.Now()
-	s.unacked = s.dropped
 	s.st.reconnects.Add(1)
 	if s.pending {
 		// Its answer went with the socket: the state to come says where
-		// the match stands.
+		// the match stands, and the seat chooses again.
 		s.st.cut.Add(1)
 		s.pending = false
 	}
+	s.trying = time.Time{}
 	s.unplan()
 	wait := 100 * time.Millisecond
 	for try := 0; ; try++ {
@@ -283,11 +286,11 @@ func (s *loadSeat) handle(b []byte) bool {
 		if m.Seq < s.seq {
 			return true
 		}
-		if m.Ack != nil && s.pending && !s.unacked.IsZero() {
-			s.st.noteFailover(&s.st.ackAfter, time.Since(s.unacked))
-			s.unacked = time.Time{}
-		}
 		if m.Ack != nil && s.pending {
+			if s.st.measuring.Load() {
+				s.st.noteFailover(&s.st.waits, time.Since(s.trying))
+			}
+			s.trying = time.Time{}
 			if s.st.measuring.Load() {
 				s.lats = append(s.lats, time.Since(s.sentAt))
 				s.st.acked.Add(1)
@@ -297,6 +300,9 @@ func (s *loadSeat) handle(b []byte) bool {
 		}
 		if m.Seq > s.seq {
 			s.tries = 0
+			if !s.pending {
+				s.trying = time.Time{} // it chooses again on the new state
+			}
 		}
 		s.seq, s.clock, s.clockAt, s.legal = m.Seq, m.Clock, time.Now(), m.Legal
 		s.actors, s.actor = len(m.Actors), slices.Contains(m.Actors, s.seat)
@@ -484,6 +490,9 @@ func (s *loadSeat) fire(ctx context.Context) bool {
 	s.planned, s.act = false, nil
 	s.allow.take(time.Now())
 	s.sentAt, s.sentSeq = time.Now(), s.seq
+	if s.trying.IsZero() {
+		s.trying = s.sentAt
+	}
 	if err := s.cn.Send(ctx, s.seq, act); err != nil {
 		return false
 	}
@@ -507,6 +516,9 @@ func (s *loadSeat) refused(e *match.Error) {
 		return
 	}
 	s.pending = false
+	if code != match.CodeUnavailable {
+		s.trying = time.Time{} // not played: the seat chooses again
+	}
 	wait, hasWait := waitParam(e)
 	switch {
 	case code == match.CodeStaleSeq:

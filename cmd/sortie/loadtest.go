@@ -64,11 +64,13 @@ CPU and store commits; memory is the nodes' together.
 A socket that ends before its match (its node stopped, drained or died)
 connects again, to its node or, while that does not answer, to the others in
 turn, and plays on from the state it gets: the run then prints how many did,
-how many actions lost their answer with their socket, and how long after
-their socket ended a state came again and an action was acknowledged (the
-failover as a player lives it). A node's CPU and commits are read every five
-seconds and added up over its processes, so that one restarted during the run
-counts what each of them did (a killed process's last seconds are missing).
+how many actions lost their answer with their socket, how long after their
+socket ended a state came again, and how long each action waited from its
+first try to its acknowledgement, tries again after "unavailable" included
+(the failover as a player lives it). A node's CPU and commits are read every
+five seconds and added up over its processes, so that one restarted during
+the run counts what each of them did (a killed process's last seconds are
+missing).
 
 It only talks to loopback addresses unless --allow-remote is given. A server
 limits what each client address may do (serve --create-rate,
@@ -137,13 +139,14 @@ type loadStats struct {
 
 	// Failovers: sockets that ended before their match (their node
 	// stopped or died) and connected again, actions whose answer went
-	// with their socket, and how long after the socket ended a state came
-	// again, and an acknowledgement.
-	reconnects, cut      atomic.Int64
-	stateAfter, ackAfter []time.Duration
+	// with their socket, how long after the socket ended a state came
+	// again, and how long each acknowledged action waited from its first
+	// try (tries again after unavailable, or on a new socket, included).
+	reconnects, cut   atomic.Int64
+	stateAfter, waits []time.Duration
 }
 
-// noteFailover keeps a wait of a socket that connected again.
+// noteFailover keeps a wait.
 func (s *loadStats) noteFailover(into *[]time.Duration, d time.Duration) {
 	s.mu.Lock()
 	*into = append(*into, d)
@@ -325,11 +328,15 @@ loop:
 	peakRSS = max(peakRSS, readMeters(context.Background(), cs, meters, start))
 	cpuNodes := make([]float64, len(cs))
 	cpuServer, txs, writes := 0.0, 0.0, 0.0
+	var records [3]float64 // by clients, bots, clocks
 	for i := range meters {
 		cpuNodes[i] = meters[i].delta(metricCPU)
 		cpuServer += cpuNodes[i]
 		txs += meters[i].delta(metricCommits)
 		writes += meters[i].delta(metricWrites)
+		for j, name := range []string{metricHuman, metricBot, metricClock} {
+			records[j] += meters[i].delta(name)
+		}
 	}
 	cpuOwn := (cputime.Process() - cpuOwn0).Seconds()
 	rss1, heap1 := clusterMemory(context.Background(), cs)
@@ -381,13 +388,28 @@ loop:
 				cs[i].Base, m.restarts)
 		}
 	}
-	if n := st.reconnects.Load(); n > 0 {
+	if n := st.reconnects.Load(); n > 0 || st.refusals[match.CodeUnavailable] > 0 {
 		fmt.Fprintf(out, "failover: %d sockets ended before their match and connected again (%d actions lost their answer with their socket)\n", n, st.cut.Load())
-		fmt.Fprintf(out, "  a state again after: %s\n  an acknowledged action after: %s\n", percentiles(st.stateAfter), percentiles(st.ackAfter))
+		if n > 0 {
+			fmt.Fprintf(out, "  a state again after: %s\n", percentiles(st.stateAfter))
+		}
+		slow := 0
+		for _, d := range st.waits {
+			if d > time.Second {
+				slow++
+			}
+		}
+		fmt.Fprintf(out, "  an action's wait from its first try to its acknowledgement: %s; %d over a second\n", percentiles(st.waits), slow)
 	}
 	if txs > 0 {
 		fmt.Fprintf(out, "store: %.0f commits/s holding %.0f writes/s (%.1f writes a commit), all nodes together\n",
 			txs/elapsed.Seconds(), writes/elapsed.Seconds(), writes/txs)
+	}
+	if all := records[0] + records[1] + records[2]; all > 0 {
+		// Bots play the moves of clients too slow for their move limit:
+		// the server's work is by record, whoever made it.
+		fmt.Fprintf(out, "records: %.0f/s (%.0f by the clients' actions, %.0f by bots, %.0f by clocks); the nodes' CPU a record %.0f µs\n",
+			all/elapsed.Seconds(), records[0], records[1], records[2], 1e6*cpuServer/all)
 	}
 	fmt.Fprintf(out, "server memory: RSS %.1f MiB before, %.1f MiB peak, %.1f MiB at the end; Go heap in use %.1f → %.1f MiB\n",
 		mib(rss0), mib(max(peakRSS, rss1)), mib(rss1), mib(heap0), mib(heap1))
@@ -445,9 +467,14 @@ const (
 	metricWrites  = "sortie_store_batch_writes_sum"
 	metricStart   = "process_start_time_seconds"
 	metricRSS     = "process_resident_memory_bytes"
+	// The records the nodes wrote, by what made them: an action of a
+	// client, a bot's move (a move limit ran out), time.
+	metricHuman = `sortie_records_total{source="human"}`
+	metricBot   = `sortie_records_total{source="bot"}`
+	metricClock = `sortie_records_total{source="clock"}`
 )
 
-var meteredNames = []string{metricCPU, metricCommits, metricWrites, metricStart, metricRSS}
+var meteredNames = []string{metricCPU, metricCommits, metricWrites, metricStart, metricRSS, metricHuman, metricBot, metricClock}
 
 // nodeMeter adds up a node's counters over a run, across restarts of its
 // process: what each process counted between its first and last reading

@@ -194,8 +194,8 @@ func TestLoadReconnectsAcrossARestart(t *testing.T) {
 	if n := st.sockErrors.Load(); n > 0 {
 		t.Errorf("%d sockets ended and never came back", n)
 	}
-	if st.reconnects.Load() == 0 || len(st.stateAfter) == 0 || len(st.ackAfter) == 0 {
-		t.Fatalf("%d sockets connected again, %d got a state after, %d an acknowledgement", st.reconnects.Load(), len(st.stateAfter), len(st.ackAfter))
+	if st.reconnects.Load() == 0 || len(st.stateAfter) == 0 {
+		t.Fatalf("%d sockets connected again, %d got a state after", st.reconnects.Load(), len(st.stateAfter))
 	}
 	if !strings.Contains(out.String(), "failover: ") {
 		t.Error("the run does not say how its sockets came back")
