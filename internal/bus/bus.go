@@ -44,6 +44,10 @@ type Message struct {
 	Seq uint64
 	// Data is the message as it goes on the wire.
 	Data []byte
+	// Answer marks a message that answers what one client sent (its
+	// refusal): a subscriber that skips changes after a gap still sends it.
+	// It never crosses nodes.
+	Answer bool
 }
 
 // Bus delivers messages to the subscribers of a topic.

@@ -79,6 +79,10 @@ type node struct {
 	orphaning bool // an orphan round is under way
 
 	w watches // the sockets that follow a match across nodes (remote.go)
+
+	asks      atomic.Uint64 // the number of the last request sent to another node
+	servingMu sync.Mutex
+	serving   map[askKey]struct{} // the requests of other nodes under way here
 }
 
 // peer is what another node last announced.
@@ -105,7 +109,7 @@ func newNode(m *Manager, c Cluster) (*node, error) {
 	}
 	n := &node{m: m, name: c.Node, ex: c.Exchange, ttl: c.Lease, log: m.log.With("node", c.Node),
 		quit: make(chan struct{}), done: make(chan struct{}),
-		skip: make(map[string]time.Time), peers: make(map[string]peer)}
+		skip: make(map[string]time.Time), peers: make(map[string]peer), serving: make(map[askKey]struct{})}
 	n.w.init(n)
 	return n, nil
 }

@@ -425,3 +425,80 @@ func TestLostActionSettles(t *testing.T) {
 		t.Fatalf("the same action again after it was settled: %v, want stale_seq", err)
 	}
 }
+
+// swallowing is an exchange whose next action request is taken by a
+// process that dies before it answers, while another process comes up
+// under the node's name: the request never gets its answer, and the pings
+// that ask after it reach the new process.
+type swallowing struct {
+	bus.Exchange
+	next atomic.Bool
+}
+
+func (s *swallowing) Request(ctx context.Context, node string, req []byte) ([]byte, error) {
+	var r struct {
+		Op string `json:"op"`
+	}
+	json.Unmarshal(req, &r)
+	if r.Op == "act" && s.next.CompareAndSwap(true, false) {
+		<-ctx.Done()
+		return nil, fmt.Errorf("%w: %w", bus.ErrUnavailable, ctx.Err())
+	}
+	return s.Exchange.Request(ctx, node, req)
+}
+
+// A request taken by a process that died, whose node answers pings again
+// (it came back under the same name), is found lost at the next ping,
+// which the new process answers as a request it is not on, rather than
+// waited for until the longest a request may take; the action is then
+// settled.
+func TestRequestToANodeThatCameBack(t *testing.T) {
+	pg := pgtest.Own(t)
+	db, err := pg.Database(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns := natstest.Start(t)
+	a := newClusterNode(t, "a", db, ns.URL(), true)
+	var ex *swallowing
+	b := newClusterNodeWith(t, "b", db, ns.URL(), true, func(e bus.Exchange) bus.Exchange {
+		ex = &swallowing{Exchange: e}
+		return ex
+	})
+	ctx := context.Background()
+	c, err := a.m.Create(ctx, match.CreateRequest{Game: "testcards", Players: 2, MoveLimitMs: new(int64(0)), TakeoverAfterMs: new(int64(0))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := c.Match.ID
+	x, err := a.m.Get(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := x.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	h, err := b.m.Open(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := snapshot(t, x, 0).Actors[0]
+	m := snapshot(t, x, s)
+
+	ex.next.Store(true)
+	start := time.Now()
+	err = h.Act(ctx, s, m.Seq, m.Legal[0])
+	if !match.Lost(err) {
+		t.Fatalf("an action taken by a process that died: %v, want Lost", err)
+	}
+	// The longest a request may take is 30 s; the first ping comes after 2.
+	if took := time.Since(start); took > 15*time.Second {
+		t.Fatalf("the lost action was found lost after %v, not at the first ping", took)
+	}
+	if err := h.Settle(ctx, s, m.Seq, m.Legal[0]); err != nil {
+		t.Fatalf("settling it: %v", err)
+	}
+	if after := snapshot(t, x, s); after.Seq != m.Seq+1 {
+		t.Fatalf("the match is at %d after the action was settled, want %d", after.Seq, m.Seq+1)
+	}
+}

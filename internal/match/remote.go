@@ -28,27 +28,31 @@ import (
 
 // Requests between nodes.
 const (
-	opPing      = "ping"
-	opSummary   = "summary"
-	opJoin      = "join"
-	opStart     = "start"
-	opSnapshot  = "snapshot"
-	opWatch     = "watch"
-	opUnwatch   = "unwatch"
-	opAct       = "act"
-	opSettle    = "settle" // what became of an action whose answer was lost?
-	opChat      = "chat"
-	opLeave     = "leave"
-	opReturn    = "return"
-	opClose     = "close" // end an open match (its host asked)
-	opAdopt     = "adopt" // take this stored match's lease and run it
-	opCheck     = "check" // which of these watches still stand?
-	opEnded     = "ended" // these watches of yours have ended
-	checkEvery  = time.Second
-	staleAfter  = 5 * time.Second  // an owned watch nobody asked about for this long is dropped
-	callLimit   = 30 * time.Second // the longest a forwarded request may take
-	probeEvery  = 2 * time.Second  // how often a node waiting on a long request checks that the other is alive
-	replacedFor = 30 * time.Second
+	opPing     = "ping"
+	opSummary  = "summary"
+	opJoin     = "join"
+	opStart    = "start"
+	opSnapshot = "snapshot"
+	opWatch    = "watch"
+	opUnwatch  = "unwatch"
+	opAct      = "act"
+	opSettle   = "settle" // what became of an action whose answer was lost?
+	opChat     = "chat"
+	opLeave    = "leave"
+	opReturn   = "return"
+	opClose    = "close" // end an open match (its host asked)
+	opAdopt    = "adopt" // take this stored match's lease and run it
+	opCheck    = "check" // which of these watches still stand?
+	opEnded    = "ended" // these watches of yours have ended
+	checkEvery = time.Second
+	staleAfter = 5 * time.Second  // an owned watch nobody asked about for this long is dropped
+	callLimit  = 30 * time.Second // the longest a forwarded request may take
+	probeEvery = 2 * time.Second  // how often a node waiting on a long request checks that the other is alive
+	// unknownGrace is how long a node waits for an answer once the node it
+	// asked says it is not on the request: an answer sent just before the
+	// ping's comes within it.
+	unknownGrace = 500 * time.Millisecond
+	replacedFor  = 30 * time.Second
 )
 
 // wireReq is a request from one node to another.
@@ -67,6 +71,9 @@ type wireReq struct {
 	Replaced  bool            `json:"replaced,omitempty"`
 	AutoStart bool            `json:"auto_start,omitempty"`
 	Client    string          `json:"client,omitempty"` // who joins
+	// Ask numbers the request among those its node sent; a ping that
+	// names it asks whether the node pinged is still on it.
+	Ask uint64 `json:"ask,omitempty"`
 }
 
 // wireResp is its answer.
@@ -79,6 +86,10 @@ type wireResp struct {
 	Seq      uint64          `json:"seq,omitempty"`
 	Gone     []uint64        `json:"gone,omitempty"`
 	Replaced []uint64        `json:"replaced,omitempty"`
+	// Unknown answers a ping naming a request: the node is not on it (it
+	// answered it already, or it never came here: the node that took it is
+	// gone, and this one came up under its name).
+	Unknown bool `json:"unknown,omitempty"`
 }
 
 // errUnwatched ends an owned watch whose holder asked for it: it need not
@@ -285,12 +296,13 @@ func (n *node) call(ctx context.Context, to string, req wireReq) (*wireResp, err
 		return nil, refuse(CodeUnavailable, "This match runs on another server, which this one cannot reach.")
 	}
 	req.From = n.name
+	req.Ask = n.asks.Add(1)
 	b, err := json.Marshal(req)
 	if err != nil {
 		return nil, refuse(engine.CodeMalformed, "The request could not be encoded: %v.", err)
 	}
 	start := time.Now()
-	out, err := n.request(ctx, to, b)
+	out, err := n.request(ctx, to, req.Ask, b)
 	result := "ok"
 	defer func() {
 		if h := n.m.hooks.Forwarded; h != nil {
@@ -349,12 +361,15 @@ func changes(op string) bool {
 	return false
 }
 
-// request sends b to node to and waits for the answer, at most callLimit;
-// while it waits, it checks every probeEvery that the node is alive, and
-// gives up when it is gone or has not answered twice. Only an error of the
-// request itself says [bus.ErrNoNode] or [bus.ErrNotSent] (nothing was
-// done): a node that dies while it is asked may have done it.
-func (n *node) request(ctx context.Context, to string, b []byte) ([]byte, error) {
+// request sends b, the request numbered ask, to node to and waits for the
+// answer, at most callLimit; while it waits, it checks every probeEvery
+// that the node is alive and still on the request, and gives up when it is
+// gone, has not answered twice, or answers that it is not on the request:
+// the process that took it died and another came up under its name (which
+// answers pings, but never this request). Only an error of the request
+// itself says [bus.ErrNoNode] or [bus.ErrNotSent] (nothing was done): a
+// node that dies while it is asked may have done it.
+func (n *node) request(ctx context.Context, to string, ask uint64, b []byte) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, callLimit)
 	defer cancel()
 	type result struct {
@@ -368,7 +383,7 @@ func (n *node) request(ctx context.Context, to string, b []byte) ([]byte, error)
 	}()
 	probe := time.NewTimer(probeEvery)
 	defer probe.Stop()
-	ping, _ := json.Marshal(wireReq{Op: opPing, From: n.name})
+	ping, _ := json.Marshal(wireReq{Op: opPing, From: n.name, Ask: ask})
 	misses := 0
 	for {
 		select {
@@ -376,14 +391,24 @@ func (n *node) request(ctx context.Context, to string, b []byte) ([]byte, error)
 			return r.b, r.err
 		case <-probe.C:
 			pctx, pcancel := context.WithTimeout(ctx, probeEvery)
-			_, err := n.ex.Request(pctx, to, ping)
+			out, err := n.ex.Request(pctx, to, ping)
 			pcancel()
+			var resp wireResp
 			switch {
 			case errors.Is(err, bus.ErrNoNode):
 				return nil, fmt.Errorf("%w: node %s is gone", bus.ErrUnavailable, to)
 			case err != nil:
 				if misses++; misses >= 2 {
 					return nil, fmt.Errorf("%w: node %s does not answer", bus.ErrUnavailable, to)
+				}
+			case json.Unmarshal(out, &resp) == nil && resp.Unknown:
+				// Not on it: answered just now (the answer, sent before the
+				// ping's, is on its way), or never taken by this process.
+				select {
+				case r := <-done:
+					return r.b, r.err
+				case <-time.After(unknownGrace):
+					return nil, fmt.Errorf("%w: node %s is not on the request (it came up again since)", bus.ErrUnavailable, to)
 				}
 			default:
 				misses = 0
@@ -400,6 +425,9 @@ func (n *node) serve(ctx context.Context, b []byte) []byte {
 	if err := json.Unmarshal(b, &req); err != nil {
 		resp = &wireResp{Error: refuse(engine.CodeMalformed, "This node cannot read the request: %v.", err)}
 	} else {
+		if req.Ask != 0 && req.Op != opPing {
+			defer n.on(askKey{req.From, req.Ask})()
+		}
 		resp = n.answer(ctx, &req)
 	}
 	out, err := json.Marshal(resp)
@@ -413,6 +441,12 @@ func (n *node) answer(ctx context.Context, req *wireReq) *wireResp {
 	resp := &wireResp{}
 	switch req.Op {
 	case opPing:
+		if req.Ask != 0 {
+			n.servingMu.Lock()
+			_, on := n.serving[askKey{req.From, req.Ask}]
+			n.servingMu.Unlock()
+			resp.Unknown = !on
+		}
 		return resp
 	case opCheck:
 		resp.Gone, resp.Replaced = n.w.check(req.From, req.Watches)
@@ -497,6 +531,26 @@ func (n *node) onMatch(ctx context.Context, x *Match, req *wireReq, resp *wireRe
 		resp.Summary = &sum
 	}
 	return err
+}
+
+// askKey names a request another node sent this one: the node, and the
+// request's number there.
+type askKey struct {
+	node string
+	ask  uint64
+}
+
+// on notes that the node is on request k until the returned func is
+// called.
+func (n *node) on(k askKey) (off func()) {
+	n.servingMu.Lock()
+	n.serving[k] = struct{}{}
+	n.servingMu.Unlock()
+	return func() {
+		n.servingMu.Lock()
+		delete(n.serving, k)
+		n.servingMu.Unlock()
+	}
 }
 
 // watchKey names a watch: the node that holds it and its number there.

@@ -275,7 +275,7 @@ func (c *sockConn) refuse(re *uint64, e *match.Error) {
 func (c *sockConn) queue(re *uint64, e *match.Error) {
 	c.s.metrics.refusedMsg.WithLabelValues(e.Code).Inc()
 	b, _ := errorMessage(re, e)
-	fit, ended := c.w.Sub.Push(bus.Message{Data: b})
+	fit, ended := c.w.Sub.Push(bus.Message{Data: b, Answer: true})
 	switch {
 	case ended != nil:
 		if len(c.held) < maxHeld {
@@ -508,7 +508,7 @@ func (c *sockConn) park(h match.Handle) {
 	wait := c.wait
 	c.h, c.w = h, &match.Watch{Seat: c.seat, Seq: c.seen, Sub: park}
 	for _, b := range c.held {
-		if !park.Offer(bus.Message{Data: b}) {
+		if !park.Offer(bus.Message{Data: b, Answer: true}) {
 			park.Close(bus.ErrSlow) // a buffer set below maxHeld
 			break
 		}

@@ -276,6 +276,7 @@ func (c *sockConn) drain() {
 		_, w := c.attachment()
 		c.buf = w.Sub.Take(c.buf[:0])
 		gap := false
+		var answers [][]byte // the answers among what a gap skips
 		// Messages that waited together go out in one system call.
 		batched := len(c.buf) > 1
 		if batched {
@@ -284,6 +285,9 @@ func (c *sockConn) drain() {
 		for i, m := range c.buf {
 			c.buf[i] = bus.Message{}
 			if gap {
+				if m.Answer {
+					answers = append(answers, m.Data)
+				}
 				continue
 			}
 			if m.Seq != 0 {
@@ -318,6 +322,11 @@ func (c *sockConn) drain() {
 			c.buf = nil
 		}
 		if gap {
+			// The answers go out after the fresh state, before those
+			// held meanwhile.
+			c.attMu.Lock()
+			c.held = append(answers, c.held...)
+			c.attMu.Unlock()
 			w.Sub.Close(bus.ErrResync)
 		}
 		if err := w.Sub.Err(); err != nil && w.Sub.Len() == 0 {
