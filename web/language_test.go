@@ -23,7 +23,21 @@ const gatherTexts = `(() => {
     log: [...document.querySelectorAll('#log li.ev, #log li.sys')].map((li) => li.textContent), texts: []};
   const add = (s) => { s = (s || '').replace(/[ \t\n]+/g, ' ').trim(); if (s) out.texts.push(s); };
   add((document.querySelector('#turn') || {}).textContent);
-  for (const el of document.querySelectorAll('#board .prompt, #board .help, #board .happening, #board .stat, #board p, #board li, #board h3, #board figcaption, #board button, #actions button, #end p, #end td, #end h2, #end h3, #step-text')) add(el.innerText);
+  // What a sighted reader sees (without the words kept for screen
+  // readers) and what a screen reader says (without the words hidden from
+  // it) are two texts, each read whole.
+  const without = (el, sel) => {
+    const xs = [...el.querySelectorAll(sel)];
+    const was = xs.map((x) => x.style.display);
+    xs.forEach((x) => { x.style.display = 'none'; });
+    const text = el.innerText;
+    xs.forEach((x, i) => { x.style.display = was[i]; });
+    return text;
+  };
+  for (const el of document.querySelectorAll('#board .prompt, #board .help, #board .happening, #board .stat, #board p, #board li, #board h3, #board figcaption, #board button, #actions button, #end p, #end td, #end h2, #end h3, #step-text')) {
+    add(without(el, '.visually-hidden'));
+    add(without(el, '[aria-hidden="true"]'));
+  }
   for (const el of document.querySelectorAll('[data-tip]')) add(el.dataset.tip);
   for (const el of document.querySelectorAll('#board [aria-label], #end [aria-label]')) add(el.getAttribute('aria-label'));
   for (const el of document.querySelectorAll('#board title')) add(el.textContent);
