@@ -136,11 +136,23 @@ func New(c Config) (*Service, error) {
 
 // Sessions wraps h so that its requests carry their session (the cookie's),
 // saved after h answers if it changed.
-func (s *Service) Sessions(h http.Handler) http.Handler { return s.sm.LoadAndSave(h) }
+func (s *Service) Sessions(h http.Handler) http.Handler {
+	return s.sm.LoadAndSave(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), loadedKey{}, true)))
+	}))
+}
 
-// Who returns the account the request's session is signed in to, or "".
-// The request must have gone through [Service.Sessions].
-func (s *Service) Who(ctx context.Context) string { return s.sm.GetString(ctx, keyAccount) }
+// loadedKey marks a context that carries a session.
+type loadedKey struct{}
+
+// Who returns the account the request's session is signed in to, or "" (a
+// context that went through no [Service.Sessions] has none).
+func (s *Service) Who(ctx context.Context) string {
+	if ctx.Value(loadedKey{}) == nil {
+		return ""
+	}
+	return s.sm.GetString(ctx, keyAccount)
+}
 
 // WhoOf reads the session of a request that did not go through
 // [Service.Sessions] (a socket's upgrade), and returns its account or "".

@@ -31,6 +31,7 @@ const (
 	opPing      = "ping"
 	opSummary   = "summary"
 	opJoin      = "join"
+	opClaim     = "claim" // hold a seat for an account
 	opStart     = "start"
 	opSnapshot  = "snapshot"
 	opWatch     = "watch"
@@ -65,7 +66,8 @@ type wireReq struct {
 	Watches   []uint64        `json:"watches,omitempty"`
 	Replaced  bool            `json:"replaced,omitempty"`
 	AutoStart bool            `json:"auto_start,omitempty"`
-	Client    string          `json:"client,omitempty"` // who joins
+	Client    string          `json:"client,omitempty"`  // who joins
+	Account   string          `json:"account,omitempty"` // the account that joins or claims
 }
 
 // wireResp is its answer.
@@ -91,6 +93,8 @@ type Remote struct {
 	id, owner   string
 	hostHash    []byte
 	tokenHashes [][]byte
+	holders     []string // each seat's account when the handle was opened
+	creator     string   // the account that created the match
 
 	mu   sync.Mutex
 	held map[engine.Seat]*heldWatch // the watches made through this handle
@@ -105,9 +109,10 @@ func (n *node) remote(e *elsewhere) (Handle, error) {
 	case rec.Lease.Node == "" || rec.Lease.Node == n.name:
 		return nil, refuse(CodeUnavailable, "The match is moving to another server; try again in a few seconds.")
 	}
-	r := &Remote{n: n, id: rec.ID, owner: rec.Lease.Node, hostHash: rec.HostHash, tokenHashes: make([][]byte, len(rec.Seats))}
+	r := &Remote{n: n, id: rec.ID, owner: rec.Lease.Node, hostHash: rec.HostHash, tokenHashes: make([][]byte, len(rec.Seats)),
+		holders: make([]string, len(rec.Seats)), creator: rec.Account}
 	for i, s := range rec.Seats {
-		r.tokenHashes[i] = s.TokenHash
+		r.tokenHashes[i], r.holders[i] = s.TokenHash, s.Account
 	}
 	return r, nil
 }
@@ -154,9 +159,20 @@ func (r *Remote) Summary(ctx context.Context) (Summary, error) {
 }
 
 // Join records that the human of seat s has joined.
-func (r *Remote) Join(ctx context.Context, s engine.Seat, name, client string) (Summary, error) {
-	return r.summaryOf(ctx, wireReq{Op: opJoin, Seat: s, Name: name, Client: client})
+func (r *Remote) Join(ctx context.Context, s engine.Seat, j Joiner) (Summary, error) {
+	return r.summaryOf(ctx, wireReq{Op: opJoin, Seat: s, Name: j.Name, Client: j.Client, Account: j.Account})
 }
+
+// Claim has account hold seat s.
+func (r *Remote) Claim(ctx context.Context, s engine.Seat, account string) (Summary, error) {
+	return r.summaryOf(ctx, wireReq{Op: opClaim, Seat: s, Account: account})
+}
+
+// SeatsHeldBy returns the seats account held when the handle was opened.
+func (r *Remote) SeatsHeldBy(account string) []engine.Seat { return seatsOf(r.holders, account) }
+
+// CreatorAccount returns the account that created the match, or "".
+func (r *Remote) CreatorAccount() string { return r.creator }
 
 // Start starts an open match.
 func (r *Remote) Start(ctx context.Context) (Summary, error) {
@@ -312,7 +328,7 @@ func (n *node) call(ctx context.Context, to string, req wireReq) (*wireResp, err
 // without an answer may or may not have been carried out).
 func changes(op string) bool {
 	switch op {
-	case opJoin, opStart, opAct, opChat, opLeave, opReturn, opAdopt, opClose:
+	case opJoin, opClaim, opStart, opAct, opChat, opLeave, opReturn, opAdopt, opClose:
 		return true
 	}
 	return false
@@ -423,7 +439,9 @@ func (n *node) onMatch(ctx context.Context, x *Match, req *wireReq, resp *wireRe
 	case opSummary:
 		sum, err = x.Summary(ctx)
 	case opJoin:
-		sum, err = x.Join(ctx, req.Seat, req.Name, req.Client)
+		sum, err = x.Join(ctx, req.Seat, Joiner{Name: req.Name, Client: req.Client, Account: req.Account})
+	case opClaim:
+		sum, err = x.Claim(ctx, req.Seat, req.Account)
 	case opStart:
 		sum, err = x.Start(ctx)
 	case opClose:
