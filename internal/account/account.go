@@ -49,6 +49,17 @@ type Config struct {
 	SessionLifetime time.Duration
 	// Now tells the time (tests); nil means time.Now.
 	Now func() time.Time
+	// Flaws plant security flaws, for the tests that show that the
+	// security checks catch them; always zero outside those tests.
+	Flaws Flaws
+}
+
+// Flaws are the security flaws a test may plant (see Config.Flaws).
+type Flaws struct {
+	KeepToken   bool // a sign-in keeps the session's token (fixation)
+	LooseCookie bool // the cookie is readable by scripts and sent cross-site
+	Enumerate   bool // asking a link for an unknown address says so
+	NoLinkLimit bool // any number of links to one address
 }
 
 // Service signs players in and keeps their accounts. Its methods are safe
@@ -62,6 +73,7 @@ type Service struct {
 	sm     *scs.SessionManager
 	wa     *webauthn.WebAuthn
 	mails  *perAddress // sign-in links asked for, by address
+	flaws  Flaws
 }
 
 // Codes of the refusals of this package (server maps them to HTTP
@@ -101,7 +113,7 @@ func New(c Config) (*Service, error) {
 	if c.PublicURL.Scheme != "http" && c.PublicURL.Scheme != "https" {
 		return nil, fmt.Errorf("account: the public URL %q is neither http nor https", c.PublicURL)
 	}
-	s := &Service{st: c.Store, public: c.PublicURL, mailer: c.Mailer, log: c.Logger, now: c.Now, mails: newPerAddress()}
+	s := &Service{st: c.Store, public: c.PublicURL, mailer: c.Mailer, log: c.Logger, now: c.Now, mails: newPerAddress(), flaws: c.Flaws}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -118,6 +130,9 @@ func New(c Config) (*Service, error) {
 	s.sm.Lifetime = life
 	s.sm.Cookie = scs.SessionCookie{Name: SessionCookie, HttpOnly: true, Path: "/", SameSite: http.SameSiteLaxMode,
 		Secure: c.PublicURL.Scheme == "https", Persist: true}
+	if c.Flaws.LooseCookie {
+		s.sm.Cookie.HttpOnly, s.sm.Cookie.SameSite, s.sm.Cookie.Secure = false, http.SameSiteDefaultMode, false
+	}
 	s.sm.ErrorFunc = func(w http.ResponseWriter, r *http.Request, err error) {
 		s.log.Warn("a session could not be read or saved", "err", err)
 		http.Error(w, `{"error":{"code":"unavailable","message":"The server cannot read or save your session now; try again."}}`, http.StatusServiceUnavailable)
@@ -177,8 +192,10 @@ const (
 // signIn makes the session signed in to account id, under a new token (so
 // that a token known before, planted or seen, signs nobody in).
 func (s *Service) signIn(ctx context.Context, id string) error {
-	if err := s.sm.RenewToken(ctx); err != nil {
-		return err
+	if !s.flaws.KeepToken {
+		if err := s.sm.RenewToken(ctx); err != nil {
+			return err
+		}
 	}
 	s.sm.Put(ctx, keyAccount, id)
 	s.sm.Remove(ctx, keyCeremony)

@@ -131,7 +131,12 @@ func (s *Service) RequestLink(ctx context.Context, email, lang string) error {
 	if err != nil {
 		return err
 	}
-	if ok, wait := s.mails.take(email, s.now()); !ok {
+	if s.flaws.Enumerate {
+		if _, err := s.st.AccountByEmail(ctx, email); errors.Is(err, store.ErrNoAccount) {
+			return refuse(CodeNoSuchPlayer, "No account has this address.")
+		}
+	}
+	if ok, wait := s.mails.take(email, s.now()); !ok && !s.flaws.NoLinkLimit {
 		return &Error{Code: CodeTooFast, Retry: wait,
 			Message: "Several sign-in links were sent to this address a moment ago: use the newest, or ask again in a few minutes."}
 	}

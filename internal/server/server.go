@@ -223,6 +223,16 @@ type Config struct {
 	// overflowConns is how many connections over a cap are let in for
 	// /healthz and /metrics alone (set by withDefaults).
 	overflowConns int
+	// flaws are security flaws planted by the tests that show the checks
+	// catch them (export_test.go); always zero outside those tests.
+	flaws flaws
+}
+
+// flaws are the server's plantable flaws (see Config.flaws).
+type flaws struct {
+	account       account.Flaws
+	noOriginCheck bool // writes from other sites' pages are taken
+	noSignInRate  bool // no allowance of requests to sign in
 }
 
 // Server serves the API. Make it with [New], serve [Server.Handler], and stop
@@ -323,7 +333,7 @@ func (s *Server) openAccounts() error {
 			return err
 		}
 	}
-	s.acc, err = account.New(account.Config{Store: st, PublicURL: u, Mailer: mailer, Logger: s.log})
+	s.acc, err = account.New(account.Config{Store: st, PublicURL: u, Mailer: mailer, Logger: s.log, Flaws: s.cfg.flaws.account})
 	s.accounts = st
 	return err
 }
@@ -475,6 +485,9 @@ func (s *Server) routes() {
 	// Writes are refused from other sites' pages (cookies make them the
 	// player's); the API's and the sign-in's requests carry their session.
 	var h http.Handler = http.NewCrossOriginProtection().Handler(mux)
+	if s.cfg.flaws.noOriginCheck {
+		h = mux
+	}
 	if s.acc != nil {
 		h = s.withSessions(h)
 	}
