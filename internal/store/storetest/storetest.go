@@ -37,8 +37,14 @@ type Harness struct {
 }
 
 // Run runs every scenario as a subtest of t.
-func Run(t *testing.T, h Harness) {
-	for _, sc := range scenarios {
+func Run(t *testing.T, h Harness) { h.runAll(t, scenarios) }
+
+// Check runs the scenarios named in only (all, if none is) and returns their
+// failures, or nil.
+func Check(t testing.TB, h Harness, only ...string) error { return h.check(t, scenarios, only) }
+
+func (h Harness) runAll(t *testing.T, list []scenario) {
+	for _, sc := range list {
 		t.Run(sc.name, func(t *testing.T) {
 			if err := h.run(t, sc); err != nil {
 				t.Fatal(err)
@@ -47,11 +53,9 @@ func Run(t *testing.T, h Harness) {
 	}
 }
 
-// Check runs the scenarios named in only (all, if none is) and returns their
-// failures, or nil.
-func Check(t testing.TB, h Harness, only ...string) error {
+func (h Harness) check(t testing.TB, list []scenario, only []string) error {
 	var errs []error
-	for _, sc := range scenarios {
+	for _, sc := range list {
 		if len(only) > 0 && !slices.Contains(only, sc.name) {
 			continue
 		}
