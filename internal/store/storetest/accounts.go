@@ -42,6 +42,8 @@ var accountScenarios = []scenario{
 	{"PruneForgetsAccounts", pruneForgetsAccounts},
 	{"Follows", follows},
 	{"DeleteAccount", deleteAccount},
+	{"AddressRace", addressRace},
+	{"DeleteAccountRace", deleteAccountRace},
 }
 
 // accounts opens one more handle, which must keep accounts.
@@ -780,5 +782,134 @@ func deleteAccount(r *run) {
 	r.ok(s.CreateAccount(r.ctx, &store.Account{ID: "ana3", Handle: ana.Handle, Created: t0}), "a new account with ana's handle")
 	if got := r.held(s, "ana2", store.Filter{}); got != "" {
 		r.fail("the new account holds ana's seats: %q", got)
+	}
+}
+
+// race runs each of fs in a goroutine of its own, all starting at once,
+// and fails the scenario with the errors they return.
+func (r *run) race(what string, fs ...func() error) {
+	var (
+		wg    sync.WaitGroup
+		start = make(chan struct{})
+		errs  = make([]error, len(fs))
+	)
+	for i, f := range fs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			errs[i] = f()
+		}()
+	}
+	close(start)
+	wg.Wait()
+	r.ok(errors.Join(errs...), "%s", what)
+}
+
+// One address given at once to several accounts, on two nodes, in new
+// accounts and in updates, is one account's: the others are told it is
+// taken.
+func addressRace(r *run) {
+	nodes := []AccountStore{r.accounts(), r.accounts()}
+	const rounds, callers = 5, 6
+	for round := range rounds {
+		email := fmt.Sprintf("p%d@example.org", round)
+		var mu sync.Mutex
+		won := 0
+		var fs []func() error
+		for c := range callers {
+			s := nodes[c%2]
+			id := fmt.Sprintf("r%d-%d", round, c)
+			if c%3 == 2 { // an account made before, given the address
+				r.ok(s.CreateAccount(r.ctx, newAccount(id, "")), "create %s", id)
+			}
+			fs = append(fs, func() error {
+				a := newAccount(id, email)
+				var err error
+				if c%3 == 2 {
+					err = s.UpdateAccount(r.ctx, a)
+				} else {
+					err = s.CreateAccount(r.ctx, a)
+				}
+				switch {
+				case err == nil:
+					mu.Lock()
+					won++
+					mu.Unlock()
+					return nil
+				case errors.Is(err, store.ErrTaken):
+					return nil
+				}
+				return fmt.Errorf("%s takes %s: %w", id, email, err)
+			})
+		}
+		r.race("give one address to several accounts at once", fs...)
+		if won != 1 {
+			r.fail("%s was given to %d accounts at once, want 1", email, won)
+		}
+		if _, err := nodes[0].AccountByEmail(r.ctx, email); err != nil {
+			r.fail("the account of %s: %v", email, err)
+		}
+	}
+}
+
+// Writes that need an account, racing on one node with its deletion on
+// another, are refused once it is gone, and leave nothing of it behind.
+func deleteAccountRace(r *run) {
+	nodeA, nodeB := r.accounts(), r.accounts()
+	r.create(nodeA, "bob", "cy")
+	r.ok(nodeA.Create(r.ctx, withAccounts("m", t0, "bob", "", "", "")), "create m")
+	for round := range 4 {
+		id := fmt.Sprint("ana", round)
+		r.create(nodeA, id)
+		// Each writer writes until the account is gone; deletion comes
+		// after a few writes of each.
+		var wrote sync.WaitGroup
+		writer := func(write func(n int) error) func() error {
+			wrote.Add(1)
+			return func() error {
+				var once sync.Once
+				defer once.Do(wrote.Done)
+				for n := 0; ; n++ {
+					if n == 3 {
+						once.Do(wrote.Done)
+					}
+					err := write(n)
+					if errors.Is(err, store.ErrNoAccount) {
+						return nil
+					}
+					if err != nil {
+						return err
+					}
+				}
+			}
+		}
+		r.race("writes for "+id+" while it is deleted",
+			writer(func(int) error { return nodeA.Follow(r.ctx, "bob", id) }),
+			writer(func(int) error { return nodeA.Follow(r.ctx, id, "cy") }),
+			writer(func(int) error { return nodeA.Block(r.ctx, "cy", id) }),
+			writer(func(n int) error {
+				return nodeA.AddPasskey(r.ctx, &store.Passkey{ID: fmt.Appendf(nil, "%s-%d", id, n), Account: id, Name: "k", Credential: []byte("c"), Created: t0})
+			}),
+			writer(func(n int) error {
+				return nodeA.Invite(r.ctx, store.Invitation{Match: "m", Seat: 1 + n%3, Account: id, From: "bob", Created: t0})
+			}),
+			func() error {
+				wrote.Wait()
+				return nodeB.DeleteAccount(r.ctx, id)
+			})
+		for _, other := range []string{"bob", "cy"} {
+			rel, err := nodeA.Relations(r.ctx, other)
+			r.ok(err, "%s's relations", other)
+			if slices.Contains(rel.Following, id) || slices.Contains(rel.Followers, id) || slices.Contains(rel.Blocked, id) {
+				r.fail("%s's relations keep the deleted %s: %+v", other, id, rel)
+			}
+		}
+		if ps, err := nodeA.Passkeys(r.ctx, id); err != nil || len(ps) != 0 {
+			r.fail("passkeys of the deleted %s: %d, %v", id, len(ps), err)
+		}
+		if got := r.invited(nodeA, id); got != "" {
+			r.fail("invitations of the deleted %s: %q", id, got)
+		}
 	}
 }
