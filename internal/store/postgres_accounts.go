@@ -129,8 +129,11 @@ func (s *Postgres) DeleteAccount(ctx context.Context, id string) error {
 		if err != nil {
 			return err
 		}
+		// Every match written below is locked now, in id order: those
+		// whose seats it holds, and those it created.
 		rows, err := tx.Query(ctx, `SELECT id, seats::text FROM matches
-			WHERE id IN (SELECT match_id FROM seat_accounts WHERE account = $1) ORDER BY id FOR NO KEY UPDATE`, id)
+			WHERE id IN (SELECT match_id FROM seat_accounts WHERE account = $1) OR account = $1 AND account <> ''
+			ORDER BY id FOR NO KEY UPDATE`, id)
 		if err != nil {
 			return err
 		}
@@ -155,9 +158,9 @@ func (s *Postgres) DeleteAccount(ctx context.Context, id string) error {
 		}
 		for _, q := range []string{
 			`DELETE FROM seat_accounts WHERE account = $1`,
-			`UPDATE matches SET account = '' WHERE account = $1`,
+			`UPDATE matches SET account = '' WHERE account = $1 AND account <> ''`, // (which the partial index needs said)
 			`DELETE FROM passkeys WHERE account = $1`,
-			`DELETE FROM sessions WHERE account = $1`,
+			`DELETE FROM sessions WHERE account = $1 AND account <> ''`,
 			`DELETE FROM invitations WHERE account = $1 OR from_account = $1`,
 			`DELETE FROM follows WHERE from_account = $1 OR to_account = $1`,
 			`DELETE FROM blocks WHERE from_account = $1 OR to_account = $1`,
@@ -293,7 +296,7 @@ func (s *Postgres) DeleteSessionsOf(ctx context.Context, account string) (int, e
 	}
 	var n int
 	err := s.write(ctx, "", &pgOp{
-		sql:  `WITH d AS (DELETE FROM sessions WHERE account = $1 RETURNING 1) SELECT count(*) FROM d`,
+		sql:  `WITH d AS (DELETE FROM sessions WHERE account = $1 AND account <> '' RETURNING 1) SELECT count(*) FROM d`,
 		args: []any{account},
 		scan: func(r pgx.Row) error { return r.Scan(&n) },
 	})

@@ -165,9 +165,9 @@ func (s *SQLite) DeleteAccount(ctx context.Context, id string) error {
 		}
 		for _, q := range []string{
 			`DELETE FROM seat_accounts WHERE account = ?1`,
-			`UPDATE matches SET account = '' WHERE account = ?1`,
+			`UPDATE matches SET account = '' WHERE account = ?1 AND account <> ''`, // (which the partial index needs said)
 			`DELETE FROM passkeys WHERE account = ?1`,
-			`DELETE FROM sessions WHERE account = ?1`,
+			`DELETE FROM sessions WHERE account = ?1 AND account <> ''`,
 			`DELETE FROM sign_in_tokens WHERE email = ?2 AND ?2 <> ''`,
 			`DELETE FROM invitations WHERE account = ?1 OR from_account = ?1`,
 			`DELETE FROM follows WHERE from_account = ?1 OR to_account = ?1`,
@@ -318,7 +318,7 @@ func (s *SQLite) DeleteSessionsOf(ctx context.Context, account string) (int, err
 	}
 	var n int64
 	err := s.q.write(ctx, "", func(tx *sql.Tx) error {
-		res, err := tx.Exec(`DELETE FROM sessions WHERE account = ?`, account)
+		res, err := tx.Exec(`DELETE FROM sessions WHERE account = ? AND account <> ''`, account)
 		if err != nil {
 			return err
 		}
