@@ -2,7 +2,10 @@
 // suite that each store's tests run in one line (as engine/enginetest is for
 // games): writes and reads of every method, the order of logs, conflicts,
 // leases and fencing between two nodes, group commit under concurrency, and
-// durability across a close.
+// durability across a close. [RunAccounts] is the same for [store.Accounts]:
+// every method, the cascade of an account's deletion, and what two nodes
+// do at once (a sign-in token taken once, an address given once, writes
+// racing a deletion).
 //
 // A scenario that fails says what it saw. [Check] returns the failures
 // instead of reporting them, so that the suite's own tests can plant a flaw
