@@ -23,7 +23,8 @@ type Account struct {
 	ID string
 	// Name is the display name the player chose (CheckName's rules).
 	Name string
-	// Email is the address sign-in links go to, in lower case; empty for an
+	// Email is the address sign-in links go to, in lower case (the store
+	// keeps and compares it so, whatever case it is given in); empty for an
 	// account that signs in with passkeys only. At most one account has a
 	// given address.
 	Email string
@@ -95,14 +96,16 @@ type Accounts interface {
 	// is an [ErrTaken]; an unknown account an [ErrNoAccount].
 	UpdateAccount(ctx context.Context, a *Account) error
 	// DeleteAccount deletes an account and everything of it: passkeys,
-	// sessions, follows and blocks both ways, invitations both ways, the
-	// matches' memory of whom it created ([Match.Account]); the seats it
+	// sessions, the sign-in tokens pending for its address, follows and
+	// blocks both ways, invitations both ways, the matches' memory of whom
+	// it created ([Match.Account]); the seats it
 	// held stay in their matches, held by nobody, marked as a deleted
 	// player's ([Seat.Deleted]), their names cleared. Unknown:
 	// [ErrNoAccount].
 	DeleteAccount(ctx context.Context, id string) error
 
-	// AddPasskey stores a passkey (an id another passkey has: [ErrTaken]).
+	// AddPasskey stores a passkey (an id another passkey has: [ErrTaken];
+	// an unknown account: [ErrNoAccount]).
 	AddPasskey(ctx context.Context, p *Passkey) error
 	// Passkeys returns an account's passkeys, oldest first.
 	Passkeys(ctx context.Context, account string) ([]*Passkey, error)
@@ -126,14 +129,15 @@ type Accounts interface {
 	// DeleteSession deletes a session (none: no error).
 	DeleteSession(ctx context.Context, hash []byte) error
 	// DeleteSessionsOf deletes every session signed in to an account (sign
-	// out everywhere), and returns how many.
+	// out everywhere), and returns how many (none for account "").
 	DeleteSessionsOf(ctx context.Context, account string) (int, error)
-	// PruneSessions deletes up to limit sessions past their expiry and
-	// sign-in tokens past theirs, and returns how many.
+	// PruneSessions deletes up to limit (0: 100) sessions past their expiry
+	// and sign-in tokens past theirs, in all, and returns how many.
 	PruneSessions(ctx context.Context, now time.Time, limit int) (int, error)
 
 	// PutSignInToken keeps a sign-in link's token (its SHA-256) for an
-	// e-mail address until expires.
+	// e-mail address (in lower case) until expires, replacing what the same
+	// hash held.
 	PutSignInToken(ctx context.Context, hash []byte, email string, expires time.Time) error
 	// TakeSignInToken uses a sign-in token once: it returns its address and
 	// deletes it, if it is held and not past its time at now; otherwise
@@ -143,11 +147,15 @@ type Accounts interface {
 
 	// HeldSeats returns the seats an account holds ([Seat.Account], as
 	// [Store.Create] and [Store.SetSeat] wrote them) in the matches the
-	// filter keeps, newest match first, each with its match (without log).
+	// filter keeps, newest match first (a match's seats in order), each
+	// with its match (without log); the filter's limit bounds the seats.
 	HeldSeats(ctx context.Context, account string, f Filter) ([]HeldSeat, error)
 
 	// Invite keeps seat of a match for an account (replacing an
-	// invitation of the same seat); Uninvite drops a seat's invitation.
+	// invitation of the same seat): a match the store does not hold is an
+	// [ErrNotFound], a seat out of range an [ErrConflict], an unknown
+	// account (invited or inviting) an [ErrNoAccount]. Uninvite drops a
+	// seat's invitation (none: no error).
 	Invite(ctx context.Context, inv Invitation) error
 	Uninvite(ctx context.Context, match string, seat int) error
 	// Invitations returns the invitations an account received, newest
@@ -156,12 +164,14 @@ type Accounts interface {
 
 	// Follow has from follow to, Unfollow not; Block has from block to
 	// (which also ends each one's following of the other), Unblock not.
-	// Doing what is done already is no error.
+	// Doing what is done already is no error; following or blocking an
+	// unknown account is an [ErrNoAccount], and oneself an error.
 	Follow(ctx context.Context, from, to string) error
 	Unfollow(ctx context.Context, from, to string) error
 	Block(ctx context.Context, from, to string) error
 	Unblock(ctx context.Context, from, to string) error
-	// Relations returns an account's follows, followers and blocks.
+	// Relations returns an account's follows, followers and blocks, each
+	// the oldest first.
 	Relations(ctx context.Context, account string) (Relations, error)
 	// Blocks reports whether from blocks to.
 	Blocks(ctx context.Context, from, to string) (bool, error)
