@@ -52,7 +52,7 @@ func NotYourTurn(p Seat) *RuleError {
 	if p == Spectator {
 		return Refuse(CodeNotYourTurn, "Spectators cannot act.")
 	}
-	return Refuse(CodeNotYourTurn, "It is not your turn to act (you are %s).", p)
+	return Refuse(CodeNotYourTurn, "It is not your turn to act (you are %s).", p.Name())
 }
 
 // GameOver is the refusal of an action after the game has ended.

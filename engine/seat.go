@@ -10,12 +10,24 @@ type Seat int
 // public part of a state.
 const Spectator Seat = -1
 
-// String returns "seat N" (counting from 0) or "spectator".
+// String returns "seat N" counting from 0, as the API's seat fields and a
+// log's records number seats, or "spectator": for logs and diagnostics.
+// A sentence for people names a seat with Name.
 func (s Seat) String() string {
 	if s == Spectator {
 		return "spectator"
 	}
 	return "seat " + strconv.Itoa(int(s))
+}
+
+// Name returns how a sentence for people names the seat: "seat 1" for the
+// first seat, counting from 1 as every screen does (outcome summaries,
+// refusals, the replay command), or "a spectator".
+func (s Seat) Name() string {
+	if s == Spectator {
+		return "a spectator"
+	}
+	return "seat " + strconv.Itoa(int(s)+1)
 }
 
 // Millis is the match clock: milliseconds since the match started. Turn-based

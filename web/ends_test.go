@@ -59,10 +59,10 @@ func TestMatchesThatEndedEarly(t *testing.T) {
 	}
 	p.click("#tab-ended")
 	p.wait(fmt.Sprintf(`document.querySelector('[data-match=%q] .reason') && document.querySelector('[data-match=%q] .reason')`, expired.Match.ID, failed), 10*time.Second)
-	if got := p.text(fmt.Sprintf(`[data-match=%q]`, expired.Match.ID)); !strings.Contains(got, "expirée") || !strings.Contains(got, "Expirée : personne ne l'a lancée dans un délai de 0,3 s.") {
+	if got := p.text(fmt.Sprintf(`[data-match=%q]`, expired.Match.ID)); !strings.Contains(got, "expirée") || !strings.Contains(got, "Expirée\u00a0: personne ne l’a lancée dans un délai de 0,3\u00a0s.") {
 		t.Errorf("the expired match reads %q", got)
 	}
-	if got := p.text(fmt.Sprintf(`[data-match=%q]`, failed)); !strings.Contains(got, "En échec : l'étape 3 de son journal ne se rejoue plus") || !strings.Contains(got, "Voir pourquoi") {
+	if got := p.text(fmt.Sprintf(`[data-match=%q]`, failed)); !strings.Contains(got, "En échec\u00a0: l’étape 3 de son journal ne se rejoue plus") || !strings.Contains(got, "Voir pourquoi") {
 		t.Errorf("the failed match reads %q", got)
 	}
 

@@ -268,7 +268,7 @@ func TestRefusalReadsAndStays(t *testing.T) {
 		t.Fatal("no roll or signal was refused for coming too soon")
 	}
 	text := p.text("#error .error-text")
-	if !regexp.MustCompile(`dans \d+(,\d)? s`).MatchString(text) || strings.Contains(text, "ms") || regexp.MustCompile(`\b(you|roll|again)\b`).MatchString(text) {
+	if !regexp.MustCompile(`dans \d+(,\d)?\x{00a0}s`).MatchString(text) || strings.Contains(text, "ms") || regexp.MustCompile(`\b(you|roll|again)\b`).MatchString(text) {
 		t.Errorf("the refusal reads %q in the French page", text)
 	}
 	p.axe("a refusal shown")

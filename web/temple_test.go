@@ -150,7 +150,7 @@ func TestTempleNamesFitTheirTiles(t *testing.T) {
 }
 
 // TestTempleNewsIsReadOnce: a door slam is read out once, urgently, with
-// the dice it cost; the log shows it without a screen reader reading it a
+// the dice it cost (the player's own said to them as "you"); the log shows it without a screen reader reading it a
 // second time, while the log's other news is read as it comes. (The first
 // slam comes after minutes of play, so the page is handed the update one
 // brings.)
@@ -166,8 +166,8 @@ func TestTempleNewsIsReadOnce(t *testing.T) {
 		return true; })()`)
 	p.wait(`document.querySelector('#announce-urgent') && document.querySelector('#announce-urgent').textContent !== ''`, 5*time.Second)
 	urgent := p.text("#announce-urgent")
-	if !strings.Contains(urgent, "Tess") {
-		t.Errorf("the slam was read as %q, without the die Tess lost", urgent)
+	if !strings.Contains(urgent, "You lose a die") {
+		t.Errorf("the slam was read as %q, without the die Tess lost (said to her as \"you\")", urgent)
 	}
 	log := js[[]string](p, `[...document.querySelectorAll('#log li')].map((li) => li.textContent)`)
 	if !slices.Contains(log, urgent) {

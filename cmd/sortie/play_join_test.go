@@ -139,7 +139,7 @@ func TestJoinAServersTable(t *testing.T) {
 	// On a stack whose top leaves the direction free (a Repetition), the
 	// tile then asks for one: any does.
 	deadline := time.Now().Add(time.Minute)
-	for !strings.Contains(s.text(), "Ana laid a tile") {
+	for !strings.Contains(s.text(), "You laid a tile") {
 		if time.Now().After(deadline) {
 			t.Fatalf("Ana's tile was never laid:\n%s", s.text())
 		}
@@ -172,7 +172,7 @@ func TestJoinAServersTable(t *testing.T) {
 	s.waitFor("Your bot plays your seat.")
 	bob.waitHeard(t, func(m *match.Message) bool { return m.Type == match.TypeLeft && m.Seat != nil && *m.Seat == 0 })
 	s.keys("/back\r")
-	s.waitFor("Ana took their seat back.")
+	s.waitFor("You took your seat back.")
 
 	// The line drops: the screen says so. Bo talks meanwhile. When the line
 	// is back the screen reconnects by itself, and the log has what was

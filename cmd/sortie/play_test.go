@@ -94,7 +94,7 @@ func TestScreenRefusalInWords(t *testing.T) {
 func TestScreenTempleDiceKeys(t *testing.T) {
 	for _, tc := range []struct{ lang, rollAll, cooling, rollTwo, refused string }{
 		{"en", "Roll all free dice", "next roll in 1.5 s", "Roll 2 dice", "Too soon: you can try again in 1.5 s."},
-		{"fr", "Lancer tous les dés libres", "prochain lancer dans 1,5 s", "Lancer 2 dés", "Trop tôt : vous pourrez réessayer dans 1,5 s."},
+		{"fr", "Lancer tous les dés libres", "prochain lancer dans 1,5\u00a0s", "Lancer 2 dés", "Trop tôt\u00a0: vous pourrez réessayer dans 1,5\u00a0s."},
 	} {
 		t.Run(tc.lang, func(t *testing.T) {
 			t.Parallel()

@@ -104,15 +104,17 @@ its number.`,
 				if err != nil {
 					return fmt.Errorf("%s: %v", where, err)
 				}
+				// A record's "seat" counts from 0, as the API's seat fields;
+				// sentences name seats from 1, as every screen does.
 				if rec.Action != nil && (rec.Seat < 0 || int(rec.Seat) >= setup.Players) {
 					hint := ""
 					if !fromLog {
-						hint = " (give --players as the match was played)"
+						hint = "; give --players as the match was played"
 					}
-					return fmt.Errorf("%s: there is no seat %d: the match has %s%s", where, rec.Seat, seatRange(setup.Players), hint)
+					return fmt.Errorf("%s: its \"seat\" is %d, but the match has %s%s", where, int(rec.Seat), seatRange(setup.Players), hint)
 				}
 				if _, err := engine.Play(s, rec); err != nil {
-					return fmt.Errorf("%s: %s's action was refused: %v", where, rec.Seat, err)
+					return fmt.Errorf("%s: the action of %s (\"seat\": %d) was refused: %v", where, rec.Seat.Name(), int(rec.Seat), err)
 				}
 				return nil
 			}
@@ -190,15 +192,16 @@ func replaySetup(cmd *cobra.Command, g engine.Game, sf *setupFlags, doc *match.R
 	return setup, false, err
 }
 
-// seatRange says which seats a match of n players has.
+// seatRange says which seats a match of n players has, and how a log's
+// records name them.
 func seatRange(n int) string {
 	switch n {
 	case 1:
-		return "one seat, numbered 0"
+		return `one seat ("seat" 0 in a log)`
 	case 2:
-		return "2 seats, numbered 0 and 1"
+		return `2 seats ("seat" 0 and 1 in a log)`
 	}
-	return fmt.Sprintf("%d seats, numbered 0 to %d", n, n-1)
+	return fmt.Sprintf(`%d seats ("seat" 0 to %d in a log)`, n, n-1)
 }
 
 func sameJSON(a, b any) bool {

@@ -131,11 +131,20 @@ func TestReplayMatchRefusals(t *testing.T) {
 func TestReplayNoSuchSeat(t *testing.T) {
 	log := `{"at":0}` + "\n" + `{"seat":5,"action":{"type":"play_lost"},"at":0}` + "\n"
 	_, err := run(t, strings.NewReader(log), "replay", "plandesecours", "--seed", "3")
-	if err == nil || err.Error() != "line 2: there is no seat 5: the match has 2 seats, numbered 0 and 1 (give --players as the match was played)" {
+	if err == nil || err.Error() != `line 2: its "seat" is 5, but the match has 2 seats ("seat" 0 and 1 in a log); give --players as the match was played` {
 		t.Fatalf("got %v", err)
 	}
 	_, err = run(t, strings.NewReader(`{"seat":-1,"action":{"type":"play_lost"},"at":0}`), "replay", "plandesecours", "--players", "4")
-	if err == nil || !strings.Contains(err.Error(), "line 1: there is no seat -1: the match has 4 seats, numbered 0 to 3") {
+	if err == nil || !strings.Contains(err.Error(), `line 1: its "seat" is -1, but the match has 4 seats ("seat" 0 to 3 in a log)`) {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// A refused record names its seat as every screen does, from 1, beside
+// the record's own "seat" field, which counts from 0.
+func TestReplayRefusalNamesTheSeat(t *testing.T) {
+	_, err := run(t, strings.NewReader(`{"seat":1,"action":{"type":"pass_turn"},"at":0}`), "replay", "plandesecours", "--players", "3", "--seed", "3")
+	if err == nil || !strings.HasPrefix(err.Error(), `line 1: the action of seat 2 ("seat": 1) was refused: `) {
 		t.Fatalf("got %v", err)
 	}
 }

@@ -176,7 +176,7 @@ func (s *State) chooseTarget(p int, a ChooseTarget, ev *[]engine.Event) *engine.
 	c := s.pend.card
 	q := a.Seat
 	if !slices.Contains(s.targets(p, c), q) {
-		return engine.Refuse(codeBadTarget, "Seat %d cannot be the target of %s.", q, passPassCards[c].Fr)
+		return engine.Refuse(codeBadTarget, "You cannot play %s on %s.", passPassCards[c].En, engine.Seat(q).Name())
 	}
 	s.pend = pending{}
 	tell(ev, TargetChosen{Seat: p, Target: q, Card: c})

@@ -81,7 +81,7 @@ func (s *State) Outcome() (engine.Outcome, bool) {
 	w := int(s.winner)
 	o.Ranks[w], o.Scores[w] = 1, 1
 	o.Winners = []engine.Seat{engine.Seat(w)}
-	o.Summary = engine.Seat(w).String() + " escaped through the " + areas[board.planExit[s.seats[w].plan]].En + " exit."
+	o.Summary = "The winner, " + engine.Seat(w).Name() + ", escaped through the " + areas[board.planExit[s.seats[w].plan]].En + " exit."
 	return o, true
 }
 
@@ -379,7 +379,7 @@ func checkCards(h *hand, cs []Card, want int, what string) *engine.RuleError {
 		if what == "discard" {
 			code = codeDiscardCount
 		}
-		return engine.Refuse(code, "You must %s exactly %d card(s), not %d.", what, want, len(cs)).With("want", want).With("given", len(cs))
+		return engine.Refuse(code, "You must %s exactly %s, not %d.", what, count(want, "card"), len(cs)).With("want", want).With("given", len(cs))
 	}
 	if !h.contains(cs) {
 		return engine.Refuse(codeNotInHand, "You cannot %s cards you do not hold.", what)
@@ -506,7 +506,7 @@ func (s *State) crossDoor(p int, a CrossDoor, ev *[]engine.Event) *engine.RuleEr
 	case NoCredit:
 		n := cards[t].Level
 		if len(pay) != n {
-			return engine.Refuse(codeBadPayment, "Door %s shows %s: it needs exactly %d card(s) of that type or jokers, not %d.", doors[d].ID, cards[t].En, n, len(pay))
+			return engine.Refuse(codeBadPayment, "Door %s shows %s: it needs exactly %s of that type or jokers, not %d.", doors[d].ID, cards[t].En, count(n, "card"), len(pay))
 		}
 		for _, c := range pay {
 			if c != t && c != Joker {

@@ -169,28 +169,37 @@ func parseCards(ws []string) (Cards, error) {
 	return l, nil
 }
 
-// String renders the view for a terminal.
+// count writes n things in English: "1 card", "2 cards".
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return strconv.Itoa(n) + " " + thing + "s"
+}
+
+// String renders the view for a terminal; seats are numbered from 1, as
+// on every screen.
 func (v *View) String() string {
 	var b strings.Builder
 	dir := "clockwise"
 	if v.Direction < 0 {
 		dir = "counter-clockwise"
 	}
-	fmt.Fprintf(&b, "Les Évadés — turn %d of at most %d, seat %d's turn (%s), play goes %s", v.Turn, v.TurnLimit, v.Active, v.Phase, dir)
+	fmt.Fprintf(&b, "Les Évadés — turn %d of at most %d, %s's turn (%s), play goes %s", v.Turn, v.TurnLimit, engine.Seat(v.Active).Name(), v.Phase, dir)
 	if v.ReverseAtEnd {
 		b.WriteString(", reverses after this turn")
 	}
 	b.WriteByte('\n')
 	if v.BadgeCredits+v.CorruptionCreds > 0 {
-		fmt.Fprintf(&b, "Credits this turn: %d badge, %d corruption\n", v.BadgeCredits, v.CorruptionCreds)
+		fmt.Fprintf(&b, "Credits this turn: %s, %s\n", count(v.BadgeCredits, "badge"), count(v.CorruptionCreds, "bribe"))
 	}
 	if p := v.Pending; p != nil {
-		fmt.Fprintf(&b, "Waiting for seat %d: %s", p.Seat, p.Decision)
+		fmt.Fprintf(&b, "Waiting for %s: %s", engine.Seat(p.Seat).Name(), p.Decision)
 		if p.Card != nil {
 			fmt.Fprintf(&b, " (%s)", passPassCards[*p.Card].ID)
 		}
 		if p.Count > 0 {
-			fmt.Fprintf(&b, " %d card(s)", p.Count)
+			b.WriteString(" " + count(p.Count, "card"))
 		}
 		switch {
 		case len(p.Slots) == 2:
@@ -201,7 +210,7 @@ func (v *View) String() string {
 		b.WriteByte('\n')
 	}
 	if v.Winner >= 0 {
-		fmt.Fprintf(&b, "Seat %d escaped!\n", v.Winner)
+		fmt.Fprintf(&b, "The winner, %s, escaped!\n", engine.Seat(v.Winner).Name())
 	} else if v.Phase == phaseIDs[phaseOver] {
 		b.WriteString("Nobody escaped before the turn limit.\n")
 	}
@@ -210,19 +219,19 @@ func (v *View) String() string {
 		if sv.Seat == v.Seat {
 			you = " (you)"
 		}
-		fmt.Fprintf(&b, "Seat %d%s: in %s", sv.Seat, you, areas[sv.Area].ID)
+		fmt.Fprintf(&b, "Seat %d%s: in %s", sv.Seat+1, you, areas[sv.Area].ID)
 		if sv.LastDoor != nil {
 			fmt.Fprintf(&b, " (came through %s)", doors[*sv.LastDoor].ID)
 		}
-		fmt.Fprintf(&b, ", %d card(s)", sv.HandSize)
+		b.WriteString(", " + count(sv.HandSize, "card"))
 		if len(sv.Carried) > 0 {
 			fmt.Fprintf(&b, ", carries %s", joinIDs(sv.Carried))
 		}
 		if sv.Skip > 0 {
-			fmt.Fprintf(&b, ", skips %d turn(s)", sv.Skip)
+			fmt.Fprintf(&b, ", skips %s", count(sv.Skip, "turn"))
 		}
 		if sv.Extra > 0 {
-			fmt.Fprintf(&b, ", %d extra turn(s)", sv.Extra)
+			b.WriteString(", " + count(sv.Extra, "extra turn"))
 		}
 		b.WriteByte('\n')
 		if sv.Plan != nil {

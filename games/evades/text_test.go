@@ -1,6 +1,7 @@
 package evades
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -50,13 +51,13 @@ func TestParseAction(t *testing.T) {
 func TestViewText(t *testing.T) {
 	s := newGame(t, 3)
 	txt := s.View(0).(*View).String()
-	for _, want := range []string{"Seat 0 (you)", "hand:", "plan plan_", "Doors of cell", "d01"} {
+	for _, want := range []string{"Seat 1 (you)", "hand:", "plan plan_", "Doors of cell", "d01"} {
 		if !strings.Contains(txt, want) {
 			t.Fatalf("the view text lacks %q:\n%s", want, txt)
 		}
 	}
-	if strings.Contains(s.View(1).(*View).String(), "Seat 0 (you)") {
-		t.Fatal("seat 1 is told it is seat 0")
+	if strings.Contains(s.View(1).(*View).String(), "Seat 1 (you)") {
+		t.Fatal("the second seat is told it is the first")
 	}
 	setHand(s, 0, Spoon, Soap, Paperclip, Cigarettes, File, Screwdriver, Rope, WireCutters, Crowbar, Uniform, Keypad, Joker)
 	if len(s.Offer(0)) != len(s.Legal(0)) {
@@ -66,7 +67,21 @@ func TestViewText(t *testing.T) {
 	if s.Offer(0) != nil || len(s.Legal(0)) != 66 {
 		t.Fatalf("the 66 discards of 12 types are offered, or not listed (%d)", len(s.Legal(0)))
 	}
-	if txt := s.View(0).(*View).String(); !strings.Contains(txt, "discard 2 card(s), then draw two blind") {
+	if txt := s.View(0).(*View).String(); !strings.Contains(txt, "discard 2 cards, then draw two blind") {
 		t.Fatalf("the view text does not say which discard is owed:\n%s", txt)
+	}
+}
+
+// The French names of the areas say the compass as French does: ouest is
+// O (Salle commune SO, NO), never the English W.
+func TestFrenchAreaNamesSayFrenchCompass(t *testing.T) {
+	english := regexp.MustCompile(`\b(W|SW|NW|E|SE|NE|N|S)\b`)
+	french := map[string]string{"W": "O", "SW": "SO", "NW": "NO"}
+	for _, a := range areas {
+		for _, m := range english.FindAllString(a.Fr, -1) {
+			if fr, ok := french[m]; ok {
+				t.Errorf("%s: %q says %s, French writes %s", a.ID, a.Fr, m, fr)
+			}
+		}
 	}
 }

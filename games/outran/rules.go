@@ -1097,26 +1097,26 @@ func (s *state) checkPlay(p engine.Seat, c Card, target engine.Seat) *engine.Rul
 	case notInHand:
 		return engine.Refuse(CodeNotInHand, "You do not hold %s.", c)
 	case noSuchSeat:
-		return engine.Refuse(CodeNoSuchSeat, "There is no %s in this game.", target)
+		return engine.Refuse(CodeNoSuchSeat, "There is no %s in this game.", target.Name())
 	case mustBeYou:
 		return engine.Refuse(CodeTargetYourself, "A %s card can only be played on yourself.", spec.EN)
 	case mustBeOther:
 		return engine.Refuse(CodeTargetOther, "A %s card must be played on another player.", spec.EN)
 	case shielded:
-		return engine.Refuse(CodeTargetShielded, "%s has a Shield: no card can be played against them this round.", target).With("target", target)
+		return engine.Refuse(CodeTargetShielded, "A Shield protects %s: no card can be played against them this round.", target.Name()).With("target", target)
 	case nothingToSwap:
-		return engine.Refuse(CodeNothingToSwap, "Neither you nor %s has a card in front to swap.", target).With("target", target)
+		return engine.Refuse(CodeNothingToSwap, "Neither you nor %s has a card in front to swap.", target.Name()).With("target", target)
 	case nothingToGive:
 		return engine.Refuse(CodeNothingToGive, "You have no card in front of you to give away.")
 	case nothingToRelease:
 		return engine.Refuse(CodeNothingToRelease, "There is no card in front of you to release.")
 	case emptyHand:
-		return engine.Refuse(CodeEmptyHand, "%s holds no card to steal.", target).With("target", target)
+		return engine.Refuse(CodeEmptyHand, "There is no card to steal from %s.", target.Name()).With("target", target)
 	}
 	if target == p {
 		return engine.Refuse(CodeAlreadyHasKind, "You already have a %s in front of you.", spec.EN)
 	}
-	return engine.Refuse(CodeAlreadyHasKind, "%s already has a %s in front of them.", target, spec.EN).With("target", target)
+	return engine.Refuse(CodeAlreadyHasKind, "There is already a %s in front of %s.", spec.EN, target.Name()).With("target", target)
 }
 
 // resolvePlay plays a card already checked by checkPlay.
@@ -1174,7 +1174,7 @@ func seatList(ss []engine.Seat) string {
 		if i > 0 {
 			out += " or "
 		}
-		out += p.String()
+		out += p.Name()
 	}
 	return out
 }

@@ -423,9 +423,9 @@ func (s *state) Outcome() (engine.Outcome, bool) {
 	for i := range s.seats {
 		scores[i] = s.seats[i].Progress
 	}
-	sum := s.winners[0].String() + " escaped in round " + strconv.Itoa(s.round) + "."
+	sum := "The winner, " + s.winners[0].Name() + ", escaped in round " + strconv.Itoa(s.round) + "."
 	if s.reason == "round_cap" {
-		sum = "Nobody escaped within " + strconv.Itoa(s.cfg.MaxRounds) + " rounds; " + s.winners[0].String() + " got furthest."
+		sum = "Nobody escaped within " + strconv.Itoa(s.cfg.MaxRounds) + " rounds; " + s.winners[0].Name() + " got furthest."
 	}
 	return engine.Outcome{
 		Winners: slices.Clone(s.winners),

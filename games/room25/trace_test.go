@@ -46,9 +46,9 @@ var traceSetups = []engine.Setup{
 // traceHashes are the recorded hashes of traceGames random games of each
 // setup, in order (-short checks the first four).
 var traceHashes = []string{
-	"e1f2c57d1dd78078", "b5c1b6d8d5f6ef40", "3e96a9cdb850d7bf", "c0afd226c82d96ee", "5c61dbde21f0f18c",
-	"edbc1257ea95a5d1", "bb2bbab59edb2f48", "cd02beb9c48f20a4", "e14b2fe9a23d7d21", "a75b65cfb79803a0",
-	"653d078ea77cba02", "8fae1530f89292f6", "1efc31ca9bb810fc",
+	"e1f2c57d1dd78078", "980c8555a92664d5", "db727ebe9e8e8652", "48fa4cff0c551829", "7be6b3da335e99cc",
+	"e29c79434fefae23", "6e9c81a5a6218ff5", "1c1e919252bb414f", "835bb59388460b53", "7253ed7c035a11a7",
+	"6aba6b448bf7e3ee", "7120ef4861c7736d", "80cb91ec0e637834",
 }
 
 // traceGames is the number of games per setup (SORTIE_TRACE_GAMES changes

@@ -53,6 +53,11 @@ var seatShapes = []string{"●", "■", "▲", "◆", "★", "⬟"}
 
 func (c *ctx) name(s int) string { return c.nameOf(s) }
 
+// who is a seat's name as a sentence's value: it names the reader when it
+// is this screen's own seat ("You laid a tile", not "Ana laid a tile"), as
+// the web page's ctx.who does.
+func (c *ctx) who(s int) phrase { return phrase{text: c.nameOf(s), you: s >= 0 && s == c.seat} }
+
 func (c *ctx) shape(s int) string { return seatShapes[((s%6)+6)%6] }
 
 // mark is a seat's shape in its colour.

@@ -93,10 +93,22 @@ func evCardsText(c *ctx, cs []string) string {
 			out = append(out, c.t("evades.card."+k))
 		}
 	}
-	return strings.Join(out, ", ")
+	return c.list(out)
 }
 
 func evObj(c *ctx, o string) string { return c.t("evades.obj." + tileNum.ReplaceAllString(o, "")) }
+
+// evTheObj and evTheArea name an object and an area in a sentence, with
+// their articles (the web page's theObj and theArea).
+func evTheObj(c *ctx, o string) string {
+	return c.t("evades.theObj." + tileNum.ReplaceAllString(o, ""))
+}
+func evTheArea(c *ctx, a string) string {
+	if a == "none" {
+		return c.t("evades.noVent")
+	}
+	return c.t("evades.the." + a)
+}
 func evDoor(c *ctx, d string) string {
 	var n int
 	if len(d) > 1 {
@@ -106,7 +118,7 @@ func evDoor(c *ctx, d string) string {
 }
 
 func (b *evades) describe(ev obj, c *ctx) (string, bool) {
-	n := func(k string) string { return c.name(ev.num(k)) }
+	n := func(k string) phrase { return c.who(ev.num(k)) }
 	switch ev.typ() {
 	case "turn_began":
 		return c.t("evades.ev.turn_began", p{"seat": n("seat"), "turn": ev.num("turn")}), false
@@ -143,15 +155,15 @@ func (b *evades) describe(ev obj, c *ctx) (string, bool) {
 	case "door_crossed":
 		pay := evCardsText(c, ev.strs("pay"))
 		if ev.str("credit") != "" {
-			pay = c.t("evades.useCredit." + ev.str("credit"))
+			pay = c.t("evades.usedCredit." + ev.str("credit"))
 		}
-		return c.t("evades.ev.door_crossed", p{"seat": n("seat"), "from": evArea(c, ev.str("from")), "to": evArea(c, ev.str("to")), "pay": pay, "face": c.t("evades.card." + ev.str("face"))}), false
+		return c.t("evades.ev.door_crossed", p{"seat": n("seat"), "from": evTheArea(c, ev.str("from")), "to": evTheArea(c, ev.str("to")), "pay": pay, "face": c.t("evades.card." + ev.str("face"))}), false
 	case "warning_pile_changed":
-		return c.t("evades.ev.warning_pile_changed", p{"colour": c.t("evades.colour." + ev.str("colour"))}), false
+		return c.t("evades.ev.warning_pile_changed", p{"colour": ev.str("colour")}), false
 	case "warning_drawn":
-		return c.t("evades.warningDrawn", p{"name": n("seat"), "token": c.t("evades.tok." + ev.str("token")), "colour": c.t("evades.colour." + ev.str("colour"))}) + " " + c.t("evades.tokEffect."+ev.str("token")), false
+		return c.t("evades.warningDrawn", p{"name": n("seat"), "token": c.t("evades.tok." + ev.str("token")), "colour": ev.str("colour")}) + " " + c.t("evades.tokEffect."+ev.str("token")), false
 	case "pawn_moved":
-		return c.t("evades.ev.pawn_moved", p{"seat": n("seat"), "from": evArea(c, ev.str("from")), "to": evArea(c, ev.str("to")), "cause": c.t("evades.cause." + ev.str("cause"))}), false
+		return c.t("evades.ev.pawn_moved", p{"seat": n("seat"), "from": evTheArea(c, ev.str("from")), "to": evTheArea(c, ev.str("to")), "cause": c.t("evades.cause." + ev.str("cause"))}), false
 	case "door_flipped":
 		return c.t("evades.ev.door_flipped", p{"door": evDoor(c, ev.str("door")), "face": c.t("evades.card." + ev.str("face")), "cause": c.t("evades.cause." + ev.str("cause"))}), false
 	case "credit_gained":
@@ -167,14 +179,14 @@ func (b *evades) describe(ev obj, c *ctx) (string, bool) {
 		return c.t("evades.ev.extra_turn_owed", p{"seat": n("seat")}), false
 	case "cards_moved":
 		if ev.has("cards") {
-			return c.t("evades.ev.cards_moved_seen", p{"from": n("from"), "to": n("to"), "cards": evCardsText(c, ev.strs("cards"))}), false
+			return c.tn("evades.ev.cards_moved_seen", len(ev.strs("cards")), p{"from": n("from"), "to": n("to"), "cards": evCardsText(c, ev.strs("cards"))}), false
 		}
 		return c.tn("evades.ev.cards_moved", ev.num("count"), p{"from": n("from"), "to": n("to")}), false
 	case "object_taken":
-		return c.t("evades.ev.object_taken", p{"seat": n("seat"), "object": evObj(c, ev.str("token")), "room": evArea(c, ev.str("room"))}), false
+		return c.t("evades.ev.object_taken", p{"seat": n("seat"), "object": evTheObj(c, ev.str("token")), "room": evTheArea(c, ev.str("room"))}), false
 	case "game_ended":
 		if ev.num("winner") >= 0 {
-			return c.t("evades.ev.escaped", p{"seat": n("winner"), "exit": evArea(c, ev.str("exit"))}), false
+			return c.t("evades.ev.escaped", p{"seat": n("winner"), "exit": evTheArea(c, ev.str("exit"))}), false
 		}
 		return c.t("evades.ev.turn_limit"), false
 	}
@@ -210,14 +222,14 @@ func (b *evades) label(a obj, c *ctx) string {
 		}
 		return c.t("evades.crossLabel", p{"door": evDoor(c, a.str("door")), "a": da, "b": db, "pay": pay})
 	case "take_object":
-		return c.t("evades.takeObject", p{"object": evObj(c, a.str("token"))})
+		return c.t("evades.takeObject", p{"object": evTheObj(c, a.str("token"))})
 	case "end_turn":
 		return c.t("evades.endTurn")
 	case "choose_vent":
 		if a.str("area") == "none" {
 			return c.t("evades.noVent")
 		}
-		return c.t("evades.ventTo", p{"area": evArea(c, a.str("area"))})
+		return c.t("evades.ventTo", p{"area": evTheArea(c, a.str("area"))})
 	case "choose_codetainee":
 		if a.str("source") == "face_up" {
 			return c.t("evades.codetSlot", p{"slot": a.num("slot") + 1})
@@ -562,7 +574,7 @@ func (b *evades) prompt(v obj, c *ctx, w int) []string {
 	if !v.has("pending") || v.str("phase") == "over" {
 		if v.str("phase") == "over" {
 			if v.num("winner") >= 0 {
-				return wrap(c.bold.Render(c.t("evades.escaped", p{"name": c.name(v.num("winner"))})), w)
+				return wrap(c.bold.Render(c.t("evades.escaped", p{"name": c.who(v.num("winner"))})), w)
 			}
 			return wrap(c.bold.Render(c.t("evades.noEscape")), w)
 		}
@@ -579,13 +591,17 @@ func (b *evades) prompt(v obj, c *ctx, w int) []string {
 	}
 	if pd.num("seat") != c.seat || !c.myTurn {
 		params["name"] = c.name(pd.num("seat"))
-		return wrap(c.t("evades.pending."+kind+".other", params), w)
+		return wrap(c.t("evades.pendingOther."+kind, params), w)
 	}
 	key := "evades.pending." + kind
 	if kind == "discard" && pd.str("draw") != "" {
 		key = "evades.pending.discard_draw"
 	}
-	text := c.mine.Render(c.t(key, params))
+	said := c.t(key, params)
+	if kind == "give_cards" || kind == "discard" {
+		said = c.tn(key, pd.num("count"), params)
+	}
+	text := c.mine.Render(said)
 	if n := b.picking(v, c); n > 0 {
 		var sel []string
 		for _, x := range b.sel {
@@ -709,7 +725,7 @@ func (b *evades) surroundings(v obj, c *ctx, w int) []string {
 		if r.str("room") == area && len(r.strs("objects")) > 0 {
 			var objs []string
 			for _, o := range r.strs("objects") {
-				objs = append(objs, evObj(c, o))
+				objs = append(objs, evTheObj(c, o))
 			}
 			lines = append(lines, " "+c.t("term.evades.objectsHere", p{"objects": strings.Join(objs, ", ")}))
 		}
@@ -735,7 +751,7 @@ func (b *evades) prisoners(v obj, c *ctx, w int) []string {
 		if cs := st.strs("carried"); len(cs) > 0 {
 			var objs []string
 			for _, o := range cs {
-				objs = append(objs, evObj(c, o))
+				objs = append(objs, evTheObj(c, o))
 			}
 			line += " · " + c.t("evades.carries", p{"objects": c.list(objs)})
 		}
@@ -819,7 +835,7 @@ func (b *evades) info(v obj, c *ctx, w int) []string {
 	}
 	out = append(out, wrap(c.dim.Render(strings.Join(rooms, " · ")), w)...)
 	wv := v.sub("warning")
-	out = append(out, wrap(c.dim.Render(c.tn("evades.drawPile", v.num("draw_pile"))+" · "+c.tn("evades.ppPile", v.num("pass_pass_pile"))+" · "+c.t("evades.warningPile", p{"colour": c.t("evades.colour." + wv.str("colour")), "n": wv.num("pile")})), w)...)
+	out = append(out, wrap(c.dim.Render(c.tn("evades.drawPile", v.num("draw_pile"))+" · "+c.tn("evades.ppPile", v.num("pass_pass_pile"))+" · "+c.tn("evades.warningPile", wv.num("pile"), p{"colour": wv.str("colour")})), w)...)
 	return out
 }
 

@@ -8,8 +8,11 @@ import (
 	"os"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"embed"
 
@@ -108,59 +111,361 @@ func (x *texts) has(key string) bool {
 	return ok
 }
 
+// placeholder finds a placeholder left unfilled in a written text.
 var placeholder = regexp.MustCompile(`\{(\w+)\}`)
 
 // p is the parameters of a template.
 type p map[string]any
 
-// t returns the text of key with {name} replaced by params[name], as the
-// web page's t does.
+// t returns the text of key filled with params, as the web page's t does
+// (web/js/i18n.js, where the message format is described: {name}, {Name}
+// for a capital, {name, select, you {…} other {…}}, and the language's
+// grammar where a value meets the word before it).
 func (x *texts) t(key string, params ...p) string {
 	s, ok := x.d[key]
 	if !ok {
 		s, ok = x.en[key]
 	}
 	if !ok {
-		s = key
+		return key
 	}
-	if len(params) == 0 || params[0] == nil {
-		return s
+	var ps p
+	if len(params) > 0 {
+		ps = params[0]
 	}
-	return placeholder.ReplaceAllStringFunc(s, func(m string) string {
-		v, ok := params[0][m[1:len(m)-1]]
-		if !ok || v == nil {
-			return m
-		}
-		return jsString(v)
-	})
+	return format(s, ps, x.lang)
 }
 
-// tn picks key.one or key.other by n (French counts 0 and 1 as singular)
-// and passes n as {n}.
+// tn picks key.<category> by n's plural category in this language, else
+// key.other, and passes n as {n}.
 func (x *texts) tn(key string, n int, params ...p) string {
-	one := n == 1
-	if x.lang == "fr" {
-		one = n < 2
-	}
 	all := p{"n": n}
 	if len(params) > 0 {
 		for k, v := range params[0] {
 			all[k] = v
 		}
 	}
-	if one {
-		return x.t(key+".one", all)
+	if k := key + "." + pluralOf(float64(n), x.lang); x.has(k) {
+		return x.t(k, all)
 	}
 	return x.t(key+".other", all)
 }
 
-// colon is the colon between a name and what it names, as the language
-// writes it ("Hand: …", « Main : … »).
-func (x *texts) colon() string {
-	if x.lang == "fr" {
-		return "\u00a0: " // a no-break space: the colon never starts a line
+// pluralOf is the plural category of n, as Intl.PluralRules says it for
+// French and English: French counts 0 and 1 (anything below 2) as one and
+// a whole number of millions as many; English only 1 as one.
+func pluralOf(n float64, lang string) string {
+	if lang == "fr" {
+		switch {
+		case n >= 0 && n < 2:
+			return "one"
+		case n == math.Trunc(n) && n != 0 && math.Mod(n, 1e6) == 0:
+			return "many"
+		}
+		return "other"
 	}
-	return ": "
+	if n == 1 {
+		return "one"
+	}
+	return "other"
+}
+
+// phrase is a value with what a sentence needs to know of it, as the web
+// page's Phrase: its gender and whether it names the reader.
+type phrase struct {
+	text   string
+	gender string
+	you    bool
+}
+
+func (ph phrase) String() string { return ph.text }
+
+func (ph phrase) features() []string {
+	var f []string
+	if ph.you {
+		f = append(f, "you")
+	}
+	if ph.gender != "" {
+		f = append(f, ph.gender)
+	}
+	return f
+}
+
+// part is a piece of a parsed text: words, or a placeholder (with its
+// arms when it is a select).
+type part struct {
+	words string
+	name  string
+	cap   bool
+	arms  []arm
+}
+
+type arm struct {
+	key   string
+	parts []part
+}
+
+// parseMessage reads a text into parts, as the web page's parse does.
+func parseMessage(text string) ([]part, error) {
+	i := 0
+	fail := func(why string) error { return fmt.Errorf("message %q: %s at %d", text, why, i) }
+	word := func() (string, error) {
+		for i < len(text) && text[i] == ' ' {
+			i++
+		}
+		j := i
+		for j < len(text) && (text[j] == '_' || text[j] >= '0' && text[j] <= '9' || text[j]|0x20 >= 'a' && text[j]|0x20 <= 'z') {
+			j++
+		}
+		if j == i {
+			return "", fail("a name is missing")
+		}
+		w := text[i:j]
+		i = j
+		for i < len(text) && text[i] == ' ' {
+			i++
+		}
+		return w, nil
+	}
+	var parts func(depth int) ([]part, error)
+	placeholder := func(depth int) (part, error) {
+		i++ // {
+		name, err := word()
+		if err != nil {
+			return part{}, err
+		}
+		ph := part{name: strings.ToLower(name[:1]) + name[1:], cap: name[:1] != strings.ToLower(name[:1])}
+		if i < len(text) && text[i] == ',' {
+			i++
+			if kind, err := word(); err != nil || kind != "select" || i >= len(text) || text[i] != ',' {
+				return part{}, fail("only select is known")
+			}
+			i++
+			other := false
+			for {
+				for i < len(text) && strings.ContainsRune(" \t\n", rune(text[i])) {
+					i++
+				}
+				if i < len(text) && text[i] == '}' {
+					break
+				}
+				key, err := word()
+				if err != nil {
+					return part{}, err
+				}
+				if i >= len(text) || text[i] != '{' {
+					return part{}, fail("an arm lacks its text")
+				}
+				i++
+				sub, err := parts(depth + 1)
+				if err != nil {
+					return part{}, err
+				}
+				if i >= len(text) || text[i] != '}' {
+					return part{}, fail("an arm is not closed")
+				}
+				i++
+				ph.arms = append(ph.arms, arm{key, sub})
+				other = other || key == "other"
+			}
+			if !other {
+				return part{}, fail("a select has no arm other")
+			}
+		}
+		if i >= len(text) || text[i] != '}' {
+			return part{}, fail("a placeholder is not closed")
+		}
+		i++
+		return ph, nil
+	}
+	parts = func(depth int) ([]part, error) {
+		var out []part
+		var run strings.Builder
+		flush := func() {
+			if run.Len() > 0 {
+				out = append(out, part{words: run.String()})
+				run.Reset()
+			}
+		}
+		for i < len(text) {
+			switch text[i] {
+			case '}':
+				if depth == 0 {
+					return nil, fail("a } closes nothing")
+				}
+				flush()
+				return out, nil
+			case '{':
+				flush()
+				ph, err := placeholder(depth)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, ph)
+			default:
+				run.WriteByte(text[i])
+				i++
+			}
+		}
+		flush()
+		return out, nil
+	}
+	return parts(0)
+}
+
+// format writes a text in lang with params, as the web page's format does;
+// a placeholder without a value stays as written, and a text that does not
+// parse is written as it is.
+func format(text string, params p, lang string) string {
+	parts, err := parseMessage(text)
+	if err != nil {
+		return text
+	}
+	var b strings.Builder
+	writeParts(&b, parts, params, lang)
+	return b.String()
+}
+
+func writeParts(b *strings.Builder, parts []part, params p, lang string) {
+	for _, pt := range parts {
+		if pt.name == "" {
+			b.WriteString(pt.words)
+			continue
+		}
+		v, ok := params[pt.name]
+		if !ok || v == nil {
+			name := pt.name
+			if pt.cap {
+				name = capital(name)
+			}
+			b.WriteString("{" + name + "}")
+			continue
+		}
+		if pt.arms != nil {
+			feats := []string{jsString(v)}
+			if ph, ok := v.(phrase); ok {
+				feats = ph.features()
+			}
+			var chosen []part
+			for _, a := range pt.arms {
+				if slices.Contains(feats, a.key) {
+					chosen = a.parts
+					break
+				}
+			}
+			if chosen == nil {
+				for _, a := range pt.arms {
+					if a.key == "other" {
+						chosen = a.parts
+						break
+					}
+				}
+			}
+			writeParts(b, chosen, params, lang)
+			continue
+		}
+		s := jsString(v)
+		if pt.cap {
+			s = capital(s)
+		}
+		joined := joinValue(b.String(), s, lang)
+		b.Reset()
+		b.WriteString(joined)
+	}
+}
+
+// capital makes the first letter of s a capital.
+func capital(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if n == 0 {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
+}
+
+var (
+	frArticle     = regexp.MustCompile(`^(les?) `)
+	frPreposition = regexp.MustCompile(`(^|[\s(«\x{00a0}’'])(à|À|de|De) $`)
+	frElides      = regexp.MustCompile(`(^|[\s(«\x{00a0}])(de|De|que|Que|le|Le|la|La|ne|se|je|Je|jusque|lorsque|puisque) $`)
+	// French elides before a vowel, a mute h (taken to be a name's capital
+	// H) and a y that sounds as a vowel (Yves, not Yann).
+	frVowel     = regexp.MustCompile(`^(?:[aeiouàâäéèêëîïôöùûüœæAEIOUÀÂÄÉÈÊËÎÏÔÖÙÛÜŒÆH]|[yY][^aeiouyéè])`)
+	enArticle   = regexp.MustCompile(`(^|[\s(])(a|A) $`)
+	frContracts = map[string]string{"à le": "au", "à les": "aux", "de le": "du", "de les": "des"}
+)
+
+// joinValue appends a value to the text written before it as the language
+// joins words, as the web page's joinValue does: French elides and
+// contracts (d’Alice, au centre), English writes "an" before a vowel.
+func joinValue(before, value, lang string) string {
+	if value == "" {
+		return before
+	}
+	switch lang {
+	case "fr":
+		if art := frArticle.FindStringSubmatch(value); art != nil {
+			if prep := frPreposition.FindStringSubmatch(before); prep != nil {
+				low := strings.ToLower(prep[2])
+				c := frContracts[low+" "+art[1]]
+				if prep[2] != low {
+					c = capital(c)
+				}
+				return before[:len(before)-len(prep[2])-1] + c + value[len(art[1]):]
+			}
+		}
+		if frElides.MatchString(before) && frVowel.MatchString(value) {
+			return before[:len(before)-2] + "’" + value
+		}
+	case "en":
+		if enArticle.MatchString(before) && enVowel(value) {
+			return before[:len(before)-1] + "n " + value
+		}
+	}
+	return before + value
+}
+
+// enVowel says whether an English word starts with a vowel sound: a, e, i,
+// o, and u unless it sounds "you" (uniform, user, usual).
+func enVowel(s string) bool {
+	if s == "" {
+		return false
+	}
+	switch s[0] | 0x20 {
+	case 'a', 'e', 'i', 'o':
+		return true
+	case 'u':
+		rest := strings.ToLower(s[1:])
+		for _, you := range []string{"ni", "se", "su", "ti"} {
+			if strings.HasPrefix(rest, you) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// colon is the colon between a name and what it names, as the language
+// writes it ("Hand: …", « Main : … », with a no-break space so that the
+// colon never starts a line).
+func (x *texts) colon() string { return x.t("word.colon") }
+
+// people joins the phrases naming people as a sentence does, the reader
+// last and called "you", as the web page's people does.
+func (x *texts) people(ps []phrase) phrase {
+	var names []string
+	you := false
+	for _, ph := range ps {
+		if ph.you {
+			you = true
+			continue
+		}
+		names = append(names, ph.text)
+	}
+	if you {
+		names = append(names, x.t("word.you"))
+	}
+	return phrase{text: x.list(names), you: you}
 }
 
 // list joins words as a sentence does: "a, b and c".
@@ -303,6 +608,8 @@ func jsString(v any) string {
 	switch x := v.(type) {
 	case string:
 		return x
+	case phrase:
+		return x.text
 	case float64:
 		return jsNumber(x)
 	case int:

@@ -23,8 +23,8 @@ func TestRefusalsSayTheirParams(t *testing.T) {
 		want             string
 	}{
 		{"en", "temple", "cooldown", map[string]any{"wait_ms": 2450.0}, "Too soon: you can try again in 2.5 s."},
-		{"fr", "temple", "cooldown", map[string]any{"wait_ms": 2450.0}, "Trop tôt : vous pourrez réessayer dans 2,5 s."},
-		{"fr", "temple", "cooldown", map[string]any{"wait_ms": engine.Millis(95000)}, "Trop tôt : vous pourrez réessayer dans 1 min 35 s."},
+		{"fr", "temple", "cooldown", map[string]any{"wait_ms": 2450.0}, "Trop tôt\u00a0: vous pourrez réessayer dans 2,5\u00a0s."},
+		{"fr", "temple", "cooldown", map[string]any{"wait_ms": engine.Millis(95000)}, "Trop tôt\u00a0: vous pourrez réessayer dans 1\u00a0min 35\u00a0s."},
 		{"en", "", "chat_too_long", map[string]any{"max": 300.0}, "A line holds at most 300 characters."},
 		{"fr", "outran", "target_shielded", map[string]any{"target": 1.0}, "Bo a un Bouclier"},
 		{"en", "temple", "not_enough_keys", map[string]any{"need": 12.0, "offer": 3.0}, "You need 12 keys to escape and offer 3."},
@@ -68,7 +68,7 @@ func TestNumbersAndDurations(t *testing.T) {
 		{en.duration(120000), "2 min"},
 		{en.duration(3600000 + 5*60000), "1 h 5 min"},
 		{en.duration(3 * 86400000), "3 days"},
-		{fr.duration(86400000), "1 jour"},
+		{fr.duration(86400000), "1\u00a0jour"},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("%q, want %q", tc.got, tc.want)

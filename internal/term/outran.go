@@ -3,6 +3,7 @@ package term
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -56,6 +57,17 @@ func orCardName(c *ctx, card string) string {
 
 func orTokName(c *ctx, tok string) string { return c.t("outran.tok." + tok) }
 
+// orCardEffect says what a card does; a Detour's text counts its arrows,
+// as on the web page.
+func orCardEffect(c *ctx, card string) string {
+	k := orCardKind(card)
+	if k == "detour" {
+		n, _ := strconv.Atoi(fmt.Sprint(orCardParams(c, card)["a"]))
+		return c.tn("outran.effect.detour", n)
+	}
+	return c.t("outran.effect."+k, orCardParams(c, card))
+}
+
 // orTokNames writes tokens in words: "up, right, turn around".
 func orTokNames(c *ctx, toks []string) string {
 	out := make([]string, len(toks))
@@ -74,11 +86,11 @@ func orGlyphs(toks []string) string {
 }
 
 func (b *outran) describe(ev obj, c *ctx) (string, bool) {
-	n := func(s int) string {
+	n := func(s int) any {
 		if s < 0 {
 			return c.t("outran.centre")
 		}
-		return c.name(s)
+		return c.who(s)
 	}
 	switch ev.typ() {
 	case "countdown":
@@ -94,9 +106,9 @@ func (b *outran) describe(ev obj, c *ctx) (string, bool) {
 	case "run_ended":
 		var rs []string
 		for _, r := range ev.subs("results") {
-			rs = append(rs, n(r.num("seat"))+" "+c.t("outran.result."+r.str("result")))
+			rs = append(rs, c.t("outran.ev.result."+r.str("result"), p{"seat": n(r.num("seat"))}))
 		}
-		return c.t("outran.ev.run_ended."+ev.str("reason")) + " " + c.list(rs), false
+		return c.t("outran.ev.run_ended."+ev.str("reason"), p{"list": c.list(rs)}), false
 	case "cured":
 		return c.t("outran.ev.cured", p{"seat": n(ev.num("seat"))}), false
 	case "moved":
@@ -105,7 +117,7 @@ func (b *outran) describe(ev obj, c *ctx) (string, bool) {
 		}
 		var l []string
 		for q, st := range ev.nums("steps") {
-			l = append(l, fmt.Sprintf("%s +%d", n(q), st))
+			l = append(l, c.t("outran.ev.steps", p{"seat": n(q), "n": st}))
 		}
 		return c.t("outran.ev.moved", p{"list": c.list(l)}), false
 	case "clawed":
@@ -124,18 +136,26 @@ func (b *outran) describe(ev obj, c *ctx) (string, bool) {
 		}
 		return c.tn("outran.ev.drew", ev.num("count"), p{"seat": n(ev.num("seat"))}), false
 	case "drew_face_up":
+		// The Vampire's card turned up for the centre is said once: it
+		// lies there at once.
+		if ev.num("seat") < 0 {
+			return c.t("outran.ev.drew_face_up_centre", p{"card": orCardName(c, ev.str("card"))}), false
+		}
 		return c.t("outran.ev.drew_face_up", p{"seat": n(ev.num("seat")), "card": orCardName(c, ev.str("card"))}), false
 	case "placed":
+		if ev.num("holder") < 0 {
+			return "", true
+		}
 		return c.t("outran.ev.placed", p{"seat": n(ev.num("holder")), "card": orCardName(c, ev.str("card"))}), false
 	case "played":
 		return c.t("outran.ev.played", p{"seat": n(ev.num("seat")), "card": orCardName(c, ev.str("card")), "target": n(ev.num("target"))}), false
 	case "game_over":
 		if ev.str("reason") == "escaped" {
-			var l []string
+			var l []phrase
 			for _, w := range ev.nums("winners") {
-				l = append(l, n(w))
+				l = append(l, c.who(w))
 			}
-			return c.t("outran.ev.over_escaped", p{"names": c.list(l)}), false
+			return c.tn("outran.ev.over_escaped", len(l), p{"names": c.people(l)}), false
 		}
 		return c.t("outran.ev.over_cap"), false
 	}
@@ -501,7 +521,7 @@ func (b *outran) rightColumn(v obj, c *ctx, w int, tight bool) []string {
 		out = append(out, c.dim.Render(fit(c.t("outran.noneApplies"), w)))
 	}
 	for _, cd := range cards {
-		out = append(out, wrap(c.warn.Render(orCardName(c, cd))+" — "+c.t("outran.effect."+orCardKind(cd), orCardParams(c, cd)), w)...)
+		out = append(out, wrap(c.warn.Render(orCardName(c, cd))+" — "+orCardEffect(c, cd), w)...)
 	}
 	if hasMe && me.boolean("infected") {
 		out = append(out, wrap(c.bad.Render(c.t("outran.infected")), w)...)
@@ -514,7 +534,7 @@ func (b *outran) rightColumn(v obj, c *ctx, w int, tight bool) []string {
 		}
 		r := c.mark(q) + " " + c.name(q) + c.colon() + c.t("outran.result."+st.str("result"))
 		if st.num("elapsed") > 0 {
-			r += " (" + c.num(st.float("elapsed")/1000, 1) + " s)"
+			r += " " + c.t("outran.elapsed", p{"s": c.num(st.float("elapsed")/1000, 1)})
 		}
 		if st.has("cards") {
 			r += " " + orGlyphs(st.strs("cards"))

@@ -68,7 +68,7 @@ func (b *pds) reasons(c *ctx, r obj) string {
 	var out []string
 	for _, x := range r.strs("reasons") {
 		if strings.HasPrefix(x, "floor_") {
-			out = append(out, c.t("pds.id."+x))
+			out = append(out, c.t("pds.reasonFloor", p{"card": c.t("pds.id." + x)}))
 		} else {
 			out = append(out, c.t("pds.reason."+x))
 		}
@@ -84,7 +84,7 @@ func (b *pds) verdict(c *ctx, r obj) string {
 }
 
 func (b *pds) describe(ev obj, c *ctx) (string, bool) {
-	n := func(k string) string { return c.name(ev.num(k)) }
+	n := func(k string) phrase { return c.who(ev.num(k)) }
 	switch ev.typ() {
 	case "tile_played":
 		return c.t("pds.ev.tile_played", p{"seat": n("seat")}), false
@@ -94,7 +94,7 @@ func (b *pds) describe(ev obj, c *ctx) (string, bool) {
 		}
 		return c.t("pds.ev.tile_drawn_you", p{"tile": b.tileName(c, ev.str("tile"), pdsCharacters[ev.str("tile")])}), false
 	case "danger_triggered":
-		return c.t("pds.ev.danger_triggered", p{"seat": n("seat"), "card": c.t("pds.id." + ev.str("card")), "character": b.charName(c, pdsCharacters[ev.str("tile")])}), false
+		return c.t("pds.ev.danger_triggered", p{"seat": n("seat"), "card": c.t("pds.id." + ev.str("card")), "character": c.t("pds.theChar." + pdsCharacters[ev.str("tile")])}), false
 	case "stack_rotated":
 		return c.t("pds.ev.stack_rotated." + fmt.Sprint(ev.num("quarter_turns"))), false
 	case "blackout":
@@ -118,15 +118,15 @@ func (b *pds) describe(ev obj, c *ctx) (string, bool) {
 		return c.t("pds.ev.chain_declined", p{"seat": n("seat")}), false
 	case "round_revealed":
 		r := ev.sub("reveal")
-		var scorers []string
+		var scorers []phrase
 		for seat, pts := range r.nums("points") {
 			if pts > 0 {
-				scorers = append(scorers, c.name(seat))
+				scorers = append(scorers, c.who(seat))
 			}
 		}
 		s := c.t("pds.ev.round_revealed", p{"round": r.num("round")}) + " " + b.verdict(c, r) + " "
 		if len(scorers) > 0 {
-			return s + c.t("pds.scoredNames", p{"names": c.list(scorers)}), false
+			return s + c.tn("pds.scoredNames", len(scorers), p{"names": c.people(scorers)}), false
 		}
 		return s + c.t("pds.nobodyScored"), false
 	case "round_started":
@@ -139,11 +139,11 @@ func (b *pds) describe(ev obj, c *ctx) (string, bool) {
 		}
 		return s, false
 	case "game_over":
-		var names []string
+		var names []phrase
 		for _, w := range ev.nums("winners") {
-			names = append(names, c.name(w))
+			names = append(names, c.who(w))
 		}
-		return c.tn("pds.ev.game_over", len(names), p{"names": c.list(names)}), false
+		return c.tn("pds.ev.game_over", len(names), p{"names": c.people(names)}), false
 	}
 	return "", false
 }
@@ -178,7 +178,7 @@ func (b *pds) status(c *ctx) string {
 		if ch.num("asked") == c.seat {
 			return c.t("pds.status.chainYou", p{"starter": c.name(ch.num("starter"))})
 		}
-		return c.t("pds.status.chain", p{"starter": c.name(ch.num("starter")), "name": c.name(ch.num("asked"))})
+		return c.t("pds.status.chain", p{"starter": c.who(ch.num("starter")), "name": c.name(ch.num("asked"))})
 	}
 	if c.myTurn {
 		if len(v.subs("hand")) > 0 {
@@ -340,11 +340,11 @@ func (b *pds) render(c *ctx, w, h int) string {
 		if len(joined) > 0 {
 			js = c.list(joined)
 		}
-		who := c.t("pds.chainInfo", p{"starter": c.name(ch.num("starter")), "chain": ch.num("chain"), "joined": js})
+		who := c.t("pds.chainInfo", p{"starter": c.who(ch.num("starter")), "chain": ch.num("chain"), "joined": js})
 		if c.myTurn && ch.num("asked") == c.seat {
 			out = append(out, wrap(c.mine.Render(who+" "+c.t("pds.chainAsk"))+" "+c.dim.Render("[J] "+c.t("pds.join")+"  [K] "+c.t("pds.decline")), w)...)
 		} else {
-			out = append(out, wrap(who+" "+c.t("pds.chainWaiting", p{"name": c.name(ch.num("asked"))}), w)...)
+			out = append(out, wrap(who+" "+c.t("pds.chainWaiting", p{"name": c.who(ch.num("asked"))}), w)...)
 		}
 	}
 	out = append(out, b.cardsInForce(v, c, w, h-len(out)-1)...)
@@ -453,7 +453,7 @@ func (b *pds) players(v obj, c *ctx, w int) []string {
 		if acting {
 			name = "▸" + name
 		}
-		out = append(out, fit(name+" "+pips+" "+c.dim.Render(c.t("pds.score", p{"score": sc, "target": target})), w))
+		out = append(out, fit(name+" "+pips+" "+c.dim.Render(c.tn("pds.score", sc, p{"target": target})), w))
 		size := 0
 		if s < len(sizes) {
 			size = sizes[s]

@@ -68,31 +68,37 @@ func r25Where(c *ctx, tile string) string {
 
 func r25CellOf(c *ctx, tile string) string { return r25CellName(c, r25Cell(c, tile)) }
 
+// r25Char names a character as a sentence's value: a phrase with its
+// gender, which French sentences agree with (the web page's charName).
+func r25Char(c *ctx, id string) phrase {
+	return phrase{text: c.t("room25.char." + id), gender: c.t("room25.char." + id + ".gender")}
+}
+
 func (room25) describe(ev obj, c *ctx) (string, bool) {
-	ch := func() string { return c.t("room25.char." + ev.str("character")) }
+	ch := func() phrase { return r25Char(c, ev.str("character")) }
 	switch ev.typ() {
 	case "start_look_chosen":
-		return c.t("room25.ev.start_look_chosen", p{"seat": c.name(ev.num("seat"))}), false
+		return c.t("room25.ev.start_look_chosen", p{"seat": c.who(ev.num("seat"))}), false
 	case "seen":
-		return c.t("room25.ev.seen", p{"cell": r25Where(c, ev.str("tile")), "room": c.t("room25.room." + ev.str("room"))}), false
+		return c.t("room25.ev.seen", p{"cell": r25Where(c, ev.str("tile")), "room": c.t("room25.the." + ev.str("room"))}), false
 	case "start_hint_chosen":
 		return "", true
 	case "start_looks":
 		var l []string
 		for _, x := range ev.subs("looks") {
-			if x.str("tile") != "" {
-				col := x.str("colour")
-				if col == "" {
-					col = "none"
-				}
-				l = append(l, c.t("room25.lookedHint", p{"name": c.name(x.num("seat")), "cell": r25Where(c, x.str("tile")), "colour": c.t("room25.colour." + col)}))
-			} else {
-				l = append(l, c.t("room25.noLook", p{"name": c.name(x.num("seat"))}))
+			who := c.who(x.num("seat"))
+			switch col := x.str("colour"); {
+			case x.str("tile") == "":
+				l = append(l, c.t("room25.noLook", p{"name": who}))
+			case col == "" || col == "none":
+				l = append(l, c.t("room25.lookedSilent", p{"name": who, "cell": r25Where(c, x.str("tile"))}))
+			default:
+				l = append(l, c.t("room25.lookedHint", p{"name": who, "cell": r25Where(c, x.str("tile")), "colour": c.t("room25.colour." + col)}))
 			}
 		}
 		return c.t("room25.ev.start_looks", p{"list": c.list(l)}), false
 	case "turn_started":
-		return c.t("room25.ev.turn_started", p{"turn": ev.num("turn"), "left": ev.num("turns_left")}), false
+		return c.tn("room25.ev.turn_started", ev.num("turns_left"), p{"turn": ev.num("turn")}), false
 	case "programmed":
 		if ev.str("first") != "" {
 			return c.t("room25.ev.programmed_you", p{"char": ch(), "list": r25Program(c, ev.str("first"), ev.str("second"))}), false
@@ -111,9 +117,9 @@ func (room25) describe(ev obj, c *ctx) (string, bool) {
 	case "looked":
 		return c.t("room25.ev.looked", p{"char": ch(), "cell": r25Where(c, ev.str("tile"))}), false
 	case "hinted":
-		return c.t("room25.ev.hinted", p{"seat": c.name(ev.num("seat")), "cell": r25Where(c, ev.str("tile")), "colour": c.t("room25.colour." + ev.str("colour"))}), false
+		return c.t("room25.ev.hinted", p{"seat": c.who(ev.num("seat")), "cell": r25Where(c, ev.str("tile")), "colour": c.t("room25.colour." + ev.str("colour"))}), false
 	case "entered":
-		s := c.t("room25.ev.entered", p{"char": ch(), "room": c.t("room25.room." + ev.str("room")), "cell": r25CellName(c, ev.num("cell"))})
+		s := c.t("room25.ev.entered", p{"char": ch(), "room": c.t("room25.the." + ev.str("room")), "cell": r25CellName(c, ev.num("cell"))})
 		if ev.boolean("revealed") {
 			s += " " + c.t("room25.roomEffect."+ev.str("room"))
 		}
@@ -127,15 +133,15 @@ func (room25) describe(ev obj, c *ctx) (string, bool) {
 	case "flooding":
 		return c.t("room25.ev.flooding", p{"char": ch(), "turn": ev.num("drowns_turn")}), false
 	case "died":
-		return c.t("room25.ev.died", p{"char": ch(), "cause": c.t("room25.cause." + ev.str("cause"))}), false
+		return c.t("room25.ev.died", p{"char": ch(), "cause": c.t("room25.cause."+ev.str("cause"), p{"char": ch()})}), false
 	case "beacon_placed":
 		return c.t("room25.ev.beacon_placed", p{"char": ch(), "cell": r25Where(c, ev.str("tile"))}), false
 	case "beacon_returned":
 		return c.t("room25.ev.beacon_returned", p{"char": ch()}), false
 	case "role_revealed":
-		return c.t("room25.ev.role_revealed", p{"seat": c.name(ev.num("seat")), "role": c.t("room25.role." + ev.str("role"))}), false
+		return c.t("room25.ev.role_revealed", p{"seat": c.who(ev.num("seat")), "role": c.t("room25.role." + ev.str("role"))}), false
 	case "alarm":
-		return c.t("room25.ev.alarm", p{"n": ev.num("turns_left")}), false
+		return c.tn("room25.ev.alarm", ev.num("turns_left")), false
 	case "escaped":
 		return c.t("room25.ev.escaped", p{"char": ch()}), false
 	case "game_over":
@@ -145,7 +151,7 @@ func (room25) describe(ev obj, c *ctx) (string, bool) {
 }
 
 func (r room25) label(a obj, c *ctx) string {
-	ch := func() string { return c.t("room25.char." + a.str("character")) }
+	ch := func() phrase { return r25Char(c, a.str("character")) }
 	switch a.typ() {
 	case "start_look", "look":
 		return c.t("room25.lookAt", p{"cell": r25CellOf(c, a.str("tile"))})
@@ -273,7 +279,7 @@ func (room25) compose(line string, c *ctx) (json.RawMessage, string, bool) {
 			return a.raw, "", true
 		}
 	}
-	return nil, c.t("term.room25.notAProgram", p{"char": c.t("room25.char." + char), "list": r25Program(c, toks...)}), true
+	return nil, c.t("term.room25.notAProgram", p{"char": r25Char(c, char), "list": r25Program(c, toks...)}), true
 }
 
 // keysHelp says how to type a program while one is asked.
@@ -305,9 +311,9 @@ func (room25) render(c *ctx, w, h int) string {
 	if v.has("decision") {
 		d := v.sub("decision")
 		if c.myTurn {
-			out = append(out, wrap(c.mine.Render(c.t("room25.decision."+d.str("kind"), p{"char": c.t("room25.char." + d.str("character")), "token": c.t("room25.tok." + d.str("token"))})), w)...)
+			out = append(out, wrap(c.mine.Render(c.t("room25.decision."+d.str("kind"), p{"char": r25Char(c, d.str("character")), "token": c.t("room25.tok." + d.str("token"))})), w)...)
 		} else {
-			out = append(out, wrap(c.t("room25.waitDecision", p{"name": c.name(d.num("seat")), "char": c.t("room25.char." + d.str("character"))}), w)...)
+			out = append(out, wrap(c.t("room25.waitDecision", p{"name": c.name(d.num("seat")), "char": r25Char(c, d.str("character"))}), w)...)
 		}
 	}
 	side := r25Side(v, c)
@@ -441,7 +447,7 @@ func r25Side(v obj, c *ctx) []string {
 	var out []string
 	for _, x := range v.subs("characters") {
 		id := x.str("id")
-		s := c.seatStyle(x.num("seat")).Render(c.t("room25.char."+id+".short")) + " " + c.bold.Render(c.t("room25.char."+id)) + " (" + c.name(x.num("seat"))
+		s := c.seatStyle(x.num("seat")).Render(c.t("room25.char."+id+".short")) + " " + c.bold.Render(capital(c.t("room25.char."+id))) + " (" + c.name(x.num("seat"))
 		if team := x.str("team"); team != "" {
 			s += ", " + c.t("room25.team", p{"team": team})
 		}
@@ -451,13 +457,13 @@ func r25Side(v obj, c *ctx) []string {
 		}
 		switch {
 		case !x.boolean("alive"):
-			out = append(out, c.dim.Render(s+" — "+c.t("room25.dead")))
+			out = append(out, c.dim.Render(s+" — "+c.t("room25.dead", p{"char": r25Char(c, id)})))
 			continue
 		case x.num("cell") >= 0:
 			s += " " + c.dim.Render(r25CellName(c, x.num("cell")))
 		}
 		if x.boolean("trapped") {
-			s += " — " + c.bad.Render(c.t("room25.trapped"))
+			s += " — " + c.bad.Render(c.t("room25.trapped", p{"char": r25Char(c, id)}))
 		}
 		if x.num("drowns_turn") != 0 {
 			s += " — " + c.bad.Render(c.t("room25.drowns", p{"turn": x.num("drowns_turn")}))
@@ -475,7 +481,7 @@ func r25Side(v obj, c *ctx) []string {
 			}
 		}
 		if len(shown) > 0 {
-			s += " · " + c.t("room25.shown", p{"list": strings.Join(shown, ", ")})
+			s += " · " + c.tn("room25.shown", len(shown), p{"list": strings.Join(shown, ", ")})
 		}
 		out = append(out, s)
 	}
@@ -504,7 +510,7 @@ func r25Side(v obj, c *ctx) []string {
 			} else if st.num("seat") == c.seat {
 				role += " (" + c.t("room25.secret") + ")"
 			}
-			roles = append(roles, c.name(st.num("seat"))+c.colon()+role)
+			roles = append(roles, c.t("room25.roleOf", p{"name": c.name(st.num("seat")), "role": role}))
 		}
 	}
 	if len(roles) > 0 {

@@ -100,10 +100,11 @@ func record(t *testing.T, g engine.Game, players, n int) []recorded {
 	return out
 }
 
-// The terminal's sentences are the web page's: the events of a seeded match
-// of each game, described by the web page's describeEvent in Chromium and
-// by the terminal, read the same in English and in French.
-func TestSentencesAreTheWebPages(t *testing.T) {
+// webPage starts the server with the web page and opens the page in
+// headless Chromium, for the test's life; it skips the test under -short
+// or when no Chromium is found (CI=true fails instead).
+func webPage(t *testing.T) context.Context {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("the browser is skipped under -short")
 	}
@@ -128,23 +129,31 @@ func TestSentencesAreTheWebPages(t *testing.T) {
 		t.Fatal(err)
 	}
 	hs := httptest.NewServer(srv.Handler())
-	defer func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	alloc, cancelA := chromedp.NewExecAllocator(context.Background(), chromedp.ExecPath(chrome), chromedp.Headless,
+		chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.Flag("disable-dev-shm-usage", true), chromedp.UserDataDir(t.TempDir()))
+	bctx, cancelB := chromedp.NewContext(alloc)
+	ctx, cancelT := context.WithTimeout(bctx, 3*time.Minute)
+	t.Cleanup(func() {
+		cancelT()
+		cancelB()
+		cancelA()
+		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		hs.CloseClientConnections()
-		_ = srv.Shutdown(ctx)
+		_ = srv.Shutdown(sctx)
 		hs.Close()
-	}()
-	alloc, cancel := chromedp.NewExecAllocator(context.Background(), chromedp.ExecPath(chrome), chromedp.Headless,
-		chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.Flag("disable-dev-shm-usage", true), chromedp.UserDataDir(t.TempDir()))
-	defer cancel()
-	bctx, cancelB := chromedp.NewContext(alloc)
-	defer cancelB()
-	ctx, cancelT := context.WithTimeout(bctx, 3*time.Minute)
-	defer cancelT()
+	})
 	if err := chromedp.Do(ctx, chromedp.Navigate(hs.URL+"/")); err != nil {
 		t.Fatal(err)
 	}
+	return ctx
+}
+
+// The terminal's sentences are the web page's: the events of a seeded match
+// of each game, described by the web page's describeEvent in Chromium and
+// by the terminal, read the same in English and in French.
+func TestSentencesAreTheWebPages(t *testing.T) {
+	ctx := webPage(t)
 	for _, g := range all.Games() {
 		id := g.Info().ID
 		t.Run(id, func(t *testing.T) {
@@ -172,6 +181,7 @@ func TestSentencesAreTheWebPages(t *testing.T) {
       const ctx = {game: input.game, view: r.view, prev: null, seat: 0, players: input.seats.length, legal: [], actors: [],
         status: 'running', myTurn: false, busy: false, events: r.events, readonly: false, ui: {}, lang, clock: 0,
         name: (s) => MatchPage.prototype.name.call({seats: input.seats}, s), shape: (s) => '●',
+        who: (s) => i18n.phrase(MatchPage.prototype.name.call({seats: input.seats}, s), {you: s === 0}),
         play: () => {}, find: () => [], isLegal: () => false, legalOf: () => null, redraw: () => {}, label: () => ''};
       for (const ev of r.events) { const s = boards.describeEvent(mod, ev, ctx); if (s) lines.push(s); }
     }

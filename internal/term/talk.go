@@ -49,9 +49,9 @@ func (m *model) hearLine(msg *match.Message) {
 		}
 		m.addLine(logLine{text: plain(msg.Text), who: s, said: true, team: msg.Team != nil})
 	case match.TypeLeft:
-		m.addLog(m.tx.t("table.left", p{"name": m.name(s)}))
+		m.addLog(m.tx.t("table.left", p{"name": m.who(s)}))
 	case match.TypeBack:
-		m.addLog(m.tx.t("table.back", p{"name": m.name(s)}))
+		m.addLog(m.tx.t("table.back", p{"name": m.who(s)}))
 	}
 }
 
@@ -94,9 +94,13 @@ func (m *model) noteAway(next []match.SeatSummary) {
 		if st.PlayedBy == match.Bot {
 			key = "table.away"
 		}
-		m.addLog(m.tx.t(key, p{"name": m.name(s)}))
+		m.addLog(m.tx.t(key, p{"name": m.who(s)}))
 	}
 }
+
+// who names a seat in a line of the table's own: "you" for this screen's
+// seat, as the web page's who does.
+func (m *model) who(s int) phrase { return phrase{text: m.name(s), you: s >= 0 && s == m.seat} }
 
 // plain keeps what a player wrote as text: nothing in it may move the
 // cursor or change colours (the server refuses control characters; this

@@ -3,6 +3,7 @@ package term
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -37,10 +38,34 @@ func tpChamberName(c *ctx, id string) string {
 	}
 	kind := gemChamber.ReplaceAllString(tileNum.ReplaceAllString(id, ""), "gem")
 	s := c.t("temple.kind." + kind)
-	if m := idNumber.FindStringSubmatch(id); m != nil {
-		s += " " + m[1]
+	if n, ok := tpChamberNo(id); ok {
+		s += " " + strconv.Itoa(n)
 	}
 	return s
+}
+
+// tpChamberNo is a chamber's number, its tile's without the zero that pads
+// it ("basic_04" is Chamber 4).
+func tpChamberNo(id string) (int, bool) {
+	m := idNumber.FindStringSubmatch(id)
+	if m == nil {
+		return 0, false
+	}
+	n, err := strconv.Atoi(m[1])
+	return n, err == nil
+}
+
+// tpTheChamber names a chamber in a sentence, with its article ("la salle
+// 4", "the exit"), as the web page's theChamber does.
+func tpTheChamber(c *ctx, id string) string {
+	if id == "" {
+		return ""
+	}
+	ps := p{}
+	if n, ok := tpChamberNo(id); ok {
+		ps["n"] = n
+	}
+	return c.t("temple.the."+tileNum.ReplaceAllString(id, ""), ps)
 }
 
 func tpCurse(c *ctx, id string) string {
@@ -51,7 +76,7 @@ func tpTreasure(c *ctx, id string) string {
 }
 
 func (b *temple) describe(ev obj, c *ctx) (string, bool) {
-	n := func(k string) string { return c.name(ev.num(k)) }
+	n := func(k string) phrase { return c.who(ev.num(k)) }
 	switch ev.typ() {
 	case "rolled", "committed", "withdrawn", "retargeted":
 		return "", true
@@ -60,9 +85,9 @@ func (b *temple) describe(ev obj, c *ctx) (string, bool) {
 	case "unlocked":
 		return c.t("temple.ev.unlocked", p{"seat": n("seat")}), false
 	case "entered":
-		return c.t("temple.ev.entered", p{"seat": n("seat"), "to": tpChamberName(c, ev.str("to"))}), false
+		return c.t("temple.ev.entered", p{"seat": n("seat"), "to": tpTheChamber(c, ev.str("to"))}), false
 	case "discovered":
-		return c.t("temple.ev.discovered", p{"seat": n("seat"), "tile": tpChamberName(c, ev.str("tile"))}), false
+		return c.t("temple.ev.discovered", p{"seat": n("seat"), "tile": tpTheChamber(c, ev.str("tile"))}), false
 	case "curse_drawn":
 		return c.t("temple.ev.curse_drawn", p{"seat": n("seat"), "curse": tpCurse(c, ev.str("card"))}), false
 	case "curse_lifted":
@@ -72,7 +97,7 @@ func (b *temple) describe(ev obj, c *ctx) (string, bool) {
 	case "treasure_used":
 		return c.t("temple.ev.treasure_used", p{"seat": n("seat"), "treasure": tpTreasure(c, ev.str("treasure"))}), false
 	case "activated":
-		return c.tn("temple.ev.activated", ev.num("gems"), p{"chamber": tpChamberName(c, ev.str("chamber"))}), false
+		return c.tn("temple.ev.activated", ev.num("gems"), p{"chamber": tpTheChamber(c, ev.str("chamber"))}), false
 	case "fate_provoked":
 		return c.t("temple.ev.fate_provoked", p{"seat": n("seat")}), false
 	case "escaped":
@@ -84,11 +109,11 @@ func (b *temple) describe(ev obj, c *ctx) (string, bool) {
 	case "door_slam":
 		s := c.t("temple.slamNow")
 		if l := ev.subs("losses"); len(l) > 0 {
-			var names []string
+			var names []phrase
 			for _, x := range l {
-				names = append(names, c.name(x.num("seat")))
+				names = append(names, c.who(x.num("seat")))
 			}
-			s += " " + c.t("temple.ev.losses", p{"names": c.list(names)})
+			s += " " + c.tn("temple.ev.losses", len(names), p{"names": c.people(names)})
 		}
 		return s, false
 	case "sand_out":
@@ -118,22 +143,31 @@ func (b *temple) label(a obj, c *ctx) string {
 		for _, d := range a.nums("dice") {
 			rolled[d] = true
 		}
-		var kept []string
+		// The faces kept, counted: "keeping 2 torches and 1 key".
+		var faces []string
+		count := map[string]int{}
 		for _, d := range b.myDice(newObj(c.view)) {
 			if tpRollable(d) && !rolled[d.num("id")] {
-				kept = append(kept, c.t("temple.face."+d.str("face")))
+				if count[d.str("face")] == 0 {
+					faces = append(faces, d.str("face"))
+				}
+				count[d.str("face")]++
 			}
 		}
-		if len(kept) > 0 {
+		if len(faces) > 0 {
+			kept := make([]string, len(faces))
+			for i, f := range faces {
+				kept[i] = c.tn("temple.faces."+f, count[f])
+			}
 			return base + ", " + c.t("temple.keeping", p{"faces": c.list(kept)})
 		}
 		return base
 	case "unlock":
 		return tpUnlockLabel(a, c)
 	case "enter":
-		return c.t("temple.enter", p{"to": tpChamberName(c, a.str("to"))})
+		return c.t("temple.enter", p{"to": tpTheChamber(c, a.str("to"))})
 	case "discover":
-		return c.t("temple.discover", p{"side": c.t("temple.side." + a.str("side"))})
+		return c.t("temple.discover", p{"side": c.t("temple.toSide." + a.str("side"))})
 	case "commit":
 		tier := "—"
 		if a.num("tier") != 0 {
@@ -149,7 +183,7 @@ func (b *temple) label(a obj, c *ctx) string {
 	case "give_die":
 		return c.t("temple.giveDie", p{"name": c.name(a.num("to"))})
 	case "provoke_fate":
-		return c.t("temple.provokeFate", p{"chamber": tpChamberName(c, a.str("chamber"))})
+		return c.t("temple.provokeFate", p{"chamber": tpTheChamber(c, a.str("chamber"))})
 	case "claim_treasure":
 		return c.t("temple.claimTreasure")
 	case "use_treasure":

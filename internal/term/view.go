@@ -161,11 +161,11 @@ func (m *model) turnText(c *ctx) string {
 	case len(m.actors) == 0:
 		text = m.tx.t("match.nobody")
 	default:
-		var names []string
+		var names []phrase
 		for _, a := range m.actors {
-			names = append(names, m.name(a))
+			names = append(names, m.who(a))
 		}
-		text = m.tx.tn("match.waitingFor", len(m.actors), p{"names": m.tx.list(names)})
+		text = m.tx.tn("match.waitingFor", len(m.actors), p{"names": m.tx.people(names)})
 	}
 	if extra := m.board.status(c); extra != "" {
 		text += " " + extra

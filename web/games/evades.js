@@ -7,7 +7,7 @@
 // (evades.BoardLayout), checked against it by the Go tests.
 
 import {h, s, reducedMotion} from '/js/ui.js';
-import {t, tn, list, getLang} from '/js/i18n.js';
+import {t, tn, list, getLang, colon} from '/js/i18n.js';
 import {tip, attachTips} from '/js/tips.js';
 import {roving, centreInPan} from '/js/focus.js';
 import {icon, symbol, seatShape, seatMark} from '/pieces/common.js';
@@ -46,17 +46,21 @@ const areaName = (a) => {
   const x = areaAt[a];
   return x ? (getLang() === 'fr' ? x.fr : x.en) : a;
 };
+// theArea names an area in a sentence, with its article ("the north
+// corridor", "le couloir nord"; "de le couloir" is written "du couloir").
+const theArea = (a) => (a === 'none' ? t('evades.noVent') : t('evades.the.' + a));
 const objectType = (o) => String(o).replace(/_\d+$/, '');
 const objName = (o) => t('evades.obj.' + objectType(o));
+const theObj = (o) => t('evades.theObj.' + objectType(o));
 const doorName = (d) => t('evades.door', {n: +String(d).slice(1)});
 const ppName = (c) => t('evades.pp.' + c);
 const tokenName = (k) => t('evades.tok.' + k);
 
-// cardsText writes a multiset of cards: "2 × file, joker".
+// cardsText writes a multiset of cards: "2 × file and joker".
 function cardsText(cs) {
   const n = {};
   for (const c of cs || []) n[c] = (n[c] || 0) + 1;
-  return CARDS.filter((c) => n[c]).map((c) => (n[c] > 1 ? n[c] + ' × ' : '') + card(c)).join(', ');
+  return list(CARDS.filter((c) => n[c]).map((c) => (n[c] > 1 ? n[c] + ' × ' : '') + card(c)));
 }
 
 function payText(a) {
@@ -202,10 +206,10 @@ function happenings(ctx) {
   const out = [];
   for (const ev of ctx.events || []) {
     if (ev.type === 'warning_drawn') {
-      out.push(h('div', {class: 'happening token'}, icon('warn'), ' ', t('evades.warningDrawn', {name: ctx.name(ev.seat), token: tokenName(ev.token), colour: t('evades.colour.' + ev.colour)}), ' — ', t('evades.tokEffect.' + ev.token)));
+      out.push(h('div', {class: 'happening token'}, icon('warn'), ' ', t('evades.warningDrawn', {name: ctx.who(ev.seat), token: tokenName(ev.token), colour: ev.colour}), ' — ', t('evades.tokEffect.' + ev.token)));
     }
     if (ev.type === 'pass_pass_drawn') {
-      out.push(h('div', {class: 'happening pp'}, icon('mail'), ' ', t('evades.ppDrawn', {name: ctx.name(ev.seat), card: ppName(ev.card)}), ' — ', t('evades.ppEffect.' + ev.card)));
+      out.push(h('div', {class: 'happening pp'}, icon('mail'), ' ', t('evades.ppDrawn', {name: ctx.who(ev.seat), card: ppName(ev.card)}), ' — ', t('evades.ppEffect.' + ev.card)));
     }
   }
   return out.length ? h('div', {class: 'happenings', id: 'ev-happenings'}, out) : null;
@@ -260,7 +264,7 @@ function map(v, ctx) {
     const room = v.rooms.find((r) => r.room === a.area);
     const name = areaName(a.area);
     g.push(tip(s('g', {class: 'area k-' + a.kind + (go ? ' can-go' : ''), 'data-area': a.area, 'data-key': 'area-' + a.area,
-      role: go ? 'button' : 'img', 'aria-label': go ? t('evades.ventTo', {area: name}) : name,
+      role: go ? 'button' : 'img', 'aria-label': go ? t('evades.ventTo', {area: theArea(a.area)}) : name,
       onclick: go ? () => ctx.play(pick(ctx, {type: 'choose_vent', area: a.area})) : null,
       onkeydown: keyStop, onkeyup: go ? (e) => { if (e.key === 'Enter' || e.key === ' ') ctx.play(pick(ctx, {type: 'choose_vent', area: a.area})); } : null},
     s('rect', {x: b.x, y: b.y, width: b.w, height: b.h, rx: 0.25}),
@@ -273,7 +277,7 @@ function map(v, ctx) {
     const f = faces[d.door];
     const can = crossDoors.has(d.door) || flippable.has(d.door);
     const chosen = ui.payDoor === d.door || ui.doors.includes(d.door);
-    const label = t('evades.doorAria', {door: doorName(d.door), a: areaName(d.a), b: areaName(d.b), face: card(f.face), level: f.level, other: card(f.other)}) +
+    const label = tn('evades.doorAria', f.level, {door: doorName(d.door), a: theArea(d.a), b: theArea(d.b), face: card(f.face), other: card(f.other)}) +
       (d.warning ? ' ' + t('evades.warningSpot') : '') + (d.exit ? ' ' + t('evades.exitDoor') : '');
     const act = () => {
       if (doorPick) {
@@ -329,7 +333,7 @@ function areaTip(a, room) {
 }
 
 function doorTip(d, f, can) {
-  const parts = [d.exit ? t('tip.evades.exitDoor', {n: f.level, card: card(f.face)}) : t('tip.evades.door', {n: f.level, card: card(f.face), other: card(f.other)})];
+  const parts = [d.exit ? tn('tip.evades.exitDoor', f.level, {card: card(f.face)}) : tn('tip.evades.door', f.level, {card: card(f.face), other: card(f.other)})];
   if (d.warning) parts.push(t('tip.evades.warning'));
   parts.push(can ? t('tip.evades.canCross') : t('tip.evades.cannotCross'));
   return parts.join(' ');
@@ -359,7 +363,7 @@ function turnControls(v, ctx, me) {
   if (v.phase === 'over') return endNote(v, ctx);
   const pend = v.pending;
   if (!ctx.myTurn || ctx.readonly) {
-    if (pend && pend.seat !== v.seat) return h('p', {class: 'prompt'}, t('evades.pending.' + pend.decision + '.other', {name: ctx.name(pend.seat)}));
+    if (pend && pend.seat !== v.seat) return h('p', {class: 'prompt'}, t('evades.pendingOther.' + pend.decision, {name: ctx.name(pend.seat)}));
     return null;
   }
   if (pend) return decision(v, ctx, me, pend);
@@ -368,7 +372,7 @@ function turnControls(v, ctx, me) {
 }
 
 function endNote(v, ctx) {
-  return h('p', {class: 'prompt', id: 'ev-over'}, v.winner >= 0 ? t('evades.escaped', {name: ctx.name(v.winner)}) : t('evades.noEscape'));
+  return h('p', {class: 'prompt', id: 'ev-over'}, v.winner >= 0 ? t('evades.escaped', {name: ctx.who(v.winner)}) : t('evades.noEscape'));
 }
 
 // The single-key shortcuts of the turn's buttons (see onKey), and the key
@@ -408,13 +412,13 @@ function moveStep(v, ctx, me) {
   const to = d ? (d.a === me.area ? d.b : d.a) : null;
   return h('div', {class: 'prompt', id: 'ev-controls'},
     h('p', {}, t(ctx.shortcuts ? 'evades.step2' : 'evades.step2Plain')),
-    ui.payDoor ? h('div', {class: 'pay-menu', id: 'ev-pay', role: 'group', 'aria-label': t('evades.crossTo', {area: areaName(to)})},
-      h('span', {}, t('evades.crossTo', {area: areaName(to)})),
+    ui.payDoor ? h('div', {class: 'pay-menu', id: 'ev-pay', role: 'group', 'aria-label': t('evades.crossTo', {area: theArea(to)})},
+      h('span', {}, t('evades.crossTo', {area: theArea(to)})),
       pays.length ? pays.map((a, i) => h('button', {type: 'button', 'data-key': 'pay-' + i, 'data-act': 'cross_door', disabled: ctx.busy, onclick: () => { ui.payDoor = null; ctx.play(a); }}, payText(a)))
         : h('span', {class: 'muted'}, t('evades.cannotPay')),
       h('button', {type: 'button', onclick: () => { ui.payDoor = null; ctx.redraw(); }}, t('word.cancel'))) : null,
     h('div', {class: 'choice-bar'},
-      objects.map((a, i) => h('button', {type: 'button', id: 'ev-take-object-' + i, 'data-key': 'obj-' + a.token, 'data-act': 'take_object', disabled: ctx.busy, onclick: () => ctx.play(a)}, t('evades.takeObject', {object: objName(a.token)}))),
+      objects.map((a, i) => h('button', {type: 'button', id: 'ev-take-object-' + i, 'data-key': 'obj-' + a.token, 'data-act': 'take_object', disabled: ctx.busy, onclick: () => ctx.play(a)}, t('evades.takeObject', {object: theObj(a.token)}))),
       button('ev-end-turn', t('evades.endTurn'), end, ctx)));
 }
 
@@ -423,7 +427,8 @@ function decision(v, ctx, me, pend) {
   const kind = pend.decision;
   // A discard before a draw (a full hand) says so.
   const key = kind === 'discard' && pend.draw ? 'evades.pending.discard_draw' : 'evades.pending.' + kind;
-  const head = h('p', {}, t(key, {card: pend.card ? ppName(pend.card) : '', count: pend.count, name: pend.target != null ? ctx.name(pend.target) : ''}));
+  const params = {card: pend.card ? ppName(pend.card) : '', count: pend.count, name: pend.target != null ? ctx.name(pend.target) : ''};
+  const head = h('p', {}, kind === 'give_cards' || kind === 'discard' ? tn(key, pend.count, params) : t(key, params));
   let body = null;
   switch (kind) {
     case 'choose_vent':
@@ -490,7 +495,7 @@ function handPanel(v, ctx, me) {
         ctx.redraw();
       }},
     cardFace(c), h('span', {class: 'count'}, counts[c] + ' ×'), ' ', h('span', {}, card(c)), ' ', h('span', {class: 'lvl'}, c === 'joker' ? t('evades.jokerNote') : t('evades.level', {n: LEVEL[c]})),
-    picked ? h('span', {class: 'tag'}, t('evades.picked', {n: picked})) : null), cardTip(c) + (max ? '' : ' ' + t('tip.evades.handIdle')));
+    picked ? h('span', {class: 'tag'}, tn('evades.picked', picked)) : null), cardTip(c) + (max ? '' : ' ' + t('tip.evades.handIdle')));
   });
   return h('section', {class: 'hand-panel', 'aria-labelledby': 'ev-hand-h'},
     h('h3', {id: 'ev-hand-h'}, tn('evades.yourHand', (me.hand || []).length)),
@@ -540,7 +545,7 @@ function seatsPanel(v, ctx) {
       seatMark(st.seat), ' ', h('strong', {}, ctx.name(st.seat)),
       ' — ', areaName(st.area), h('br'),
       h('small', {}, tn('evades.cards', st.hand_size),
-        st.carried && st.carried.length ? ' · ' + t('evades.carries', {objects: list(st.carried.map(objName))}) : '',
+        st.carried && st.carried.length ? ' · ' + t('evades.carries', {objects: list(st.carried.map(theObj))}) : '',
         st.skip ? ' · ' + tn('evades.skips', st.skip) : '', st.extra ? ' · ' + tn('evades.extras', st.extra) : ''),
       st.plan && st.seat !== v.seat ? planCard(st.plan, st, v, false) : null,
       st.hand && st.seat !== v.seat ? h('small', {class: 'muted'}, h('br'), t('evades.handWas', {cards: cardsText(st.hand) || '—'})) : null)));
@@ -553,16 +558,16 @@ function pilesPanel(v, ctx) {
     h('p', {}, tn('evades.drawPile', v.draw_pile), h('br'),
       t('evades.discard', {cards: v.discard.length ? cardsText(v.discard.slice(-6)) : '—', n: v.discard.length}), h('br'),
       tn('evades.ppPile', v.pass_pass_pile), v.pass_pass_discard.length ? ' · ' + t('evades.ppLast', {card: ppName(v.pass_pass_discard[v.pass_pass_discard.length - 1])}) : '', h('br'),
-      t('evades.warningPile', {colour: t('evades.colour.' + w.colour), n: w.pile}),
-      w.orange_aside.length ? [h('br'), t('evades.aside', {colour: t('evades.colour.orange'), tokens: w.orange_aside.map(tokenName).join(', ')})] : null,
-      w.black_aside.length ? [h('br'), t('evades.aside', {colour: t('evades.colour.black'), tokens: w.black_aside.map(tokenName).join(', ')})] : null),
+      tn('evades.warningPile', w.pile, {colour: w.colour}),
+      w.orange_aside.length ? [h('br'), t('evades.aside', {colour: 'orange', tokens: w.orange_aside.map(tokenName).join(', ')})] : null,
+      w.black_aside.length ? [h('br'), t('evades.aside', {colour: 'black', tokens: w.black_aside.map(tokenName).join(', ')})] : null),
     v.revealed ? h('p', {class: 'muted'}, t('evades.revealedAside', {plans: v.revealed.aside.map((p) => t('evades.plan.' + p)).join(', ') || '—'})) : null);
 }
 
 // ---- words ----
 
 export function describe(ev, ctx) {
-  const n = (p) => ctx.name(p);
+  const n = (p) => ctx.who(p);
   switch (ev.type) {
     case 'turn_began': return t('evades.ev.turn_began', {seat: n(ev.seat), turn: ev.turn});
     case 'turn_skipped': return t('evades.ev.turn_skipped', {seat: n(ev.seat)});
@@ -578,18 +583,18 @@ export function describe(ev, ctx) {
     case 'pass_pass_drawn': return t('evades.ppDrawn', {name: n(ev.seat), card: ppName(ev.card)}) + ' ' + t('evades.ppEffect.' + ev.card);
     case 'pass_pass_no_effect': return t('evades.ev.pass_pass_no_effect', {card: ppName(ev.card)});
     case 'target_chosen': return t('evades.ev.target_chosen', {seat: n(ev.seat), target: n(ev.target), card: ppName(ev.card)});
-    case 'door_crossed': return t('evades.ev.door_crossed', {seat: n(ev.seat), from: areaName(ev.from), to: areaName(ev.to), pay: ev.credit ? t('evades.useCredit.' + ev.credit) : cardsText(ev.pay), face: card(ev.face)});
-    case 'warning_pile_changed': return t('evades.ev.warning_pile_changed', {colour: t('evades.colour.' + ev.colour)});
-    case 'warning_drawn': return t('evades.warningDrawn', {name: n(ev.seat), token: tokenName(ev.token), colour: t('evades.colour.' + ev.colour)}) + ' ' + t('evades.tokEffect.' + ev.token);
-    case 'pawn_moved': return t('evades.ev.pawn_moved', {seat: n(ev.seat), from: areaName(ev.from), to: areaName(ev.to), cause: t('evades.cause.' + ev.cause)});
+    case 'door_crossed': return t('evades.ev.door_crossed', {seat: n(ev.seat), from: theArea(ev.from), to: theArea(ev.to), pay: ev.credit ? t('evades.usedCredit.' + ev.credit) : cardsText(ev.pay), face: card(ev.face)});
+    case 'warning_pile_changed': return t('evades.ev.warning_pile_changed', {colour: ev.colour});
+    case 'warning_drawn': return t('evades.warningDrawn', {name: n(ev.seat), token: tokenName(ev.token), colour: ev.colour}) + ' ' + t('evades.tokEffect.' + ev.token);
+    case 'pawn_moved': return t('evades.ev.pawn_moved', {seat: n(ev.seat), from: theArea(ev.from), to: theArea(ev.to), cause: t('evades.cause.' + ev.cause)});
     case 'door_flipped': return t('evades.ev.door_flipped', {door: doorName(ev.door), face: card(ev.face), cause: t('evades.cause.' + ev.cause)});
     case 'credit_gained': return t('evades.ev.credit_gained.' + ev.credit, {seat: n(ev.seat)});
     case 'reverse_at_end': return t(ev.reverse ? 'evades.ev.reverse_on' : 'evades.ev.reverse_off');
     case 'skip_owed': return t('evades.ev.skip_owed', {seat: n(ev.seat), cause: t('evades.cause.' + ev.cause)});
     case 'extra_turn_owed': return t('evades.ev.extra_turn_owed', {seat: n(ev.seat)});
-    case 'cards_moved': return ev.cards ? t('evades.ev.cards_moved_seen', {from: n(ev.from), to: n(ev.to), cards: cardsText(ev.cards)}) : tn('evades.ev.cards_moved', ev.count, {from: n(ev.from), to: n(ev.to)});
-    case 'object_taken': return t('evades.ev.object_taken', {seat: n(ev.seat), object: objName(ev.token), room: areaName(ev.room)});
-    case 'game_ended': return ev.winner >= 0 ? t('evades.ev.escaped', {seat: n(ev.winner), exit: areaName(ev.exit)}) : t('evades.ev.turn_limit');
+    case 'cards_moved': return ev.cards ? tn('evades.ev.cards_moved_seen', ev.cards.length, {from: n(ev.from), to: n(ev.to), cards: cardsText(ev.cards)}) : tn('evades.ev.cards_moved', ev.count, {from: n(ev.from), to: n(ev.to)});
+    case 'object_taken': return t('evades.ev.object_taken', {seat: n(ev.seat), object: theObj(ev.token), room: theArea(ev.room)});
+    case 'game_ended': return ev.winner >= 0 ? t('evades.ev.escaped', {seat: n(ev.winner), exit: theArea(ev.exit)}) : t('evades.ev.turn_limit');
   }
   return null;
 }
@@ -614,15 +619,15 @@ export function label(a, ctx) {
       const d = doorAt[a.door];
       return t('evades.crossLabel', {door: doorName(a.door), a: areaName(d ? d.a : ''), b: areaName(d ? d.b : ''), pay: payText(a)});
     }
-    case 'take_object': return t('evades.takeObject', {object: objName(a.token)});
+    case 'take_object': return t('evades.takeObject', {object: theObj(a.token)});
     case 'end_turn': return t('evades.endTurn');
-    case 'choose_vent': return a.area === 'none' ? t('evades.noVent') : t('evades.ventTo', {area: areaName(a.area)});
+    case 'choose_vent': return a.area === 'none' ? t('evades.noVent') : t('evades.ventTo', {area: theArea(a.area)});
     case 'choose_codetainee': return a.source === 'face_up' ? t('evades.codetSlot', {slot: a.slot + 1}) : t('evades.codet.' + a.source);
     case 'choose_target': return t('evades.targetLabel', {name: ctx.name(a.seat)});
     case 'choose_doors': return a.doors && a.doors.length ? t('evades.flipDoors', {doors: list(a.doors.map(doorName))}) : t('evades.flipNone');
-    case 'give_cards': return t('evades.confirm.give_cards') + ': ' + cardsText(a.cards);
-    case 'discard': return t('evades.confirm.discard') + ': ' + cardsText(a.cards);
-    case 'answer_blackmail': return a.skip ? t('evades.blackmailSkip') : t('evades.confirm.answer_blackmail') + ': ' + cardsText(a.give);
+    case 'give_cards': return t('evades.confirm.give_cards') + colon() + cardsText(a.cards);
+    case 'discard': return t('evades.confirm.discard') + colon() + cardsText(a.cards);
+    case 'answer_blackmail': return a.skip ? t('evades.blackmailSkip') : t('evades.confirm.answer_blackmail') + colon() + cardsText(a.give);
   }
   return null;
 }

@@ -9,7 +9,7 @@
 // board never reads it and keeps it out of the page's list of actions.
 
 import {h, s, fmtClock} from '/js/ui.js';
-import {t, tn, list, num} from '/js/i18n.js';
+import {t, tn, list, num, people, colon} from '/js/i18n.js';
 import {tip, attachTips} from '/js/tips.js';
 import {announce} from '/js/announce.js';
 import {icon, seatShape, seatMark} from '/pieces/common.js';
@@ -40,7 +40,9 @@ function cardParams(c) {
   return {};
 }
 
-const cardEffect = (c) => t('outran.effect.' + cardKind(c), cardParams(c));
+// A Detour's text counts its arrows ("after the first arrow", "after the
+// first 2 arrows").
+const cardEffect = (c) => (cardKind(c) === 'detour' ? tn('outran.effect.detour', +cardParams(c).a) : t('outran.effect.' + cardKind(c), cardParams(c)));
 
 // ---- rendering ----
 
@@ -122,7 +124,7 @@ function pathCard(v, ctx) {
   const hidden = v.phase === 'countdown';
   const words = p.symbols.map((x, i) => (i + 1) + ' ' + tokName(x)).join(', ');
   return h('section', {class: 'or-path' + (hidden ? ' old' : ''), 'aria-labelledby': 'or-path-h'},
-    h('h3', {id: 'or-path-h'}, hidden ? t('outran.lastPath') : t('outran.path'), p.antidote ? [' ', icon('antidote', {cls: 'antidote'}), ' ', t('outran.antidoteIcon')] : ''),
+    h('h3', {id: 'or-path-h'}, hidden ? t('outran.lastPath') : t('outran.path'), p.antidote ? [' ', icon('antidote', {cls: 'antidote'}), ' ', t('outran.antidoteShown')] : ''),
     tip(s('svg', {viewBox: '0 0 214 214', class: 'or-trail', role: 'img', tabindex: '0', 'data-key': 'path', 'aria-label': t('outran.pathAria', {list: words})}, drawPathCard(p)),
       t('tip.outran.path')),
     h('p', {class: 'or-symbols', id: 'or-symbols'}, p.symbols.map((x) => h('span', {class: 'sym'}, tokenIcon(x, tokName(x))))));
@@ -236,12 +238,12 @@ function exitPath(v, ctx) {
   v.seats.forEach((st, q) => {
     const x = Math.min(L, st.progress) * step + step / 2;
     const y = 30 + ((q % 3) - 1) * 14;
-    g.push(s('g', {}, s('title', {}, t('outran.progressOf', {name: ctx.name(q), n: st.progress, L})),
+    g.push(s('g', {}, s('title', {}, t('outran.progressOf', {name: ctx.name(q), n: st.progress, length: L})),
       seatShape(q, 8, {x, y, text: String(q + 1)})));
   });
   return h('section', {'aria-labelledby': 'or-exit-h'},
     h('h3', {id: 'or-exit-h'}, t('outran.exitPath')),
-    s('svg', {viewBox: `0 0 ${W} 60`, class: 'or-exitpath', role: 'img', 'aria-label': list(v.seats.map((st, q) => t('outran.progressOf', {name: ctx.name(q), n: st.progress, L})))}, g));
+    s('svg', {viewBox: `0 0 ${W} 60`, class: 'or-exitpath', role: 'img', 'aria-label': list(v.seats.map((st, q) => t('outran.progressOf', {name: ctx.name(q), n: st.progress, length: L})))}, g));
 }
 
 function results(v, ctx) {
@@ -251,8 +253,8 @@ function results(v, ctx) {
     h('h3', {id: 'or-res-h'}, t('outran.results')),
     h('ul', {}, v.seats.map((st, q) => st.result ? h('li', {class: 'r-' + st.result},
       icon(st.result === 'correct' ? 'check' : st.result === 'wrong' ? 'cross' : 'hourglass', {cls: 'res'}), ' ',
-      seatMark(q), ' ', h('strong', {}, ctx.name(q)), ': ', t('outran.result.' + st.result),
-      st.elapsed > 0 ? h('span', {'data-elapsed': st.elapsed}, ' (' + num(st.elapsed / 1000) + ' s)') : '',
+      seatMark(q), ' ', h('strong', {}, ctx.name(q)), colon(), t('outran.result.' + st.result),
+      st.elapsed > 0 ? h('span', {'data-elapsed': st.elapsed}, ' ' + t('outran.elapsed', {s: num(st.elapsed / 1000)})) : '',
       st.cards ? [' — ', st.cards.length ? tokens(st.cards) : t('outran.nothing')] : '',
       st.result !== 'correct' && st.canonical ? [' · ', t('outran.answerIs'), ' ', tokens(st.canonical)] : '') : null)));
 }
@@ -264,7 +266,7 @@ function hands(v, ctx, me) {
       ? h('ul', {class: 'or-cards inline', id: 'or-hand'}, v.hand.map((c) => tip(h('li', {class: 'or-icard', 'data-card': c, tabindex: '0', 'data-key': 'hand-' + c}, icon('cards'), ' ', h('strong', {}, cardName(c)), ' — ', cardEffect(c)), t('tip.outran.inHand'))))
       : '—') : null,
     h('ul', {}, v.seats.map((st, q) => h('li', {'data-seat': q},
-      seatMark(q), ' ', ctx.name(q), ': ', tn('outran.inHand', st.hand_count),
+      seatMark(q), ' ', ctx.name(q), colon(), tn('outran.inHand', st.hand_count),
       (st.front || []).length ? ' · ' + t('outran.inFront', {list: list(st.front.map(cardName))}) : '',
       st.infected ? ' · ' + t('outran.infectedTag') : '', st.immune ? ' · ' + t('outran.immuneTag') : ''))));
 }
@@ -319,26 +321,28 @@ export function heard(ev, ctx) {
 }
 
 export function describe(ev, ctx) {
-  const n = (p) => (p < 0 ? t('outran.centre') : ctx.name(p));
+  const n = (p) => (p < 0 ? t('outran.centre') : ctx.who(p));
   switch (ev.type) {
     case 'countdown': return t('outran.ev.countdown', {n: ev.round});
     case 'revealed': return t('outran.ev.revealed', {list: ev.symbols.map(tokName).join(', ')});
     case 'submitted': return t('outran.ev.submitted', {seat: n(ev.seat), rank: ev.rank, s: num(ev.elapsed / 1000)});
     case 'vote_open': return false;
     case 'voted': return t('outran.ev.voted', {seat: n(ev.seat)});
-    case 'run_ended': return t('outran.ev.run_ended.' + ev.reason) + ' ' + list((ev.results || []).map((r) => n(r.seat) + ' ' + t('outran.result.' + r.result)));
+    case 'run_ended': return t('outran.ev.run_ended.' + ev.reason, {list: list((ev.results || []).map((r) => t('outran.ev.result.' + r.result, {seat: n(r.seat)})))});
     case 'cured': return t('outran.ev.cured', {seat: n(ev.seat)});
     case 'positions': return false;
-    case 'moved': return ev.escaped >= 0 ? t('outran.ev.escaped', {seat: n(ev.escaped)}) : t('outran.ev.moved', {list: list((ev.steps || []).map((st, q) => n(q) + ' +' + st))});
+    case 'moved': return ev.escaped >= 0 ? t('outran.ev.escaped', {seat: n(ev.escaped)}) : t('outran.ev.moved', {list: list((ev.steps || []).map((st, q) => t('outran.ev.steps', {seat: n(q), n: st})))});
     case 'clawed': return t('outran.ev.clawed', {seat: n(ev.seat)});
     case 'burned': return t('outran.ev.burned', {seat: n(ev.seat)});
     case 'infected': return t('outran.ev.infected', {seat: n(ev.seat)});
     case 'drew': return ev.cards ? t('outran.ev.drew_you', {list: list(ev.cards.map(cardName))}) : tn('outran.ev.drew', ev.count, {seat: n(ev.seat)});
-    case 'drew_face_up': return t('outran.ev.drew_face_up', {seat: n(ev.seat), card: cardName(ev.card)});
-    case 'placed': return t('outran.ev.placed', {seat: n(ev.holder), card: cardName(ev.card)});
+    // The Vampire's card turned up for the centre is said once: it lies
+    // there at once.
+    case 'drew_face_up': return ev.seat < 0 ? t('outran.ev.drew_face_up_centre', {card: cardName(ev.card)}) : t('outran.ev.drew_face_up', {seat: n(ev.seat), card: cardName(ev.card)});
+    case 'placed': return ev.holder < 0 ? false : t('outran.ev.placed', {seat: n(ev.holder), card: cardName(ev.card)});
     case 'played': return t('outran.ev.played', {seat: n(ev.seat), card: cardName(ev.card), target: n(ev.target)});
     case 'place_offered': case 'infect_offered': case 'turn_started': case 'turn_ended': case 'discarded': case 'reshuffled': case 'chose_place': return false;
-    case 'game_over': return ev.reason === 'escaped' ? t('outran.ev.over_escaped', {names: list((ev.winners || []).map(n))}) : t('outran.ev.over_cap');
+    case 'game_over': return ev.reason === 'escaped' ? tn('outran.ev.over_escaped', (ev.winners || []).length, {names: people((ev.winners || []).map(n))}) : t('outran.ev.over_cap');
   }
   return null;
 }

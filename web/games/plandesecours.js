@@ -7,12 +7,12 @@
 // reference's section 8), remembering it is the game.
 
 import {h, s, reducedMotion} from '/js/ui.js';
-import {t, tn, list} from '/js/i18n.js';
+import {t, tn, list, people} from '/js/i18n.js';
 import {tip, attachTips} from '/js/tips.js';
 import {roving} from '/js/focus.js';
 import {announce, withdraw} from '/js/announce.js';
 import {icon, pips, seatMark, symbol} from '/pieces/common.js';
-import {typeOf, characterOf, tileName, tileTip, tileSVG, tileFace, tileLabel, backSVG, lostSVG, cardArt, routeD, dirName, charName, ARROW_TURN} from '/pieces/plandesecours.js';
+import {typeOf, characterOf, tileName, tileTip, tileSVG, tileFace, tileLabel, backSVG, lostSVG, cardArt, routeD, dirName, theChar, ARROW_TURN} from '/pieces/plandesecours.js';
 
 export {typeOf, tileName, characterOf, tileSVG};
 
@@ -106,7 +106,7 @@ function players(v, ctx) {
   for (let p = 0; p < v.players; p++) {
     const acting = v.phase !== 'game_over' && v.actor === p;
     const out = lostBy.has(p);
-    const score = t('pds.score', {score: v.scores[p], target: v.target});
+    const score = tn('pds.score', v.scores[p], {target: v.target});
     items.push(h('li', {class: 'player' + (acting ? ' acting' : '') + (out ? ' out' : ''), 'data-seat': p},
       seatMark(p), ' ', h('strong', {}, ctx.name(p)), p === v.seat ? ' (' + t('match.you') + ')' : '', ' ',
       pips(Math.min(v.scores[p], v.target), v.target, {label: score}),
@@ -128,7 +128,7 @@ function stackBox(v, ctx) {
   if (rot && !reducedMotion()) art.style.animation = (rot.quarter_turns === 2 ? 'spin180' : rot.quarter_turns === 3 ? 'spin-90' : 'spin90') + ' .9s ease-out';
   const nf = v.next_facing;
   const top = v.top.kind === 'tile' ? tileTip(v.top.tile, v.top.character) : t('tip.pds.top.' + v.top.kind);
-  const wrap = tip(h('div', {class: 'top-wrap', tabindex: '0', 'data-key': 'top', 'aria-label': t('pds.topOfStack') + ': ' + topText(v.top, ctx)}, art),
+  const wrap = tip(h('div', {class: 'top-wrap', tabindex: '0', 'data-key': 'top', 'aria-label': t('pds.topOfStackIs', {top: topText(v.top, ctx)})}, art),
     t('tip.pds.top', {what: top}));
   // A picture of the top tile, focusable to explain itself (its tooltip).
   wrap.setAttribute('role', 'img');
@@ -152,9 +152,9 @@ function cards(v, ctx) {
 function chainPrompt(v, ctx, myTurn) {
   if (v.phase !== 'lost_chain' || !v.chain) return null;
   const c = v.chain;
-  const who = t('pds.chainInfo', {starter: ctx.name(c.starter), chain: c.chain,
+  const who = t('pds.chainInfo', {starter: ctx.who(c.starter), chain: c.chain,
     joined: c.joined.length ? list(c.joined.map(ctx.name)) : t('word.nobody')});
-  if (!myTurn || c.asked !== v.seat) return h('p', {class: 'prompt'}, who, ' ', t('pds.chainWaiting', {name: ctx.name(c.asked)}));
+  if (!myTurn || c.asked !== v.seat) return h('p', {class: 'prompt'}, who, ' ', t('pds.chainWaiting', {name: ctx.who(c.asked)}));
   const join = ctx.legalOf({type: 'join_lost'}), decline = ctx.legalOf({type: 'decline_lost'});
   return h('div', {class: 'prompt', id: 'pds-chain'},
     h('p', {}, who, ' ', t('pds.chainAsk')),
@@ -167,7 +167,7 @@ function hand(v, ctx, myTurn) {
   const ui = ctx.ui;
   const free = v.next_facing === 'free';
   const canTurn = myTurn && v.phase === 'turn';
-  const why = ctx.readonly ? '' : v.phase === 'lost_chain' ? t('tip.pds.waitChain') : t('tip.pds.waitTurn', {name: v.actor >= 0 ? ctx.name(v.actor) : '—'});
+  const why = ctx.readonly ? '' : v.phase === 'lost_chain' ? t('tip.pds.waitChain') : v.actor >= 0 ? t('tip.pds.waitTurn', {name: ctx.name(v.actor)}) : t('match.notYourTurn');
   const tiles = (v.hand || []).map((ht, i) => {
     const facing = free ? (ui.pick && ui.pick.tile === ht.tile ? ui.pick.facing ?? 0 : 0) : v.next_facing;
     const legal = canTurn && ctx.find((a) => a.type === 'play_tile' && a.tile === ht.tile).length > 0;
@@ -235,6 +235,10 @@ export function focusNext(root) {
   return root.querySelector('#pds-join, #pds-hand .tile-btn[data-act], #pds-lost, #pds-pass, #pds-hand .tile-btn, #pds-top .top-wrap');
 }
 
+// reasonText says why the group got lost: a way of the FLOOR cards'
+// ("a loop"), or a FLOOR card broken ("the “Twins” card").
+const reasonText = (x) => (x.startsWith('floor_') ? t('pds.reasonFloor', {card: t('pds.id.' + x)}) : t('pds.reason.' + x));
+
 // ---- the reveal ----
 
 function revealPanel(r, ctx) {
@@ -290,7 +294,7 @@ function revealPanel(r, ctx) {
         symbol('cross', 50, 50, 44, {cls: 'blocked-x'}))), t('tip.pds.blocked')));
   }
   const w = (maxX - minX + 1) * 100, hgt = (maxY - minY + 1) * 100;
-  const reasons = (r.reasons || []).map((x) => (x.startsWith('floor_') ? t('pds.id.' + x) : t('pds.reason.' + x)));
+  const reasons = (r.reasons || []).map(reasonText);
   const verdict = r.lost_at ? t('pds.lostAt', {n: r.lost_at, reasons: list(reasons)}) : t('pds.pathHolds');
   const scorers = [];
   (r.points || []).forEach((p, seat) => { if (p > 0) scorers.push(ctx.name(seat) + ' +' + p); });
@@ -310,11 +314,11 @@ function revealPanel(r, ctx) {
 // ---- words ----
 
 export function describe(ev, ctx) {
-  const n = (p) => ctx.name(p);
+  const n = (p) => ctx.who(p);
   switch (ev.type) {
     case 'tile_played': return t('pds.ev.tile_played', {seat: n(ev.seat)});
     case 'tile_drawn': return ev.tile ? t('pds.ev.tile_drawn_you', {tile: tileName(ev.tile, characterOf(ev.tile))}) : false;
-    case 'danger_triggered': return t('pds.ev.danger_triggered', {seat: n(ev.seat), card: t('pds.id.' + ev.card), character: charName(characterOf(ev.tile))});
+    case 'danger_triggered': return t('pds.ev.danger_triggered', {seat: n(ev.seat), card: t('pds.id.' + ev.card), character: theChar(characterOf(ev.tile))});
     case 'stack_rotated': return t('pds.ev.stack_rotated.' + ev.quarter_turns);
     case 'blackout': return t('pds.ev.blackout', {seat: n(ev.seat)});
     case 'turn_skipped': return t('pds.ev.turn_skipped', {seat: n(ev.seat)});
@@ -326,11 +330,11 @@ export function describe(ev, ctx) {
     case 'chain_declined': return t('pds.ev.chain_declined', {seat: n(ev.seat)});
     case 'round_revealed': {
       const r = ev.reveal;
-      const reasons = (r.reasons || []).map((x) => (x.startsWith('floor_') ? t('pds.id.' + x) : t('pds.reason.' + x)));
+      const reasons = (r.reasons || []).map(reasonText);
       const scorers = [];
       (r.points || []).forEach((p, seat) => { if (p > 0) scorers.push(n(seat)); });
       return t('pds.ev.round_revealed', {round: r.round}) + ' ' + (r.lost_at ? t('pds.lostAt', {n: r.lost_at, reasons: list(reasons)}) : t('pds.pathHolds')) + ' ' +
-        (scorers.length ? t('pds.scoredNames', {names: list(scorers)}) : t('pds.nobodyScored'));
+        (scorers.length ? tn('pds.scoredNames', scorers.length, {names: people(scorers)}) : t('pds.nobodyScored'));
     }
     case 'round_started': {
       let str = t('pds.ev.round_started', {round: ev.round, seat: n(ev.first_player)});
@@ -338,7 +342,7 @@ export function describe(ev, ctx) {
       if (ev.danger_revealed) str += ' ' + t('pds.ev.newDanger', {card: t('pds.id.' + ev.danger_revealed)});
       return str;
     }
-    case 'game_over': return tn('pds.ev.game_over', ev.winners.length, {names: list(ev.winners.map(n))});
+    case 'game_over': return tn('pds.ev.game_over', ev.winners.length, {names: people(ev.winners.map(n))});
   }
   return null;
 }
@@ -361,7 +365,7 @@ export function status(ctx) {
   const v = ctx.view;
   if (!v || v.phase === 'game_over') return null;
   if (v.phase === 'lost_chain' && v.chain) {
-    return v.chain.asked === ctx.seat ? t('pds.status.chainYou', {starter: ctx.name(v.chain.starter)}) : t('pds.status.chain', {starter: ctx.name(v.chain.starter), name: ctx.name(v.chain.asked)});
+    return v.chain.asked === ctx.seat ? t('pds.status.chainYou', {starter: ctx.name(v.chain.starter)}) : t('pds.status.chain', {starter: ctx.who(v.chain.starter), name: ctx.name(v.chain.asked)});
   }
   // The keys are named only while single-key shortcuts are on.
   if (ctx.myTurn) return (v.hand || []).length ? t(ctx.shortcuts ? 'pds.status.turn' : 'pds.status.turnPlain') : t(ctx.shortcuts ? 'pds.status.empty' : 'pds.status.emptyPlain');

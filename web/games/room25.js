@@ -6,7 +6,7 @@
 // hints seats share after a Look.
 
 import {h, s} from '/js/ui.js';
-import {t, tn, list} from '/js/i18n.js';
+import {t, tn, list, phrase, people, capital} from '/js/i18n.js';
 import {tip, attachTips} from '/js/tips.js';
 import {roving, centreInPan} from '/js/focus.js';
 import {announce, withdraw} from '/js/announce.js';
@@ -18,7 +18,12 @@ const EXIT_CELLS = new Set([0, 1, 3, 4, 5, 9, 15, 19, 20, 21, 23, 24]);
 const DIRS = {up: [-1, 0], down: [1, 0], left: [0, -1], right: [0, 1]};
 const ARROW_ROT = {up: 0, right: 90, down: 180, left: 270};
 
-const charName = (c) => t('room25.char.' + c);
+// A character's name is a phrase with its gender, which French sentences
+// agree with ("la Bimbo est programmée").
+const charName = (c) => phrase(t('room25.char.' + c), {gender: t('room25.char.' + c + '.gender')});
+// theRoom names a room in a sentence, with its article ("the Vision Room",
+// "la salle de vision").
+const theRoom = (r) => t('room25.the.' + r);
 const dirName = (d) => t('room25.dir.' + d);
 const lineName = (l) => t('room25.line.' + l.slice(0, 3), {n: +l.slice(3) + 1});
 const cellName = (c) => t('room25.cell', {row: Math.floor(c / N) + 1, col: (c % N) + 1});
@@ -275,8 +280,8 @@ function cellLabel(cell, v, ctx) {
   else parts.push(t('room25.faceDown'));
   if (cell.flooded) parts.push(t('room25.flooded'));
   for (const c of cell.characters || []) parts.push(charName(c));
-  for (const hn of cell.hints || []) parts.push(t('room25.hintBy', {name: ctx.name(hn.seat), colour: t('room25.colour.' + hn.colour)}));
-  if (cell.viewed_by && cell.viewed_by.length) parts.push(t('room25.viewedBy', {names: list(cell.viewed_by.map(ctx.name))}));
+  for (const hn of cell.hints || []) parts.push(t('room25.hintBy', {name: ctx.who(hn.seat), colour: t('room25.colour.' + hn.colour)}));
+  if (cell.viewed_by && cell.viewed_by.length) parts.push(t('room25.viewedBy', {names: people(cell.viewed_by.map(ctx.who))}));
   return parts.join(', ');
 }
 
@@ -285,29 +290,29 @@ function side(v, ctx) {
   return h('div', {class: 'r25-side'},
     h('section', {'aria-labelledby': 'r25-line-h'},
       h('h3', {id: 'r25-line-h'}, t('room25.line')),
-      h('ol', {class: 'r25-line'}, (v.line || []).map((c) => h('li', {class: v.slot === c ? 'slot' : ''}, charName(c), v.slot === c ? [' ', icon('arrow', {rotate: 270}), h('span', {class: 'visually-hidden'}, t('room25.acting'))] : '')))),
+      h('ol', {class: 'r25-line'}, (v.line || []).map((c) => h('li', {class: v.slot === c ? 'slot' : ''}, capital(charName(c)), v.slot === c ? [' ', icon('arrow', {rotate: 270}), h('span', {class: 'visually-hidden'}, t('room25.acting'))] : '')))),
     h('section', {'aria-labelledby': 'r25-chars-h'},
       h('h3', {id: 'r25-chars-h'}, t('room25.characters')),
       h('ul', {class: 'r25-chars'}, v.characters.map((c) => h('li', {class: c.alive ? '' : 'dead', 'data-char': c.id},
         seatMark(c.seat), ' ',
-        h('strong', {}, charName(c.id)), ' (', ctx.name(c.seat), c.team ? ', ' + t('room25.team', {team: c.team}) : '', ')',
-        !c.alive ? ' — ' + t('room25.dead') : '',
-        c.trapped ? ' — ' + t('room25.trapped') : '', c.drowns_turn ? ' — ' + t('room25.drowns', {turn: c.drowns_turn}) : '',
+        h('strong', {}, capital(charName(c.id))), ' (', ctx.name(c.seat), c.team ? ', ' + t('room25.team', {team: c.team}) : '', ')',
+        !c.alive ? ' — ' + t('room25.dead', {char: charName(c.id)}) : '',
+        c.trapped ? ' — ' + t('room25.trapped', {char: charName(c.id)}) : '', c.drowns_turn ? ' — ' + t('room25.drowns', {turn: c.drowns_turn}) : '',
         h('br'),
         h('small', {class: 'r25-tokens'},
           c.program && c.program.length ? t('room25.program', {list: c.program.map(tokenName).join(', ' + t('room25.then') + ' ')}) :
-            c.programmed ? tn('room25.tokensHidden', c.tokens || 0) : c.immediate ? t('room25.immediate') : t('room25.notProgrammed'),
+            c.programmed ? tn('room25.tokensHidden', c.tokens || 0) : c.immediate ? t('room25.immediate') : t('room25.notProgrammed', {char: charName(c.id)}),
           shownText(c)))))),
     v.mode === 'suspicion' || v.seats.some((x) => x.role) ? h('section', {},
       h('h3', {}, t('room25.roles')),
-      h('ul', {}, v.seats.map((x) => h('li', {}, ctx.name(x.seat), ': ', x.role ? t('room25.role.' + x.role) + (x.role_revealed ? ' (' + t('room25.public') + ')' : x.seat === v.seat ? ' (' + t('room25.secret') + ')' : '') : t('room25.unknownRole'))))) : null,
+      h('ul', {}, v.seats.map((x) => h('li', {}, t('room25.roleOf', {name: ctx.name(x.seat), role: x.role ? t('room25.role.' + x.role) + (x.role_revealed ? ' (' + t('room25.public') + ')' : x.seat === v.seat ? ' (' + t('room25.secret') + ')' : '') : t('room25.unknownRole')}))))) : null,
     me && me.team ? h('p', {}, t('room25.yourTeam', {team: me.team})) : null,
     v.deaths && v.deaths.length ? h('p', {}, t('room25.deaths', {list: list(v.deaths.map(charName))})) : null);
 }
 
 function shownText(c) {
   const shown = (c.shown || []).filter(Boolean);
-  return shown.length ? ' · ' + t('room25.shown', {list: shown.map(tokenName).join(', ')}) : '';
+  return shown.length ? ' · ' + tn('room25.shown', shown.length, {list: shown.map(tokenName).join(', ')}) : '';
 }
 
 // ---- words ----
@@ -345,11 +350,15 @@ export function describe(ev, ctx) {
   const v = ctx.view || {cells: []};
   const where = (tile) => { const c = cellOfTile(v, tile); return c >= 0 ? cellName(c) : tile; };
   switch (ev.type) {
-    case 'start_look_chosen': return t('room25.ev.start_look_chosen', {seat: ctx.name(ev.seat)});
-    case 'seen': return t('room25.ev.seen', {cell: where(ev.tile), room: roomName(ev.room)});
+    case 'start_look_chosen': return t('room25.ev.start_look_chosen', {seat: ctx.who(ev.seat)});
+    case 'seen': return t('room25.ev.seen', {cell: where(ev.tile), room: theRoom(ev.room)});
     case 'start_hint_chosen': return false;
-    case 'start_looks': return t('room25.ev.start_looks', {list: list((ev.looks || []).map((l) => l.tile ? t('room25.lookedHint', {name: ctx.name(l.seat), cell: where(l.tile), colour: t('room25.colour.' + (l.colour || 'none'))}) : t('room25.noLook', {name: ctx.name(l.seat)})))});
-    case 'turn_started': return t('room25.ev.turn_started', {turn: ev.turn, left: ev.turns_left});
+    case 'start_looks': return t('room25.ev.start_looks', {list: list((ev.looks || []).map((l) => {
+      if (!l.tile) return t('room25.noLook', {name: ctx.who(l.seat)});
+      if (!l.colour || l.colour === 'none') return t('room25.lookedSilent', {name: ctx.who(l.seat), cell: where(l.tile)});
+      return t('room25.lookedHint', {name: ctx.who(l.seat), cell: where(l.tile), colour: t('room25.colour.' + l.colour)});
+    }))});
+    case 'turn_started': return tn('room25.ev.turn_started', ev.turns_left, {turn: ev.turn});
     case 'programmed': return ev.first ? t('room25.ev.programmed_you', {char: charName(ev.character), list: [ev.first, ev.second].filter(Boolean).map(tokenName).join(', ' + t('room25.then') + ' ')}) : tn('room25.ev.programmed', ev.tokens, {char: charName(ev.character)});
     case 'round_started': return t('room25.ev.round_started', {n: ev.round});
     case 'token_revealed': return t('room25.ev.token_revealed', {char: charName(ev.character), token: tokenName(ev.token)});
@@ -357,17 +366,17 @@ export function describe(ev, ctx) {
     case 'passed': return t('room25.ev.passed', {char: charName(ev.character)});
     case 'action_lost': return t('room25.ev.action_lost', {char: charName(ev.character), token: tokenName(ev.token), reason: t('room25.lost.' + ev.reason)});
     case 'looked': return t('room25.ev.looked', {char: charName(ev.character), cell: where(ev.tile)});
-    case 'hinted': return t('room25.ev.hinted', {seat: ctx.name(ev.seat), cell: where(ev.tile), colour: t('room25.colour.' + ev.colour)});
-    case 'entered': return t('room25.ev.entered', {char: charName(ev.character), room: roomName(ev.room), cell: cellName(ev.cell)}) + (ev.revealed ? ' ' + t('room25.roomEffect.' + ev.room) : '');
+    case 'hinted': return t('room25.ev.hinted', {seat: ctx.who(ev.seat), cell: where(ev.tile), colour: t('room25.colour.' + ev.colour)});
+    case 'entered': return t('room25.ev.entered', {char: charName(ev.character), room: theRoom(ev.room), cell: cellName(ev.cell)}) + (ev.revealed ? ' ' + t('room25.roomEffect.' + ev.room) : '');
     case 'slid': return t('room25.ev.slid', {char: charName(ev.character), line: lineName(ev.line), dir: dirName(ev.dir)});
     case 'swapped': return t('room25.ev.swapped', {a: cellName(ev.cell), b: cellName(ev.other_cell)});
     case 'trapped': return t('room25.ev.trapped', {char: charName(ev.character)});
     case 'flooding': return t('room25.ev.flooding', {char: charName(ev.character), turn: ev.drowns_turn});
-    case 'died': return t('room25.ev.died', {char: charName(ev.character), cause: t('room25.cause.' + ev.cause)});
+    case 'died': return t('room25.ev.died', {char: charName(ev.character), cause: t('room25.cause.' + ev.cause, {char: charName(ev.character)})});
     case 'beacon_placed': return t('room25.ev.beacon_placed', {char: charName(ev.character), cell: where(ev.tile)});
     case 'beacon_returned': return t('room25.ev.beacon_returned', {char: charName(ev.character)});
-    case 'role_revealed': return t('room25.ev.role_revealed', {seat: ctx.name(ev.seat), role: t('room25.role.' + ev.role)});
-    case 'alarm': return t('room25.ev.alarm', {n: ev.turns_left});
+    case 'role_revealed': return t('room25.ev.role_revealed', {seat: ctx.who(ev.seat), role: t('room25.role.' + ev.role)});
+    case 'alarm': return tn('room25.ev.alarm', ev.turns_left);
     case 'escaped': return t('room25.ev.escaped', {char: charName(ev.character)});
     case 'game_over': return t('room25.result.' + ev.reason);
   }

@@ -5,7 +5,7 @@
 // made with the Web Audio API, curses and treasures.
 
 import {h, s, fmtClock} from '/js/ui.js';
-import {t, tn, list, num} from '/js/i18n.js';
+import {t, tn, list, num, people, colon} from '/js/i18n.js';
 import {tip, attachTips} from '/js/tips.js';
 import {roving, centreInPan} from '/js/focus.js';
 import {announce} from '/js/announce.js';
@@ -17,11 +17,17 @@ const SIDES = ['N', 'E', 'S', 'W'];
 const CELL = 120;
 
 const face = (f) => t('temple.face.' + f);
+// A chamber's number is its tile's, without the zero that pads it
+// ("basic_04" is Chamber 4).
+const chamberNo = (id) => (/_\d+$/.test(id) ? +id.match(/_(\d+)$/)[1] : null);
 const chamberName = (id) => {
   if (!id) return '';
   const kind = id.replace(/_\d+$/, '').replace(/^gem_.*/, 'gem');
-  return t('temple.kind.' + kind) + (/_\d+$/.test(id) ? ' ' + id.match(/_(\d+)$/)[1] : '');
+  return t('temple.kind.' + kind) + (chamberNo(id) != null ? ' ' + chamberNo(id) : '');
 };
+// theChamber names a chamber in a sentence, with its article ("la salle 4",
+// "the exit"); a gem chamber says which gems.
+const theChamber = (id) => (id ? t('temple.the.' + id.replace(/_\d+$/, ''), {n: chamberNo(id)}) : '');
 const curseName = (c) => t('temple.curse.' + c.replace(/_\d+$/, ''));
 const treasureName = (c) => t('temple.treasure.' + c.replace(/_\d+$/, ''));
 
@@ -238,7 +244,7 @@ function tray(v, ctx, me) {
         'aria-pressed': free ? String(picked) : null, 'aria-disabled': free && canAct ? null : 'true', 'aria-keyshortcuts': i < 7 ? String(i + 1) : null,
         onclick: () => { if (!free || !canAct) return; if (picked) ui.sel.delete(d.id); else ui.sel.add(d.id); ctx.redraw(); }},
       dieSVG(d.face, d.status),
-      h('span', {class: 'die-t'}, h('span', {class: 'visually-hidden'}, t('temple.dieN', {n: i + 1}) + ': '), t('temple.face.' + d.face), h('br'), h('small', {}, t('temple.status.' + d.status)))),
+      h('span', {class: 'die-t'}, h('span', {class: 'visually-hidden'}, t('temple.dieN', {n: i + 1}) + colon()), t('temple.face.' + d.face), h('br'), h('small', {}, t('temple.status.' + d.status)))),
       dieTip(d.face, d.status) + (free && canAct ? ' ' + t('tip.temple.pick') : ''));
     })),
     // Roll and the other actions: where the keyboard goes after each move
@@ -307,7 +313,7 @@ function map(v, ctx, me) {
       const k = SIDES.indexOf(sd);
       const [dx, dy] = [[0, -1], [1, 0], [0, 1], [-1, 0]][k];
       const cx = x + CELL / 2 + dx * CELL, cy = y + CELL / 2 + dy * CELL;
-      const text = t('temple.discover', {side: t('temple.side.' + sd)});
+      const text = t('temple.discover', {side: t('temple.toSide.' + sd)});
       g.push(tip(s('g', {class: 'tp-discover can', 'data-side': sd, 'data-key': 'disc-' + sd, role: 'button', 'aria-label': text,
         onclick: () => ctx.play(a), onkeydown: keyStop, onkeyup: (e) => { if (e.key === 'Enter' || e.key === ' ') ctx.play(a); }},
       s('rect', {x: cx - CELL / 2 + 14, y: cy - CELL / 2 + 14, width: CELL - 28, height: CELL - 28, rx: 10}),
@@ -322,7 +328,7 @@ function map(v, ctx, me) {
 function chamberTip(c, a, here, v, ctx) {
   const parts = [t('tip.temple.chamber.' + (/^gem_/.test(c.id) ? 'gem' : c.id === 'start' ? 'start' : c.id === 'exit' ? 'exit' : 'basic'))];
   if (c.cost && c.cost.length) parts.push(t('tip.temple.cost', {cost: list(c.cost.map(face))}));
-  if (c.tiers) parts.push(t('tip.temple.field', {symbol: face(c.symbol), tiers: c.tiers.map((x) => t('tip.temple.tier', {cost: x.cost, gems: x.gems})).join(', ')}));
+  if (c.tiers) parts.push(t('tip.temple.field', {symbol: face(c.symbol), tiers: c.tiers.map((x) => tn('tip.temple.tier', x.gems, {cost: x.cost})).join(', ')}));
   if (a) parts.push(t('tip.temple.canEnter'));
   else if (here !== c && ctx.myTurn && !ctx.readonly) parts.push(t('tip.temple.cannotEnter'));
   return parts.join(' ');
@@ -334,7 +340,7 @@ function keyStop(e) {
 
 function chamberLabel(c, v, ctx) {
   const parts = [chamberName(c.id), t('temple.costAria', {cost: (c.cost || []).map(face).join(', ')})];
-  if (c.tiers) parts.push(t('temple.fieldAria', {symbol: face(c.symbol), value: c.pool_value || 0, tiers: c.tiers.map((x) => t('tip.temple.tier', {cost: x.cost, gems: x.gems})).join(', ')}));
+  if (c.tiers) parts.push(t('temple.fieldAria', {symbol: face(c.symbol), value: c.pool_value || 0, tiers: c.tiers.map((x) => tn('tip.temple.tier', x.gems, {cost: x.cost})).join(', ')}));
   if (c.activated) parts.push(t('temple.activated'));
   const who = v.seats.filter((st) => st.chamber === v.chambers.indexOf(c));
   if (who.length) parts.push(list(who.map((st) => ctx.name(st.seat))));
@@ -362,14 +368,14 @@ export function label(a, ctx) {
   switch (a.type) {
     case 'roll': return rollLabel(a, ctx);
     case 'unlock': return unlockLabel(a, ctx);
-    case 'enter': return t('temple.enter', {to: chamberName(a.to)});
-    case 'discover': return t('temple.discover', {side: t('temple.side.' + a.side)});
+    case 'enter': return t('temple.enter', {to: theChamber(a.to)});
+    case 'discover': return t('temple.discover', {side: t('temple.toSide.' + a.side)});
     case 'commit': return tn('temple.commit', a.dice.length, {tier: a.tier || '—'});
     case 'retarget': return t('temple.retarget', {tier: a.tier});
     case 'withdraw': return tn('temple.withdraw', a.dice.length);
     case 'escape': return t('temple.escape');
     case 'give_die': return t('temple.giveDie', {name: ctx.name(a.to)});
-    case 'provoke_fate': return t('temple.provokeFate', {chamber: chamberName(a.chamber)});
+    case 'provoke_fate': return t('temple.provokeFate', {chamber: theChamber(a.chamber)});
     case 'claim_treasure': return t('temple.claimTreasure');
     case 'use_treasure': return t('temple.useTreasure', {treasure: treasureName(a.treasure)});
     case 'lift_curse': return t('temple.liftCurse', {curse: curseName(a.card)});
@@ -399,7 +405,11 @@ function rollLabel(a, ctx) {
   const me = v && v.you != null ? v.seats.find((x) => x.seat === v.you) : null;
   const kept = me ? myDice(v, me).filter((d) => ROLLABLE.has(d.status) && !a.dice.includes(d.id)) : [];
   const base = tn('temple.rollSome', a.dice.length);
-  return kept.length ? base + ', ' + t('temple.keeping', {faces: list(kept.map((d) => face(d.face)))}) : base;
+  // The faces kept, counted: "keeping 2 torches and 1 key".
+  const counts = new Map();
+  for (const d of kept) counts.set(d.face, (counts.get(d.face) || 0) + 1);
+  const faces = [...counts].map(([f, n]) => tn('temple.faces.' + f, n));
+  return kept.length ? base + ', ' + t('temple.keeping', {faces: list(faces)}) : base;
 }
 
 // heard: in real time, a reader hears what touches them or the whole team,
@@ -421,13 +431,13 @@ export function heard(ev, ctx) {
 }
 
 export function describe(ev, ctx) {
-  const n = (p) => ctx.name(p);
+  const n = (p) => ctx.who(p);
   switch (ev.type) {
     case 'rolled': return false; // too many to read; the tray shows them, and the player's own are said
     case 'die_lost': return t('temple.ev.die_lost', {seat: n(ev.seat)});
     case 'unlocked': return t('temple.ev.unlocked', {seat: n(ev.seat)});
-    case 'entered': return t('temple.ev.entered', {seat: n(ev.seat), to: chamberName(ev.to)});
-    case 'discovered': return t('temple.ev.discovered', {seat: n(ev.seat), tile: chamberName(ev.tile)});
+    case 'entered': return t('temple.ev.entered', {seat: n(ev.seat), to: theChamber(ev.to)});
+    case 'discovered': return t('temple.ev.discovered', {seat: n(ev.seat), tile: theChamber(ev.tile)});
     case 'curse_drawn': return t('temple.ev.curse_drawn', {seat: n(ev.seat), curse: curseName(ev.card)});
     case 'curse_lifted': return t('temple.ev.curse_lifted', {seat: n(ev.seat), curse: curseName(ev.card)});
     case 'treasure_claimed': return t('temple.ev.treasure_claimed', {seat: n(ev.seat), treasure: treasureName(ev.treasure)});
@@ -435,12 +445,12 @@ export function describe(ev, ctx) {
     case 'committed': return false;
     case 'withdrawn': return false;
     case 'retargeted': return false;
-    case 'activated': return tn('temple.ev.activated', ev.gems, {chamber: chamberName(ev.chamber)});
+    case 'activated': return tn('temple.ev.activated', ev.gems, {chamber: theChamber(ev.chamber)});
     case 'fate_provoked': return t('temple.ev.fate_provoked', {seat: n(ev.seat)});
     case 'escaped': return t('temple.ev.escaped', {seat: n(ev.seat)});
     case 'die_given': return t('temple.ev.die_given', {from: n(ev.from), to: n(ev.to)});
     case 'gong': return t('temple.gongNow', {n: ev.n});
-    case 'door_slam': return t('temple.slamNow') + ((ev.losses || []).length ? ' ' + t('temple.ev.losses', {names: list(ev.losses.map((l) => n(l.seat)))}) : '');
+    case 'door_slam': return t('temple.slamNow') + ((ev.losses || []).length ? ' ' + tn('temple.ev.losses', ev.losses.length, {names: people(ev.losses.map((l) => n(l.seat)))}) : '');
     case 'sand_out': return t('temple.slamNow');
     case 'sand_turned': return t('temple.ev.sand_turned', {n: ev.run});
     case 'collapse': return t('temple.collapseNow');

@@ -3,7 +3,7 @@
 // buttons.
 
 import {h} from './ui.js';
-import {t, has} from './i18n.js';
+import {t, has, colon} from './i18n.js';
 
 // humanize turns "hand_sizes" into "hand sizes".
 export function humanize(k) {
@@ -33,7 +33,7 @@ export function params(o, ctx) {
 }
 
 function details(o, ctx) {
-  return Object.entries(o).filter(([k]) => k !== 'type').map(([k, v]) => humanize(k) + ': ' + value(k, v, ctx)).join(', ');
+  return Object.entries(o).filter(([k]) => k !== 'type').map(([k, v]) => humanize(k) + colon() + value(k, v, ctx)).join(', ');
 }
 
 export function describe(ev, ctx) {

@@ -399,8 +399,9 @@ export class Lobby {
     fill(box, h('ul', {class: 'matches'}, this.matches.map((m) => {
       const mine = held(m.id);
       const names = seatNames(m.seats || []);
-      const seatTexts = (m.seats || []).map((st, i) => names[i] +
-        (st.kind === 'bot' ? ' (' + t('seat.bot') + ')' : st.joined ? '' : ' (' + t('seat.free') + ')'));
+      // A bot's name says it is one ("Medium bot"), unless its host named it.
+      const seatTexts = (m.seats || []).map((st, i) => (st.kind === 'bot' ? (namedBot(st) ? t('lobby.namedBot', {name: names[i]}) : names[i])
+        : names[i] + (st.joined ? '' : ' (' + t('seat.free') + ')')));
       const mySeat = mine && Object.keys(mine.seats || {}).length ? (mine.last != null ? mine.last : Object.keys(mine.seats)[0]) : null;
       // A match that failed or was closed has nothing to show but why.
       const open = m.status === 'failed' || m.status === 'closed' ? t('lobby.seeWhy') : isOver(m.status) ? t('lobby.replay') : t('lobby.spectate');
@@ -415,6 +416,12 @@ export class Lobby {
           h('a', {class: 'button', 'data-key': 'open-' + m.id, href: '/play/' + m.id}, open, matchContext(this.gameName(m.game), seatTexts))));
     })));
   }
+}
+
+// namedBot says whether a bot seat was given a name of its own (bot seats
+// were once named "<bot> bot" by the server).
+function namedBot(st) {
+  return !!st.name && st.name !== st.bot + ' bot';
 }
 
 // decorative hides a picture from screen readers where words beside it

@@ -4,7 +4,7 @@
 // full reveal and a replay of the match's log.
 
 import {api, held, remember, playerName, setPlayerName} from './api.js';
-import {t, tn, tx, has, onLang, errorText, getLang, list} from './i18n.js';
+import {t, tn, tx, has, onLang, errorText, getLang, list, phrase, people} from './i18n.js';
 import {h, fill, toast, copyText, fmtClock, sameAction} from './ui.js';
 import {loadBoard, describeEvent, labelAction} from './boards.js';
 import {botName, seatNames} from './names.js';
@@ -103,6 +103,12 @@ export class MatchPage {
   name(s) {
     const names = seatNames(this.seats);
     return names[s] != null ? names[s] : t('seat.n', {n: s + 1});
+  }
+
+  // who names a seat in a sentence of the page's own: "you" for the seat
+  // this page plays.
+  who(s) {
+    return phrase(this.name(s), {you: s >= 0 && s === this.seat});
   }
 
   // ---- layout ----
@@ -370,7 +376,7 @@ export class MatchPage {
   ctx(events = [], prevView = null, over = {}) {
     const page = this;
     const legal = this.msg && this.seat >= 0 ? this.msg.legal : [];
-    return {
+    const c = {
       game: this.game, view: this.msg ? this.msg.view : null, prev: prevView, seat: this.seat,
       players: this.seats.length || (this.summary ? this.summary.players : 0),
       legal, actors: this.msg ? this.msg.actors : [], status: this.msg ? this.msg.status : this.summary.status,
@@ -387,6 +393,10 @@ export class MatchPage {
       label: (a) => labelAction(page.mod, a, page.ctx()),
       ...over,
     };
+    // who names a seat in a sentence: "you" when it is the seat this page
+    // plays, or the seat a replay is seen by ("You laid a tile").
+    c.who = (s) => phrase(page.name(s), {you: s >= 0 && s === c.seat});
+    return c;
   }
 
   draw(events = [], prevView = null) {
@@ -494,7 +504,7 @@ export class MatchPage {
         text = actors.length > 1 ? t('match.youAndOthers', {others: list(actors.filter((a) => a !== this.seat).map((a) => this.name(a)))}) : t('match.yourTurn');
         this.turnNews = {extra};
       } else if (!actors.length) text = t('match.nobody');
-      else text = tn('match.waitingFor', actors.length, {names: list(actors.map((a) => this.name(a)))});
+      else text = tn('match.waitingFor', actors.length, {names: people(actors.map((a) => this.who(a)))});
       if (extra) text += ' ' + extra;
     }
     // Written only when it changes: a live region rewritten with the same
@@ -741,7 +751,7 @@ export class MatchPage {
         return describeEvent(this.mod, e.ev, this.ctx([e.ev], e.prev || null, {view}));
       }
       case 'line': {
-        const l = e.line, name = this.name(l.seat);
+        const l = e.line, name = this.who(l.seat);
         if (l.type === 'left') return t('table.left', {name});
         if (l.type === 'back') return t('table.back', {name});
         return null; // drawn by lineItem
@@ -880,7 +890,7 @@ export class MatchPage {
     for (const st of next) {
       const was = this.seats[st.seat];
       if (!was || st.kind !== 'human' || was.left !== st.left || was.played_by === st.played_by) continue;
-      this.logSys(st.played_by === 'bot' ? 'table.away' : 'table.returned', {name: this.name(st.seat)});
+      this.logSys(st.played_by === 'bot' ? 'table.away' : 'table.returned', {name: this.who(st.seat)});
     }
   }
 
@@ -1016,7 +1026,7 @@ export class MatchPage {
     const inner = h('div', {class: 'board-inner'});
     try { this.mod.render(inner, ctx); } catch (e) { console.error(e); inner.textContent = t('match.boardFailed'); }
     fill(boardBox, inner);
-    boardBox.setAttribute('aria-label', t('end.view', {name: seat >= 0 ? this.name(seat) : t('end.spectator'), k}));
+    boardBox.setAttribute('aria-label', t('end.view', {name: seat >= 0 ? this.who(seat) : t('end.spectator'), k}));
     boardBox.dataset.step = String(k);
     boardBox.dataset.seat = String(seat);
     this.reviewShown = {step: k, seat, view}; // what the replay draws (the browser tests compare it with the server's)

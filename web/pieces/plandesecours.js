@@ -28,6 +28,9 @@ export const characterOf = (tile) => CHARACTERS[tile] || '';
 
 export const dirName = (d) => t('pds.dir.' + (((d % 4) + 4) % 4));
 export const charName = (c) => (c ? t('pds.char.' + c) : '');
+// theChar names a character in a sentence, with its article ("the child",
+// "l’enfant").
+export const theChar = (c) => (c ? t('pds.theChar.' + c) : '');
 
 // tileName names a tile by its type and character.
 export function tileName(tile, character) {
@@ -39,7 +42,7 @@ export function tileName(tile, character) {
 export function tileTip(tile, character) {
   const type = typeOf(tile);
   let text = t('tip.pds.type.' + type);
-  if (character) text += ' ' + t('tip.pds.character', {character: charName(character)});
+  if (character) text += ' ' + t('tip.pds.character', {character: theChar(character)});
   return text;
 }
 
