@@ -146,7 +146,7 @@ func (s *Service) RequestLink(ctx context.Context, email, lang string) error {
 		return err
 	}
 	link := s.public.JoinPath("/auth/email")
-	link.RawQuery = url.Values{"token": {token}}.Encode()
+	link.RawQuery = url.Values{"token": {token}, "lang": {Lang(lang)}}.Encode()
 	subject, text := linkMail(Lang(lang), link.String())
 	go func() {
 		// The answer does not wait: how long sending takes says nothing of

@@ -30,6 +30,9 @@ type Handle interface {
 	// status (a guest's seats become the account's): a seat held by
 	// another account is refused (CodeHeld).
 	Claim(ctx context.Context, s engine.Seat, account string) (Summary, error)
+	// Forget has every seat account holds held by nobody, named no more and
+	// marked as a deleted player's (its account is being deleted).
+	Forget(ctx context.Context, account string) error
 	// SeatsHeldBy returns the seats account holds, as the handle last knew
 	// them (a remote handle: when it was opened).
 	SeatsHeldBy(account string) []engine.Seat

@@ -31,7 +31,8 @@ const (
 	opPing      = "ping"
 	opSummary   = "summary"
 	opJoin      = "join"
-	opClaim     = "claim" // hold a seat for an account
+	opClaim     = "claim"  // hold a seat for an account
+	opForget    = "forget" // let go of a deleted account's seats
 	opStart     = "start"
 	opSnapshot  = "snapshot"
 	opWatch     = "watch"
@@ -166,6 +167,12 @@ func (r *Remote) Join(ctx context.Context, s engine.Seat, j Joiner) (Summary, er
 // Claim has account hold seat s.
 func (r *Remote) Claim(ctx context.Context, s engine.Seat, account string) (Summary, error) {
 	return r.summaryOf(ctx, wireReq{Op: opClaim, Seat: s, Account: account})
+}
+
+// Forget has the seats account holds held by nobody.
+func (r *Remote) Forget(ctx context.Context, account string) error {
+	_, err := r.call(ctx, wireReq{Op: opForget, Account: account})
+	return err
 }
 
 // SeatsHeldBy returns the seats account held when the handle was opened.
@@ -328,7 +335,7 @@ func (n *node) call(ctx context.Context, to string, req wireReq) (*wireResp, err
 // without an answer may or may not have been carried out).
 func changes(op string) bool {
 	switch op {
-	case opJoin, opClaim, opStart, opAct, opChat, opLeave, opReturn, opAdopt, opClose:
+	case opJoin, opClaim, opForget, opStart, opAct, opChat, opLeave, opReturn, opAdopt, opClose:
 		return true
 	}
 	return false
@@ -442,6 +449,8 @@ func (n *node) onMatch(ctx context.Context, x *Match, req *wireReq, resp *wireRe
 		sum, err = x.Join(ctx, req.Seat, Joiner{Name: req.Name, Client: req.Client, Account: req.Account})
 	case opClaim:
 		sum, err = x.Claim(ctx, req.Seat, req.Account)
+	case opForget:
+		return x.Forget(ctx, req.Account)
 	case opStart:
 		sum, err = x.Start(ctx)
 	case opClose:

@@ -306,6 +306,26 @@ func (x *Match) Claim(ctx context.Context, s engine.Seat, account string) (Summa
 	return sum, err
 }
 
+// Forget has every seat account holds held by nobody, named no more and
+// marked as a deleted player's, whatever the match's status.
+func (x *Match) Forget(ctx context.Context, account string) error {
+	return x.do(ctx, func() error {
+		if account == "" {
+			return nil
+		}
+		for i, st := range x.rec.Seats {
+			if st.Account != account {
+				continue
+			}
+			st.Account, st.Name, st.Deleted = "", "", true
+			if err := x.setSeat(engine.Seat(i), st, "forget", x.publishSeats); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
 // noteHolders publishes each seat's account for SeatsHeldBy, which any
 // goroutine may call; it runs on the match's run, whenever a seat changes.
 func (x *Match) noteHolders() {

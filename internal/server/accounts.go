@@ -294,7 +294,30 @@ func (s *Server) patchMe(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) deleteMe(w http.ResponseWriter, r *http.Request) {
-	if err := s.acc.Delete(r.Context()); err != nil {
+	ctx := r.Context()
+	me, ok := s.meOrRefuse(w, r)
+	if !ok {
+		return
+	}
+	// The matches first, each by the node that runs it (the store's copy of
+	// a match in memory is that match's to write); the store then takes
+	// care of the rest.
+	held, err := s.accounts.HeldSeats(ctx, me, store.Filter{Limit: 100000})
+	if err == nil {
+		for _, m := range groupSeats(held) {
+			err = s.mgr.Use(ctx, m.Match.ID, func(x match.Handle) error { return x.Forget(ctx, me) })
+			if c := match.AsError(err).Code; err != nil && (c == match.CodeMatchFailed || c == match.CodeMatchClosed || c == match.CodeUnknownMatch) {
+				err = nil // nothing runs it: the store's cascade does
+			}
+			if err != nil {
+				break
+			}
+		}
+	}
+	if err == nil {
+		err = s.acc.Delete(ctx)
+	}
+	if err != nil {
 		writeError(w, accountError(err))
 		return
 	}
@@ -719,7 +742,8 @@ func seatParam(r *http.Request) (engine.Seat, error) {
 
 // invite serves POST /api/matches/{id}/invite {"seat", "player"}: the
 // match's host keeps a seat nobody joined for a player, who finds it in
-// "My games" (unless they block the host).
+// "My games" — unless they block the host, which the host is not told: the
+// invitation is answered as made, and dropped.
 func (s *Server) invite(w http.ResponseWriter, r *http.Request) {
 	me, ok := s.meOrRefuse(w, r)
 	if !ok {
@@ -738,14 +762,12 @@ func (s *Server) invite(w http.ResponseWriter, r *http.Request) {
 		writeError(w, accountError(err))
 		return
 	}
-	if blocked, err := s.accounts.Blocks(ctx, body.Player, me); err != nil || blocked {
-		if err == nil {
-			err = &match.Error{Code: CodeBlocked, Message: "This player does not take invitations from you."}
-		}
+	blocked, err := s.accounts.Blocks(ctx, body.Player, me)
+	if err != nil {
 		writeError(w, accountError(err))
 		return
 	}
-	err := s.mgr.Use(ctx, r.PathValue("id"), func(x match.Handle) error {
+	err = s.mgr.Use(ctx, r.PathValue("id"), func(x match.Handle) error {
 		if !s.hosts(r, x) {
 			return &match.Error{Code: match.CodeBadToken, Message: "Only the match's host invites players to it."}
 		}
@@ -762,6 +784,9 @@ func (s *Server) invite(w http.ResponseWriter, r *http.Request) {
 			return &match.Error{Code: match.CodeNotHuman, Message: "A bot plays this seat."}
 		case sum.Seats[body.Seat].Joined || sum.Seats[body.Seat].Account != "" && sum.Seats[body.Seat].Account != body.Player:
 			return &match.Error{Code: match.CodeHeld, Message: "Somebody sits in this seat already."}
+		}
+		if blocked {
+			return nil // said as done, kept silent: a block is not told to whom it blocks
 		}
 		return s.accounts.Invite(ctx, store.Invitation{Match: x.ID(), Seat: int(body.Seat), Account: body.Player, From: me, Created: time.Now()})
 	})

@@ -10,7 +10,6 @@ import (
 	"net/http/cookiejar"
 	"net/url"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -160,7 +159,7 @@ func TestSignInByMail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(link, e.public+"/auth/email?token=") {
+	if !strings.HasPrefix(link, e.public+"/auth/email?") || !strings.Contains(link, "token=") {
 		t.Fatalf("the link is %q, not on %s", link, e.public)
 	}
 	resp, err := ana.open(link)
@@ -347,7 +346,9 @@ func checkLinkExpires(t *testing.T, e *accountEnv) error {
 // Asking a link answers the same for an address with an account and one
 // without.
 func checkNoEnumeration(t *testing.T, e *accountEnv) error {
-	e.browser(addrA).mustSignIn(t, "known@example.org")
+	if _, err := e.browser(addrA).signIn("known@example.org"); err != nil {
+		return fmt.Errorf("a first sign-in: %v", err)
+	}
 	answer := func(email string) (string, error) {
 		r, _ := http.NewRequest("POST", e.public+"/api/auth/email", strings.NewReader(`{"email":"`+email+`"}`))
 		r.Header.Set("Content-Type", "application/json")
@@ -408,7 +409,9 @@ func checkSignInsPerClient(t *testing.T, e *accountEnv) error {
 // that says it comes from elsewhere is refused, changing nothing.
 func checkCrossSite(t *testing.T, e *accountEnv) error {
 	b := e.browser(addrA)
-	b.mustSignIn(t, "victim@example.org")
+	if _, err := b.signIn("victim@example.org"); err != nil {
+		return err
+	}
 	send := func(origin, site string) (int, error) {
 		r, _ := http.NewRequest("PATCH", e.public+"/api/me", strings.NewReader(`{"name":"Pwned"}`))
 		r.Header.Set("Content-Type", "application/json")
@@ -436,8 +439,11 @@ func checkCrossSite(t *testing.T, e *accountEnv) error {
 // Signing out everywhere ends every session of the account.
 func checkSignOutEverywhere(t *testing.T, e *accountEnv) error {
 	one, two := e.browser(addrA), e.browser(addrB)
-	one.mustSignIn(t, "twice@example.org")
-	two.mustSignIn(t, "twice@example.org")
+	for _, b := range []*browser{one, two} {
+		if _, err := b.signIn("twice@example.org"); err != nil {
+			return err
+		}
+	}
 	if err := one.Do(context.Background(), "POST", "/api/auth/signout/everywhere", "", nil, nil); err != nil {
 		return err
 	}
@@ -586,8 +592,15 @@ func TestMatchesOfAnAccount(t *testing.T) {
 		t.Fatalf("save my progress: %+v", claimed.Seats)
 	}
 	// Ana cannot take Bo's seat with its old token.
-	if err := ana.Do(ctx, "POST", "/api/me/seats", "", map[string]any{"seats": []map[string]string{{"match": cm.Match.ID, "token": cm.Seats[1].Token}}}, &claimed); err != nil || claimed.Seats[0].Seat != nil {
-		t.Fatalf("another account's seat was claimed: %+v %v", claimed.Seats, err)
+	var stolen struct {
+		Seats []struct {
+			Seat  *engine.Seat `json:"seat"`
+			Error *match.Error `json:"error"`
+		} `json:"seats"`
+	}
+	if err := ana.Do(ctx, "POST", "/api/me/seats", "", map[string]any{"seats": []map[string]string{{"match": cm.Match.ID, "token": cm.Seats[1].Token}}}, &stolen); err != nil ||
+		stolen.Seats[0].Seat != nil || stolen.Seats[0].Error == nil || stolen.Seats[0].Error.Code != match.CodeHeld {
+		t.Fatalf("another account's seat was claimed: %+v %v", stolen.Seats, err)
 	}
 	for _, who := range []server.Me{me, bo} {
 		var p server.Profile
@@ -641,6 +654,19 @@ func TestFriendsAndRematch(t *testing.T) {
 	}
 	if err := cy.Do(ctx, "POST", "/api/matches/"+cm.Match.ID+"/invite", "", map[string]any{"seat": 2, "player": anaMe.ID}, nil); apiCode(err) != match.CodeBadToken {
 		t.Fatalf("a player who is not the host invited: %v", err)
+	}
+	// Cy blocks Ana: her invitation is answered as made, and dropped.
+	if err := cy.Do(ctx, "PUT", "/api/me/blocks/"+anaMe.ID, "", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := ana.Do(ctx, "POST", "/api/matches/"+cm.Match.ID+"/invite", "", map[string]any{"seat": 2, "player": cyMe.ID}, nil); err != nil {
+		t.Fatalf("an invitation to a player who blocks the host: %v, want it answered as made", err)
+	}
+	var cys struct {
+		Invited []server.Invited `json:"invited"`
+	}
+	if err := cy.Do(ctx, "GET", "/api/me/matches", "", nil, &cys); err != nil || len(cys.Invited) != 0 {
+		t.Fatalf("an invitation reached a player who blocks its sender: %+v %v", cys.Invited, err)
 	}
 	// Ana invites Bo to seat 1; Bo takes it from My games.
 	if err := ana.Do(ctx, "POST", "/api/matches/"+cm.Match.ID+"/invite", "", map[string]any{"seat": 1, "player": boMe.ID}, nil); err != nil {
