@@ -45,7 +45,7 @@ func TestMatchStartsWhenEveryoneIsHere(t *testing.T) {
 	if st := guest.state().Status; st != "open" {
 		t.Fatalf("the friend's page shows the match %s", st)
 	}
-	if got := guest.text("#turn"); !strings.Contains(got, "Pas encore là : Hana.") || !strings.Contains(got, "aucune horloge ne tourne") {
+	if got := guest.text("#turn"); !strings.Contains(got, "Pas encore là\u00a0: Hana.") || !strings.Contains(got, "aucune horloge ne tourne") {
 		t.Errorf("the friend's page says %q, not whom it waits for", got)
 	}
 	guest.axe("a match waiting for its host (fr)")
