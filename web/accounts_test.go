@@ -787,8 +787,9 @@ const outOfPanels = `[...document.querySelectorAll('main .panel')].flatMap((pane
   const r = panel.getBoundingClientRect();
   return [...panel.querySelectorAll('*')].filter((el) => {
     if (el.closest('.visually-hidden') || el.closest('[hidden]')) return false;
-    const scroller = el.parentElement && el.parentElement.closest('.by-wrap, .invite-url');
-    if (scroller && panel.contains(scroller)) return false;
+    for (let a = el.parentElement; a && a !== panel; a = a.parentElement) {
+      if (/auto|scroll|hidden/.test(getComputedStyle(a).overflowX)) return false; // it scrolls inside
+    }
     const e = el.getBoundingClientRect();
     return e.width > 0 && (e.right > r.right + 1 || e.left < r.left - 1);
   }).map((el) => el.tagName.toLowerCase() + '.' + el.className + ': ' + el.textContent.trim().slice(0, 40));
