@@ -320,7 +320,7 @@ func TestPasskeySavesAGuestsProgress(t *testing.T) {
 	p.click(fmt.Sprintf(`[data-key="rename-save-%s"]`, first))
 	p.wait(`document.querySelector('#said-keys').textContent === 'The passkey is now called “Old phone”.'`, 10*time.Second)
 	p.axe("the account page after renaming a passkey")
-	p.shot("account")
+	p.shot("account-passkeys")
 	p.click(fmt.Sprintf(`[data-key="remove-%s"]`, first))
 	p.wait(fmt.Sprintf(`document.querySelector('[data-key="remove-%s"]').textContent.startsWith('Really remove it? Press again')`, first), 5*time.Second)
 	p.click(fmt.Sprintf(`[data-key="remove-%s"]`, first))
@@ -796,7 +796,8 @@ const outOfPanels = `[...document.querySelectorAll('main .panel')].flatMap((pane
 }).slice(0, 8)`
 
 // The pages of accounts as a player sees them with a history of real
-// matches, at a desktop's size and a phone's, in English and French: no
+// matches, at a desktop's size and a phone's (and the desktop's in dark
+// mode), in English and French: no
 // page scrolls sideways on the phone, each passes axe-core, and the
 // profile's figures are the server's. SORTIE_SHOTS keeps their pictures.
 func TestAccountPagesLook(t *testing.T) {
@@ -846,9 +847,10 @@ func TestAccountPagesLook(t *testing.T) {
 		t.Helper()
 		for _, size := range []struct {
 			w, h int64
+			dark bool
 			tag  string
-		}{{1280, 800, ""}, {390, 844, "-phone"}} {
-			p.size(size.w, size.h, false)
+		}{{1280, 800, false, ""}, {390, 844, false, "-phone"}, {1280, 800, true, "-dark"}} {
+			p.size(size.w, size.h, size.dark)
 			p.open(path)
 			p.wait(ready, 15*time.Second)
 			if w := js[int](p, `document.documentElement.scrollWidth`); w > int(size.w) {
@@ -859,7 +861,7 @@ func TestAccountPagesLook(t *testing.T) {
 			if out := js[[]string](p, outOfPanels); len(out) > 0 {
 				t.Errorf("%s at %d px: out of their panels: %q", path, size.w, out)
 			}
-			p.axe(fmt.Sprintf("%s at %d px", path, size.w))
+			p.axe(fmt.Sprintf("%s at %d px%s", path, size.w, size.tag))
 			p.shot(name + size.tag)
 		}
 	}

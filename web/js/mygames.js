@@ -125,7 +125,7 @@ export class MyGames {
     let outcome = '';
     if (m.status === 'finished') {
       const w = (m.outcome && m.outcome.winners) || [];
-      if (!w.length) outcome = t('end.noWinner');
+      if (!w.length) outcome = t('mygames.nobodyWon');
       else if (w.some((x) => mm.seats.includes(x))) outcome = w.length > 1 ? t('mygames.youShared') : t('mygames.youWon');
       else outcome = t('lobby.won', {names: list(w.map((x) => names[x]))});
     } else if (ENDED.includes(m.status)) outcome = endedText(m.status, m.reason);

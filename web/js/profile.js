@@ -166,7 +166,7 @@ export class ProfilePage {
     const when = m.finished_at ? new Intl.DateTimeFormat(getLang(), {day: 'numeric', month: 'long', year: 'numeric'}).format(new Date(m.finished_at)) : '';
     return h('li', {class: 'match', 'data-match': m.id},
       h('span', {class: 'game-name'}, game), ' ',
-      h('span', {class: 'badge' + (won ? ' won' : '')}, won ? t('profile.won') : w.length ? t('profile.lost') : t('end.noWinner')), ' ',
+      h('span', {class: 'badge' + (won ? ' won' : '')}, won ? t('profile.won') : w.length ? t('profile.lost') : t('mygames.nobodyWon')), ' ',
       others.length ? h('span', {class: 'seats-list'}, t('mygames.with', {names: list(others)})) : null, ' ',
       when ? h('span', {class: 'muted'}, when) : null,
       h('span', {class: 'actions'}, h('a', {class: 'button', href: '/play/' + m.id, 'data-key': 'replay-' + m.id}, t('lobby.replay'),
