@@ -192,8 +192,9 @@ func proofreadTexts(t *testing.T, lang string, texts ...string) {
 // passkey (through the page's own decoder of the options and encoder of
 // the credential, as a browser without their JSON helpers); plays the seat
 // with no token; adds a passkey from another device, renames one, removes
-// one and is refused removing the last; downloads their data; deletes the
-// account. (Issue 31, items 1, 2, 6.)
+// one and is refused removing the last until an address is added by its
+// link; downloads their data; deletes the account. (Issue 31, items 1, 2,
+// 6.)
 func TestPasskeySavesAGuestsProgress(t *testing.T) {
 	s := newAccountSite(t, testgames.Draw{})
 	c := s.create("draw", []string{"human", "human"}, nil, 0, "Ana")
@@ -332,6 +333,23 @@ func TestPasskeySavesAGuestsProgress(t *testing.T) {
 	if got := p.text("#said-keys"); !strings.HasPrefix(got, "This is your only way to sign in") {
 		t.Errorf("removing the last passkey says %q", got)
 	}
+	// An address added by its link: then the last passkey may go.
+	p.do("type the address", chromedpType("#acc-new-email", "ana@example.org"))
+	p.click("#acc-email-send")
+	p.wait(`document.querySelector('#said-keys').textContent.startsWith('Check your inbox')`, 10*time.Second)
+	p.do("open the link", chromedp.Navigate(s.mailTo("ana@example.org")))
+	p.wait(`location.pathname === '/' && document.querySelector('#me-button')`, 10*time.Second)
+	if again := p.me(); again.ID != ana.ID || again.Email != "ana@example.org" {
+		t.Fatalf("the link added to a signed-in account gave %+v", again)
+	}
+	p.open("/account")
+	p.wait(`document.querySelector('#acc-email') && document.querySelectorAll('.passkeys li').length === 1`, 10*time.Second)
+	if got := p.text("#acc-email"); got != "Links to sign in are sent to ana@example.org." {
+		t.Errorf("the account page says %q of the address", got)
+	}
+	p.click(fmt.Sprintf(`[data-key="remove-%s"]`, last))
+	p.click(fmt.Sprintf(`[data-key="remove-%s"]`, last))
+	p.wait(`document.querySelectorAll('.passkeys li').length === 0`, 10*time.Second)
 
 	// The data, downloaded as JSON; then the account deleted.
 	var export struct {
