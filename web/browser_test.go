@@ -14,10 +14,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -78,6 +80,10 @@ func newSiteWith(t *testing.T, tune func(*server.Config), games ...engine.Game) 
 	// Browser tests mostly wait (for bots, for the clock of real-time games):
 	// they run side by side, at most -parallel (GOMAXPROCS) at once.
 	t.Parallel()
+	// The listener first: a server with accounts is told its public
+	// address, on the listener's port.
+	hs := httptest.NewUnstartedServer(nil)
+	t.Cleanup(func() { hs.Listener.Close() })
 	dbPath := filepath.Join(t.TempDir(), "sortie.db")
 	cfg := server.Config{
 		Games: games, DataPath: dbPath, Static: web.Files(),
@@ -89,6 +95,13 @@ func newSiteWith(t *testing.T, tune func(*server.Config), games ...engine.Game) 
 	if tune != nil {
 		tune(&cfg)
 	}
+	url := ""
+	if cfg.PublicURL == publicHere {
+		// Passkeys and cookies want a host name: the pages are opened at
+		// localhost, the server's public address.
+		cfg.PublicURL = "http://localhost:" + strconv.Itoa(hs.Listener.Addr().(*net.TCPAddr).Port)
+		url = cfg.PublicURL
+	}
 	srv, err := server.New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -96,11 +109,13 @@ func newSiteWith(t *testing.T, tune func(*server.Config), games ...engine.Game) 
 	if _, err := srv.Resume(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	hs := httptest.NewUnstartedServer(nil)
 	hs.Config = srv.HTTPServer() // as sortie serve runs it: headers, timeouts, caps
 	hs.Listener = srv.Guard(hs.Listener)
 	hs.Start()
-	s := &site{t: t, srv: srv, hs: hs, url: hs.URL, chrome: chrome, db: dbPath}
+	if url == "" {
+		url = hs.URL
+	}
+	s := &site{t: t, srv: srv, hs: hs, url: url, chrome: chrome, db: dbPath}
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
@@ -110,6 +125,10 @@ func newSiteWith(t *testing.T, tune func(*server.Config), games ...engine.Game) 
 	})
 	return s
 }
+
+// publicHere, as the server's PublicURL, gives it accounts at
+// http://localhost:<its port>, where the tests' pages are then opened.
+const publicHere = "here"
 
 // browser is one Chromium process with its own profile: two browsers are
 // two players who share nothing, not even localStorage.

@@ -51,7 +51,7 @@ func TestRefusalTexts(t *testing.T) {
 		check(id, codes)
 	}
 	var shared []string
-	for _, dir := range []string{"../engine", "../internal/match", "../internal/server"} {
+	for _, dir := range []string{"../engine", "../internal/match", "../internal/server", "../internal/account"} {
 		shared = append(shared, refusalCodes(t, dir)...)
 	}
 	check("", shared)

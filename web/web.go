@@ -23,19 +23,24 @@ import (
 var files embed.FS
 
 // Files returns the client's files, index.html at the root. A path under
-// play/ (the match page, /play/<match id>, the form of invite links) or
-// help/ (a game's How to play page, /help/<game id>) opens index.html,
-// which routes in the browser.
+// play/ (the match page, /play/<match id>, the form of invite links),
+// help/ (a game's How to play page, /help/<game id>) or players/ (a
+// player's profile, /players/<player id>), and the pages signin, account
+// and friends open index.html, which routes in the browser.
 func Files() fs.FS { return spa{files} }
 
 // spa serves index.html for the client's own routes.
 type spa struct{ fs.FS }
 
 func (s spa) Open(name string) (fs.File, error) {
-	for _, route := range []string{"play/", "help/"} {
+	for _, route := range []string{"play/", "help/", "players/"} {
 		if rest, ok := strings.CutPrefix(name, route); ok && rest != "" && !strings.Contains(rest, "/") {
 			name = "index.html"
 		}
+	}
+	switch name {
+	case "signin", "account", "friends":
+		name = "index.html"
 	}
 	return s.FS.Open(name)
 }

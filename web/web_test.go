@@ -14,8 +14,8 @@ import (
 )
 
 // TestFiles checks what the binary serves: the page at / and at the match
-// page's address (the form of invite links), the modules with a JavaScript
-// type, the languages.
+// page's address (the form of invite links), at a profile's and at the
+// pages of accounts, the modules with a JavaScript type, the languages.
 func TestFiles(t *testing.T) {
 	srv := httptest.NewServer(http.FileServerFS(web.Files()))
 	defer srv.Close()
@@ -23,6 +23,10 @@ func TestFiles(t *testing.T) {
 		"/":                         "text/html",
 		"/play/AbC-12_x":            "text/html",
 		"/play/AbC-12_x?seat=1":     "text/html",
+		"/players/Wrj-UeIfEXhG":     "text/html",
+		"/signin":                   "text/html",
+		"/account":                  "text/html",
+		"/friends":                  "text/html",
 		"/js/app.js":                "javascript",
 		"/games/plandesecours.js":   "javascript",
 		"/i18n/fr.json":             "application/json",
@@ -42,10 +46,12 @@ func TestFiles(t *testing.T) {
 			t.Errorf("GET %s is not the client's page", path)
 		}
 	}
-	if r, err := http.Get(srv.URL + "/play/a/b"); err == nil {
-		r.Body.Close()
-		if r.StatusCode != 404 {
-			t.Errorf("GET /play/a/b: %d, want 404", r.StatusCode)
+	for _, path := range []string{"/play/a/b", "/players/a/b", "/accounts"} {
+		if r, err := http.Get(srv.URL + path); err == nil {
+			r.Body.Close()
+			if r.StatusCode != 404 {
+				t.Errorf("GET %s: %d, want 404", path, r.StatusCode)
+			}
 		}
 	}
 }

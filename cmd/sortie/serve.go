@@ -26,7 +26,8 @@ import (
 func init() {
 	var (
 		addr, data, sync, level string
-		adminAddr               string
+		adminAddr, publicURL    string
+		noAccounts              bool
 		storeURL, busURL, node  string
 		lease                   time.Duration
 		speed                   float64
@@ -101,6 +102,14 @@ they play their cheaper level's move.`,
 			}
 			if lim.MetricsToken == "" {
 				lim.MetricsToken = os.Getenv("SORTIE_METRICS_TOKEN")
+			}
+			if lim.SMTP == "" {
+				lim.SMTP = os.Getenv("SORTIE_SMTP")
+			}
+			if !noAccounts {
+				if lim.PublicURL, err = publicURLOf(publicURL, addr); err != nil {
+					return err
+				}
 			}
 			if err := checkEngines(cmd, storeURL, busURL); err != nil {
 				return err
@@ -190,6 +199,10 @@ they play their cheaper level's move.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&addr, "addr", "localhost:8080", "address to listen on")
+	f.StringVar(&publicURL, "public-url", "", "where players reach the server (https://sortie.example): sign-in links lead there and passkeys belong to its host (default http://localhost:<port> for a server on this machine, else http://<addr>)")
+	f.BoolVar(&noAccounts, "no-accounts", false, "keep no accounts: everyone plays as a guest, nobody signs in")
+	f.StringVar(&lim.SMTP, "smtp", "", "the mail server sign-in links go through: smtp://user:password@host:port (STARTTLS when the server offers it) or smtps://… (TLS from the start); env SORTIE_SMTP, which ps does not show; none: sign in with passkeys only")
+	f.StringVar(&lim.MailFrom, "mail-from", "", "the sender of sign-in mails (default Sortie <sortie@host of --public-url>)")
 	f.StringVar(&adminAddr, "admin-addr", "", "an address serving /healthz, /metrics (and with --pprof the profiles) to operators, without the public limits; keep it private")
 	f.StringVar(&lim.MetricsToken, "metrics-token", "", "a token that lets a request bearing it read /metrics on the public address (env SORTIE_METRICS_TOKEN, which ps does not show); without it only this machine's loopback may")
 	f.StringVar(&data, "data", "", "the SQLite file holding the matches, or a folder to keep "+dataFileName+" in (default "+defaultDataHelp+")")
@@ -235,6 +248,31 @@ they play their cheaper level's move.`,
 }
 
 const defaultDataHelp = "$XDG_DATA_HOME/sortie/sortie.db (~/.local/share/sortie/sortie.db)"
+
+// publicURLOf is --public-url, or else where a browser on this machine (or
+// the network, for an address of the network) reaches --addr.
+func publicURLOf(given, addr string) (string, error) {
+	if given != "" {
+		u, err := url.Parse(given)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
+			return "", fmt.Errorf("--public-url is http(s)://host[:port], not %q", given)
+		}
+		return strings.TrimSuffix(given, "/"), nil
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", fmt.Errorf("--addr %q: %v", addr, err)
+	}
+	switch ip := net.ParseIP(host); {
+	case host == "" || host == "localhost" || ip != nil && (ip.IsLoopback() || ip.IsUnspecified()):
+		// Passkeys belong to a host name, never to an address: a browser
+		// reaches this machine as localhost.
+		host = "localhost"
+	case ip != nil && ip.To4() == nil:
+		host = "[" + host + "]"
+	}
+	return "http://" + net.JoinHostPort(strings.Trim(host, "[]"), port), nil
+}
 
 // defaultDataPath is where serve keeps its data without --data:
 // $XDG_DATA_HOME/sortie/sortie.db, else ~/.local/share/sortie/sortie.db (on

@@ -187,7 +187,7 @@ func (x *Match) seatSummaries() []SeatSummary {
 		}
 		out[i] = SeatSummary{
 			Seat: engine.Seat(i), Kind: r.Kind, Bot: r.Bot, Name: seatName(r), Joined: r.Joined, Left: r.Left,
-			Connected: st.sub != nil, PlayedBy: by,
+			Account: r.Account, Deleted: r.Deleted, Connected: st.sub != nil, PlayedBy: by,
 		}
 	}
 	return out

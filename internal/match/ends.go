@@ -353,14 +353,15 @@ func overRefusal(rec *store.Match) error {
 	return refuse(CodeMatchFailed, "This match cannot go on.%s", msg)
 }
 
-// Close closes match id for its host (token): a match never started, or one
-// that failed. It answers the match's summary.
-func (m *Manager) Close(ctx context.Context, id, token string) (Summary, error) {
+// Close closes match id for its host (token, or account: the one that
+// created it): a match never started, or one that failed. It answers the
+// match's summary.
+func (m *Manager) Close(ctx context.Context, id, token, account string) (Summary, error) {
 	rec, err := m.stored(ctx, id)
 	if err != nil {
 		return Summary{}, err
 	}
-	if !tokenMatches(token, rec.HostHash) {
+	if !tokenMatches(token, rec.HostHash) && (account == "" || account != rec.Account) {
 		return Summary{}, refuse(CodeBadToken, "This is not the host token of this match.")
 	}
 	switch rec.Status {

@@ -31,6 +31,7 @@ const (
 	CodeUnknownSeat   = "unknown_seat"  // the match has no such seat
 	CodeBadToken      = "bad_token"     // the token holds no seat of this match (or not this one)
 	CodeNotHuman      = "not_human"     // a bot seat cannot be joined
+	CodeHeld          = "seat_held"     // the seat is kept for another account
 	CodeNotStarted    = "not_started"   // the match has not started
 	CodeStarted       = "already_started"
 	CodeFinished      = "match_finished" // the match is over: nothing more can be done in it

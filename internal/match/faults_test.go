@@ -227,7 +227,7 @@ func (f *faulty) showsOnlyWhatIsStored(when string) {
 		if s >= 0 {
 			token = f.tokens[s]
 		}
-		v, err := f.m.View(ctx, f.x.ID(), s, int(snap.Seq), token)
+		v, err := f.m.View(ctx, f.x.ID(), s, int(snap.Seq), token, "")
 		if err != nil {
 			f.t.Fatal(err)
 		}
@@ -436,7 +436,7 @@ func TestEveryWriteWaitsForTheStore(t *testing.T) {
 		s := newSick(t)
 		f := newFaulty(t, s, match.Config{}, twoHumans(), false)
 		s.failAt("SetSeat")
-		if _, err := f.x.Join(ctx, 0, "Ana", ""); code(err) != match.CodePending {
+		if _, err := f.x.Join(ctx, 0, match.Joiner{Name: "Ana"}); code(err) != match.CodePending {
 			t.Fatalf("a join the store cannot take: %v", err)
 		}
 		f.stalls(s, "SetSeat")

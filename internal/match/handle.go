@@ -24,9 +24,20 @@ type Handle interface {
 	// IsHost reports whether token is the match's host token.
 	IsHost(token string) bool
 	Summary(ctx context.Context) (Summary, error)
-	// Join records that the human of seat s joined, from client (as
-	// CreateRequest.Owner tells clients apart; "" if unknown).
-	Join(ctx context.Context, s engine.Seat, name, client string) (Summary, error)
+	// Join records that the human of seat s joined (see Joiner).
+	Join(ctx context.Context, s engine.Seat, j Joiner) (Summary, error)
+	// Claim has account hold seat s, joined or not, whatever the match's
+	// status (a guest's seats become the account's): a seat held by
+	// another account is refused (CodeHeld).
+	Claim(ctx context.Context, s engine.Seat, account string) (Summary, error)
+	// Forget has every seat account holds held by nobody, named no more and
+	// marked as a deleted player's (its account is being deleted).
+	Forget(ctx context.Context, account string) error
+	// SeatsHeldBy returns the seats account holds, as the handle last knew
+	// them (a remote handle: when it was opened).
+	SeatsHeldBy(account string) []engine.Seat
+	// CreatorAccount returns the account that created the match, or "".
+	CreatorAccount() string
 	Start(ctx context.Context) (Summary, error)
 	Snapshot(ctx context.Context, s engine.Seat) ([]byte, error)
 	Watch(ctx context.Context, s engine.Seat) (*Watch, error)

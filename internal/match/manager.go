@@ -510,7 +510,7 @@ func (m *Manager) newMatch(g engine.Game, rec *store.Match, log [][]byte) (*Matc
 		id: rec.ID, game: g, info: info, mgr: m,
 		log:   m.log.With("match", rec.ID, "game", info.ID),
 		inbox: make(chan func(), 16), quit: make(chan struct{}),
-		hostHash: rec.HostHash, tokenHashes: make([][]byte, len(rec.Seats)), setup: rec.Setup,
+		hostHash: rec.HostHash, tokenHashes: make([][]byte, len(rec.Seats)), setup: rec.Setup, creatorAccount: rec.Account,
 		rec: rec, opts: opts, state: state, seq: uint64(len(log)), lastAt: lastAt,
 		clockBase: max(rec.Clock, lastAt), clockWall: time.Now(),
 		seats: make([]*seat, len(rec.Seats)), spectators: make(map[*bus.Subscription]bool),
@@ -542,6 +542,7 @@ func (m *Manager) newMatch(g engine.Game, rec *store.Match, log [][]byte) (*Matc
 		x.seats[i] = &seat{away: x.clockBase, byBot: s.Kind == Human && s.Left}
 	}
 	x.rec.Records = len(log)
+	x.noteHolders()
 	if rec.Status == store.Running {
 		x.trackActors(engine.Spectator)
 		for _, st := range x.seats {

@@ -69,9 +69,12 @@ type Match struct {
 	wake     *time.Timer
 
 	// Fixed when the match is loaded; read from any goroutine.
-	hostHash    []byte
-	tokenHashes [][]byte
-	setup       engine.Setup // a copy of rec.Setup, which the history reads
+	hostHash       []byte
+	tokenHashes    [][]byte
+	setup          engine.Setup // a copy of rec.Setup, which the history reads
+	creatorAccount string
+	// holders is each seat's account, published by noteHolders.
+	holders atomic.Pointer[[]string]
 
 	// Owned by whoever runs the match (see drive).
 	rec        *store.Match

@@ -31,6 +31,8 @@ const (
 	opPing     = "ping"
 	opSummary  = "summary"
 	opJoin     = "join"
+	opClaim    = "claim"  // hold a seat for an account
+	opForget   = "forget" // let go of a deleted account's seats
 	opStart    = "start"
 	opSnapshot = "snapshot"
 	opWatch    = "watch"
@@ -70,7 +72,8 @@ type wireReq struct {
 	Watches   []uint64        `json:"watches,omitempty"`
 	Replaced  bool            `json:"replaced,omitempty"`
 	AutoStart bool            `json:"auto_start,omitempty"`
-	Client    string          `json:"client,omitempty"` // who joins
+	Client    string          `json:"client,omitempty"`  // who joins
+	Account   string          `json:"account,omitempty"` // the account that joins or claims
 	// Ask numbers the request among those its node sent; a ping that
 	// names it asks whether the node pinged is still on it.
 	Ask uint64 `json:"ask,omitempty"`
@@ -103,6 +106,8 @@ type Remote struct {
 	id, owner   string
 	hostHash    []byte
 	tokenHashes [][]byte
+	holders     []string // each seat's account when the handle was opened
+	creator     string   // the account that created the match
 
 	mu   sync.Mutex
 	held map[engine.Seat]*heldWatch // the watches made through this handle
@@ -117,9 +122,10 @@ func (n *node) remote(e *elsewhere) (Handle, error) {
 	case rec.Lease.Node == "" || rec.Lease.Node == n.name:
 		return nil, refuse(CodeUnavailable, "The match is moving to another server; try again in a few seconds.")
 	}
-	r := &Remote{n: n, id: rec.ID, owner: rec.Lease.Node, hostHash: rec.HostHash, tokenHashes: make([][]byte, len(rec.Seats))}
+	r := &Remote{n: n, id: rec.ID, owner: rec.Lease.Node, hostHash: rec.HostHash, tokenHashes: make([][]byte, len(rec.Seats)),
+		holders: make([]string, len(rec.Seats)), creator: rec.Account}
 	for i, s := range rec.Seats {
-		r.tokenHashes[i] = s.TokenHash
+		r.tokenHashes[i], r.holders[i] = s.TokenHash, s.Account
 	}
 	return r, nil
 }
@@ -166,9 +172,26 @@ func (r *Remote) Summary(ctx context.Context) (Summary, error) {
 }
 
 // Join records that the human of seat s has joined.
-func (r *Remote) Join(ctx context.Context, s engine.Seat, name, client string) (Summary, error) {
-	return r.summaryOf(ctx, wireReq{Op: opJoin, Seat: s, Name: name, Client: client})
+func (r *Remote) Join(ctx context.Context, s engine.Seat, j Joiner) (Summary, error) {
+	return r.summaryOf(ctx, wireReq{Op: opJoin, Seat: s, Name: j.Name, Client: j.Client, Account: j.Account})
 }
+
+// Claim has account hold seat s.
+func (r *Remote) Claim(ctx context.Context, s engine.Seat, account string) (Summary, error) {
+	return r.summaryOf(ctx, wireReq{Op: opClaim, Seat: s, Account: account})
+}
+
+// Forget has the seats account holds held by nobody.
+func (r *Remote) Forget(ctx context.Context, account string) error {
+	_, err := r.call(ctx, wireReq{Op: opForget, Account: account})
+	return err
+}
+
+// SeatsHeldBy returns the seats account held when the handle was opened.
+func (r *Remote) SeatsHeldBy(account string) []engine.Seat { return seatsOf(r.holders, account) }
+
+// CreatorAccount returns the account that created the match, or "".
+func (r *Remote) CreatorAccount() string { return r.creator }
 
 // Start starts an open match.
 func (r *Remote) Start(ctx context.Context) (Summary, error) {
@@ -355,7 +378,7 @@ func Lost(err error) bool { return err == ErrLost }
 // without an answer may or may not have been carried out).
 func changes(op string) bool {
 	switch op {
-	case opJoin, opStart, opAct, opSettle, opChat, opLeave, opReturn, opAdopt, opClose:
+	case opJoin, opClaim, opForget, opStart, opAct, opSettle, opChat, opLeave, opReturn, opAdopt, opClose:
 		return true
 	}
 	return false
@@ -490,7 +513,11 @@ func (n *node) onMatch(ctx context.Context, x *Match, req *wireReq, resp *wireRe
 	case opSummary:
 		sum, err = x.Summary(ctx)
 	case opJoin:
-		sum, err = x.Join(ctx, req.Seat, req.Name, req.Client)
+		sum, err = x.Join(ctx, req.Seat, Joiner{Name: req.Name, Client: req.Client, Account: req.Account})
+	case opClaim:
+		sum, err = x.Claim(ctx, req.Seat, req.Account)
+	case opForget:
+		return x.Forget(ctx, req.Account)
 	case opStart:
 		sum, err = x.Start(ctx)
 	case opClose:

@@ -315,12 +315,24 @@ func (x *Match) Snapshot(ctx context.Context, s engine.Seat) ([]byte, error) {
 	return x.withHistory(ctx, b, s, ref), nil
 }
 
-// Join records that the human of seat s has joined under a name (empty keeps
-// the seat's name; client is who joins, as CreateRequest.Owner tells
-// clients apart). A match that starts by itself starts once every human
-// seat has joined and has its player on the match (see everyoneHere).
-func (x *Match) Join(ctx context.Context, s engine.Seat, name, client string) (Summary, error) {
+// Joiner is who joins a seat.
+type Joiner struct {
+	// Name is the name they give (empty keeps the seat's name).
+	Name string
+	// Client is where they join from, as CreateRequest.Owner tells clients
+	// apart ("" if unknown).
+	Client string
+	// Account is the account they are signed in to ("" for a guest): the
+	// seat becomes the account's, unless another account holds it.
+	Account string
+}
+
+// Join records that the human of seat s has joined. A match that starts by
+// itself starts once every human seat has joined and has its player on the
+// match (see everyoneHere).
+func (x *Match) Join(ctx context.Context, s engine.Seat, j Joiner) (Summary, error) {
 	var sum Summary
+	name, client := j.Name, j.Client
 	err := x.do(ctx, func() error {
 		name, err := CheckName(name)
 		if err != nil {
@@ -342,6 +354,12 @@ func (x *Match) Join(ctx context.Context, s engine.Seat, name, client string) (S
 		if client == "" || client != x.rec.Creator {
 			seat.JoinedElsewhere = true // somebody else sat at the table
 		}
+		if j.Account != "" {
+			if seat.Account != "" && seat.Account != j.Account {
+				return refuse(CodeHeld, "Seat %d is kept for another player.", s)
+			}
+			seat.Account = j.Account
+		}
 		err = x.setSeat(s, seat, "join", func() {
 			x.publishSeats()
 			x.startIfHere()
@@ -361,12 +379,99 @@ func (x *Match) setSeat(s engine.Seat, st store.Seat, what string, then func()) 
 		return m.store.SetSeat(ctx, id, epoch, int(s), st)
 	}, func() {
 		x.rec.Seats[s] = st
+		x.noteHolders()
 		then()
 	})
 	if err != nil && err != errPending && err != stalledErr {
 		return x.refusedWrite("a seat", err)
 	}
 	return pending(err, what)
+}
+
+// Claim has account hold seat s (see Handle.Claim): a guest who signs up
+// keeps the seats they played, finished matches included.
+func (x *Match) Claim(ctx context.Context, s engine.Seat, account string) (Summary, error) {
+	var sum Summary
+	err := x.do(ctx, func() error {
+		switch {
+		case s < 0 || int(s) >= len(x.seats):
+			return refuse(CodeUnknownSeat, "This match has no seat %d.", s)
+		case x.rec.Seats[s].Kind != Human:
+			return refuse(CodeNotHuman, "Seat %d is played by a bot.", s)
+		case account == "":
+			return refuse(CodeHeld, "Only an account may hold a seat.")
+		}
+		seat := x.rec.Seats[s]
+		switch seat.Account {
+		case account:
+			sum = x.summary()
+			return nil
+		case "":
+		default:
+			return refuse(CodeHeld, "Seat %d is kept for another player.", s)
+		}
+		seat.Account = account
+		err := x.setSeat(s, seat, "claim", x.publishSeats)
+		sum = x.summary()
+		return err
+	})
+	return sum, err
+}
+
+// Forget has every seat account holds held by nobody, named no more and
+// marked as a deleted player's, whatever the match's status.
+func (x *Match) Forget(ctx context.Context, account string) error {
+	return x.do(ctx, func() error {
+		if account == "" {
+			return nil
+		}
+		for i, st := range x.rec.Seats {
+			if st.Account != account {
+				continue
+			}
+			st.Account, st.Name, st.Deleted = "", "", true
+			if err := x.setSeat(engine.Seat(i), st, "forget", x.publishSeats); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// noteHolders publishes each seat's account for SeatsHeldBy, which any
+// goroutine may call; it runs on the match's run, whenever a seat changes.
+func (x *Match) noteHolders() {
+	hs := make([]string, len(x.rec.Seats))
+	for i, s := range x.rec.Seats {
+		hs[i] = s.Account
+	}
+	x.holders.Store(&hs)
+}
+
+// SeatsHeldBy returns the seats account holds.
+func (x *Match) SeatsHeldBy(account string) []engine.Seat {
+	hs := x.holders.Load()
+	if hs == nil {
+		return nil
+	}
+	return seatsOf(*hs, account)
+}
+
+// CreatorAccount returns the account that created the match, or "".
+func (x *Match) CreatorAccount() string { return x.creatorAccount }
+
+// seatsOf returns the seats holders gives to account.
+func seatsOf(holders []string, account string) []engine.Seat {
+	var out []engine.Seat
+	if account == "" {
+		return nil
+	}
+	for i, h := range holders {
+		if h == account {
+			out = append(out, engine.Seat(i))
+		}
+	}
+	return out
 }
 
 // everyoneHere reports whether every human seat has its player here: joined,
@@ -457,5 +562,8 @@ func (x *Match) summary() Summary {
 	s := summarize(x.rec, x.opts)
 	s.Seats = x.seatSummaries()
 	s.Seq, s.Clock, s.Live = x.seq, x.clock(time.Now()), true
+	if x.rec.Status == store.Running {
+		s.Actors = x.state.Actors()
+	}
 	return s
 }

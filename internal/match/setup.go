@@ -33,6 +33,9 @@ type SeatRequest struct {
 	Bot string `json:"bot,omitempty"`
 	// Name is the seat's display name (a human may change it on joining).
 	Name string `json:"name,omitempty"`
+	// Account keeps a human seat for an account (a rematch's), which may
+	// play it signed in; set by the server, never by a client.
+	Account string `json:"-"`
 }
 
 // CreateRequest is what a new match is made of.
@@ -67,6 +70,9 @@ type CreateRequest struct {
 	// (their network); it is stored as the match's creator, and handed
 	// back by Hooks.Loaded and Hooks.Ended.
 	Owner string `json:"-"`
+	// Account is the account that asked for the match, signed in ("" for a
+	// guest): it may start and close it as its host token may.
+	Account string `json:"-"`
 }
 
 // settings are the parts of a match's setup that only this package reads,
@@ -120,6 +126,9 @@ type Summary struct {
 	// Live is set when the match runs on this server now; Connected and
 	// PlayedBy of the seats are known only then.
 	Live bool `json:"live"`
+	// Actors are the seats that may act now in a running match (whose turn
+	// it is), known when Live.
+	Actors []engine.Seat `json:"actors,omitempty"`
 }
 
 // SettingsSummary are a match's timers as chosen at creation.
@@ -140,12 +149,20 @@ type SeatSummary struct {
 	// Left says the seat's human handed it to its bot for the rest of the
 	// match; they may take it back.
 	Left bool `json:"left,omitempty"`
+	// Account is the player (account id) who holds the seat, if any: the
+	// lobby links to their profile.
+	Account string `json:"account,omitempty"`
+	// Deleted says the seat's player deleted their account.
+	Deleted bool `json:"deleted,omitempty"`
 	// Connected says a socket of the seat's human is open.
 	Connected bool `json:"connected"`
 	// PlayedBy is "human" or "bot": who plays the seat now (a human seat is
 	// played by its bot while its human is away).
 	PlayedBy string `json:"played_by"`
 }
+
+// Summarize describes a stored match, as the lobby lists it.
+func Summarize(m *store.Match) Summary { return summarize(m, nil) }
 
 // summarize describes a stored match; live matches add what they know.
 func summarize(m *store.Match, opts engine.Options) Summary {
@@ -177,6 +194,7 @@ func summarize(m *store.Match, opts engine.Options) Summary {
 		}
 		s.Seats = append(s.Seats, SeatSummary{
 			Seat: engine.Seat(i), Kind: st.Kind, Bot: st.Bot, Name: seatName(st), Joined: st.Joined, Left: st.Left, PlayedBy: by,
+			Account: st.Account, Deleted: st.Deleted,
 		})
 	}
 	return s
@@ -319,7 +337,7 @@ func prepare(g engine.Game, req CreateRequest, now time.Time) (*store.Match, *Cr
 	raw, _ := json.Marshal(st)
 	m := &store.Match{
 		ID: newID(), Game: info.ID, Setup: setup, Settings: raw, Status: store.Open, Created: now,
-		Seats: make([]store.Seat, players), Creator: req.Owner,
+		Seats: make([]store.Seat, players), Creator: req.Owner, Account: req.Account,
 	}
 	c := &Created{Tokens: make([]string, players)}
 	var hostHash []byte
@@ -347,6 +365,9 @@ func prepare(g engine.Game, req CreateRequest, now time.Time) (*store.Match, *Cr
 			return nil, nil, err
 		}
 		s := store.Seat{Kind: sr.Kind, Bot: sr.Bot, Name: name}
+		if sr.Kind == Human {
+			s.Account = sr.Account
+		}
 		if sr.Kind == Human {
 			c.Tokens[i], s.TokenHash = newToken()
 		} else {

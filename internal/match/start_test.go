@@ -49,7 +49,7 @@ func TestAutoStartWaitsForEveryPlayerHere(t *testing.T) {
 	}
 
 	// The host's seat is joined from the lobby: no socket.
-	if _, err := x.Join(ctx, 0, "Hana", ""); err != nil {
+	if _, err := x.Join(ctx, 0, match.Joiner{Name: "Hana"}); err != nil {
 		t.Fatal(err)
 	}
 	stillOpen("the host joined from the lobby")
@@ -60,7 +60,7 @@ func TestAutoStartWaitsForEveryPlayerHere(t *testing.T) {
 	}
 	defer x.Unwatch(spec)
 	// The friend joins by the invite and opens the page.
-	if _, err := x.Join(ctx, 1, "Gus", ""); err != nil {
+	if _, err := x.Join(ctx, 1, match.Joiner{Name: "Gus"}); err != nil {
 		t.Fatal(err)
 	}
 	stillOpen("every seat joined, the host not on the page")
@@ -108,7 +108,7 @@ func TestAutoStartForgetsWhoLeft(t *testing.T) {
 	}
 	x, _ := m.Get(ctx, c.Match.ID)
 	for s, name := range []string{"Hana", "Gus"} {
-		if _, err := x.Join(ctx, engine.Seat(s), name, ""); err != nil {
+		if _, err := x.Join(ctx, engine.Seat(s), match.Joiner{Name: name}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -33,9 +33,11 @@ type StepView struct {
 }
 
 // View returns what audience seat (a seat or engine.Spectator) saw after
-// record step of match id's log. token is the caller's seat token, if any:
-// while the match is under way it must hold seat for a seat's view.
-func (m *Manager) View(ctx context.Context, id string, seat engine.Seat, step int, token string) (*StepView, error) {
+// record step of match id's log. token is the caller's seat token, if any,
+// and account the account it is signed in to, if any: while the match is
+// under way the token must hold seat, or the account hold it, for a seat's
+// view.
+func (m *Manager) View(ctx context.Context, id string, seat engine.Seat, step int, token, account string) (*StepView, error) {
 	rec, err := m.overOrStored(ctx, id)
 	if err != nil {
 		return nil, err
@@ -46,7 +48,7 @@ func (m *Manager) View(ctx context.Context, id string, seat engine.Seat, step in
 	if rec.Status == store.Failed || rec.Status == store.Closed {
 		return nil, overRefusal(rec)
 	}
-	if !rec.Status.Over() && seat != engine.Spectator {
+	if !rec.Status.Over() && seat != engine.Spectator && (account == "" || rec.Seats[seat].Account != account) {
 		switch {
 		case token == "":
 			return nil, refuse(CodeNoToken, "While the match is under way, a seat's view is shown to its player alone: send the seat's token.")

@@ -32,7 +32,7 @@ func TestStepViewsFromKeptStatesAreTheSame(t *testing.T) {
 	key := func(seat engine.Seat, step int) string { return fmt.Sprint(seat, "/", step) }
 	for _, step := range steps {
 		for _, seat := range []engine.Seat{engine.Spectator, 0, 3} {
-			v, err := cold.View(ctx, lm.id, seat, step, "")
+			v, err := cold.View(ctx, lm.id, seat, step, "", "")
 			if err != nil {
 				t.Fatalf("step %d: %v", step, err)
 			}
@@ -47,7 +47,7 @@ func TestStepViewsFromKeptStatesAreTheSame(t *testing.T) {
 			for range 3 * len(steps) {
 				step := steps[r.IntN(len(steps))]
 				seat := []engine.Seat{engine.Spectator, 0, 3}[r.IntN(3)]
-				v, err := warm.View(ctx, lm.id, seat, step, "")
+				v, err := warm.View(ctx, lm.id, seat, step, "", "")
 				if err != nil {
 					t.Errorf("step %d: %v", step, err)
 					return
@@ -78,7 +78,7 @@ func BenchmarkStepView(b *testing.B) {
 			}
 			b.Run(name, func(b *testing.B) {
 				for b.Loop() {
-					if _, err := m.View(ctx, lm.id, engine.Spectator, step, ""); err != nil {
+					if _, err := m.View(ctx, lm.id, engine.Spectator, step, "", ""); err != nil {
 						b.Fatal(err)
 					}
 				}

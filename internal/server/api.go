@@ -245,7 +245,7 @@ func (s *Server) createMatch(w http.ResponseWriter, r *http.Request) {
 	err := s.decodeBody(w, r, &req, false)
 	var c *match.Created
 	if err == nil {
-		req.Owner = string(who)
+		req.Owner, req.Account = string(who), s.who(r)
 		c, err = s.mgr.Create(r.Context(), req)
 	}
 	if err != nil {
@@ -256,6 +256,12 @@ func (s *Server) createMatch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.metrics.created.Inc()
+	writeJSON(w, http.StatusCreated, createdOf(c))
+}
+
+// createdOf is the answer to a creation: the match, its host token, and
+// each seat's token and invite link.
+func createdOf(c *match.Created) CreatedMatch {
 	out := CreatedMatch{Match: c.Match, HostToken: c.HostToken}
 	for i, t := range c.Tokens {
 		cs := CreatedSeat{Seat: engine.Seat(i), Kind: c.Match.Seats[i].Kind, Token: t}
@@ -264,7 +270,7 @@ func (s *Server) createMatch(w http.ResponseWriter, r *http.Request) {
 		}
 		out.Seats = append(out.Seats, cs)
 	}
-	writeJSON(w, http.StatusCreated, out)
+	return out
 }
 
 // reads counts a read of matches against its client's allowance (see
@@ -331,11 +337,22 @@ func (s *Server) getMatch(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, sum)
 }
 
-// seatOf returns the seat of the request's token in match x.
-func seatOf(r *http.Request, x match.Handle) (engine.Seat, error) {
+// seatOf returns the seat of the request's token in match x, or, without
+// a token, the seat that account who (the request's, "" for none) holds:
+// the one ?seat= names, or its only one.
+func seatOf(r *http.Request, x match.Handle, who string) (engine.Seat, error) {
 	t := tokenOf(r)
+	if t == "" && who != "" {
+		held := x.SeatsHeldBy(who)
+		v := r.URL.Query().Get("seat")
+		for _, seat := range held {
+			if v == strconv.Itoa(int(seat)) || v == "" && len(held) == 1 {
+				return seat, nil
+			}
+		}
+	}
 	if t == "" {
-		return 0, &match.Error{Code: CodeNoToken, Message: "This needs the seat's token (Authorization: Bearer <token>)."}
+		return 0, &match.Error{Code: CodeNoToken, Message: "This needs the seat's token (Authorization: Bearer <token>), or to be signed in to the account that holds it."}
 	}
 	seat, ok := x.SeatOf(t)
 	if !ok {
@@ -359,13 +376,17 @@ func (s *Server) joinMatch(w http.ResponseWriter, r *http.Request) {
 		Seat  engine.Seat   `json:"seat"`
 		Match match.Summary `json:"match"`
 	}
+	me := s.who(r)
 	err := s.mgr.Use(r.Context(), r.PathValue("id"), func(x match.Handle) error {
-		seat, err := seatOf(r, x)
+		seat, err := seatOf(r, x, me)
 		if err != nil {
 			return err
 		}
+		if err := s.notBlocked(r, x.CreatorAccount(), me); err != nil {
+			return err
+		}
 		out.Seat = seat
-		out.Match, err = x.Join(r.Context(), seat, body.Name, string(s.clientOf(r)))
+		out.Match, err = x.Join(r.Context(), seat, match.Joiner{Name: body.Name, Client: string(s.clientOf(r)), Account: me})
 		return err
 	})
 	if err != nil {
@@ -378,11 +399,10 @@ func (s *Server) joinMatch(w http.ResponseWriter, r *http.Request) {
 func (s *Server) startMatch(w http.ResponseWriter, r *http.Request) {
 	var sum match.Summary
 	err := s.mgr.Use(r.Context(), r.PathValue("id"), func(x match.Handle) (err error) {
-		t := tokenOf(r)
-		if t == "" {
+		if tokenOf(r) == "" && s.who(r) == "" {
 			return &match.Error{Code: CodeNoToken, Message: "Starting a match needs its host token (Authorization: Bearer <token>)."}
 		}
-		if !x.IsHost(t) {
+		if !s.hosts(r, x) {
 			return &match.Error{Code: match.CodeBadToken, Message: "This is not the host token of this match."}
 		}
 		sum, err = x.Start(r.Context())
@@ -398,12 +418,12 @@ func (s *Server) startMatch(w http.ResponseWriter, r *http.Request) {
 // closeMatch closes a match that never started, or that failed, for its
 // host (see match.Manager.Close).
 func (s *Server) closeMatch(w http.ResponseWriter, r *http.Request) {
-	t := tokenOf(r)
-	if t == "" {
+	t, me := tokenOf(r), s.who(r)
+	if t == "" && me == "" {
 		writeError(w, &match.Error{Code: CodeNoToken, Message: "Closing a match needs its host token (Authorization: Bearer <token>)."})
 		return
 	}
-	sum, err := s.mgr.Close(r.Context(), r.PathValue("id"), t)
+	sum, err := s.mgr.Close(r.Context(), r.PathValue("id"), t, me)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -411,22 +431,42 @@ func (s *Server) closeMatch(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, sum)
 }
 
-// audience returns the seat a request may see: its token's seat, or the
-// spectators without a token.
-func audience(r *http.Request, x match.Handle) (engine.Seat, error) {
+// audience returns the seat a request may see: its token's seat (or, signed
+// in to account who, the seat ?seat= names that it holds), or the
+// spectators without either.
+func audience(r *http.Request, x match.Handle, who string) (engine.Seat, error) {
 	if tokenOf(r) == "" && r.Header.Get("Authorization") == "" {
-		if r.URL.Query().Has("seat") {
+		if !r.URL.Query().Has("seat") {
+			return engine.Spectator, nil
+		}
+		if who == "" {
 			return 0, &match.Error{Code: CodeNoToken, Message: "Seeing a seat's view needs the seat's token."}
 		}
-		return engine.Spectator, nil
 	}
-	return seatOf(r, x)
+	return seatOf(r, x, who)
+}
+
+// notBlocked refuses account who a seat at a table whose creating account
+// blocks it.
+func (s *Server) notBlocked(r *http.Request, creator, who string) error {
+	if s.accounts == nil || creator == "" || who == "" || creator == who {
+		return nil
+	}
+	blocked, err := s.accounts.Blocks(r.Context(), creator, who)
+	if err != nil {
+		return accountError(err)
+	}
+	if blocked {
+		return &match.Error{Code: CodeBlocked, Message: "The host of this match does not take you at their table."}
+	}
+	return nil
 }
 
 func (s *Server) matchState(w http.ResponseWriter, r *http.Request) {
 	var b []byte
+	me := s.who(r)
 	err := s.mgr.Use(r.Context(), r.PathValue("id"), func(x match.Handle) error {
-		seat, err := audience(r, x)
+		seat, err := audience(r, x, me)
 		if err != nil {
 			return err
 		}
@@ -469,7 +509,7 @@ func (s *Server) matchView(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &match.Error{Code: match.CodeBadParameters, Message: "step is the number of records replayed: 0 for the start, and up to the length of the log."})
 		return
 	}
-	v, err := s.mgr.View(r.Context(), r.PathValue("id"), seat, step, tokenOf(r))
+	v, err := s.mgr.View(r.Context(), r.PathValue("id"), seat, step, tokenOf(r), s.who(r))
 	if err != nil {
 		writeError(w, err)
 		return

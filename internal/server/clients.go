@@ -172,8 +172,8 @@ func ParseTrustedProxies(list []string) ([]netip.Prefix, error) {
 // forgotten.
 type clients struct {
 	// Allowances, each a rate a second and a burst; a rate of 0: no limit.
-	createRate, readRate, dialRate    float64
-	createBurst, readBurst, dialBurst int
+	createRate, readRate, dialRate, signInRate float64
+	createBurst, readBurst, dialBurst          int
 	// Per client; 0: no limit.
 	maxOpen, maxSockets, maxSpectators int
 	maxConns                           int // from one address
@@ -195,13 +195,13 @@ type clients struct {
 }
 
 type clientState struct {
-	create, read, dial *limiter // nil until first used
-	open               int      // matches created and not ended, creations under way included
-	sockets            int
-	spectators         int
-	conns              int
-	overflow           int         // connections let in over a cap
-	watching           []*sockConn // its spectator sockets not told to go, oldest first
+	create, read, dial, signIn *limiter // nil until first used
+	open                       int      // matches created and not ended, creations under way included
+	sockets                    int
+	spectators                 int
+	conns                      int
+	overflow                   int         // connections let in over a cap
+	watching                   []*sockConn // its spectator sockets not told to go, oldest first
 }
 
 // held is a state a client's holdings count in, with the number of
@@ -215,7 +215,7 @@ func newClients(c Config) *clients {
 	return &clients{
 		createRate: max(c.CreateRate, 0) / 60, createBurst: c.CreateBurst,
 		readRate: max(c.ReadRate, 0), readBurst: c.ReadBurst,
-		dialRate: max(c.SocketRate, 0) / 60, dialBurst: c.SocketBurst,
+		dialRate: max(c.SocketRate, 0) / 60, dialBurst: c.SocketBurst, signInRate: max(c.SignInRate, 0) / 60,
 		maxOpen: max(c.OpenPerClient, 0), maxSockets: max(c.SocketsPerClient, 0), maxSpectators: max(c.SpectatorsPerClient, 0),
 		maxConns: max(c.ConnsPerClient, 0), maxTotal: c.MaxConns, maxOverflow: c.overflowConns,
 		maxSpecTotal: c.MaxSpectators, maxSpecMatch: max(c.SpectatorsPerMatch, 0),
@@ -251,7 +251,7 @@ func (cs *clients) holders(c client) []held {
 func (cs *clients) sweepIdle(now time.Time) {
 	for c, st := range cs.by {
 		if st.open == 0 && st.sockets == 0 && st.conns == 0 && st.overflow == 0 &&
-			st.create.fullOrNil(now) && st.read.fullOrNil(now) && st.dial.fullOrNil(now) {
+			st.create.fullOrNil(now) && st.read.fullOrNil(now) && st.dial.fullOrNil(now) && st.signIn.fullOrNil(now) {
 			delete(cs.by, c)
 		}
 	}
@@ -308,6 +308,23 @@ func specCount(st *clientState) *int            { return &st.spectators }
 func connCount(st *clientState) *int            { return &st.conns }
 func createAllowance(st *clientState) **limiter { return &st.create }
 func dialAllowance(st *clientState) **limiter   { return &st.dial }
+func signInAllowance(st *clientState) **limiter { return &st.signIn }
+
+// signInBurst is the burst of the allowance of requests to sign in.
+const signInBurst = 10
+
+// allowSignIn takes one request to sign in of c's allowance, or says when
+// to try again.
+func (s *Server) allowSignIn(c client, now time.Time) error {
+	cs := s.clients
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if ok, wait := allow(cs.holders(c), signInAllowance, cs.signInRate, signInBurst, now); !ok {
+		return s.refuseLimit(CodeRateLimited, wait,
+			"You are asking to sign in too often: at most %g times a minute. Try again in %d seconds.", cs.signInRate*60, retrySeconds(wait))
+	}
+	return nil
+}
 
 // release lowers one of c's counts (and its network's).
 func (cs *clients) release(c client, count func(*clientState) *int) {

@@ -305,7 +305,7 @@ func TestRetention(t *testing.T) {
 		_, err := e.c.Match(ctx, done.Match.ID)
 		return apiCode(err) == match.CodeUnknownMatch
 	})
-	if log, err := e.srv.Manager().View(ctx, done.Match.ID, engine.Spectator, 1, ""); err == nil {
+	if log, err := e.srv.Manager().View(ctx, done.Match.ID, engine.Spectator, 1, "", ""); err == nil {
 		t.Fatalf("the pruned match's log is still there: %+v", log)
 	}
 	if sum, err := e.c.Match(ctx, open.Match.ID); err != nil || sum.Status != store.Open {

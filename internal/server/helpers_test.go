@@ -10,9 +10,11 @@ import (
 	"log/slog"
 	"maps"
 	"math/rand/v2"
+	"net"
 	"net/http/httptest"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -24,14 +26,19 @@ import (
 	"sortie/internal/store"
 )
 
+// autoPublicURL, as Config.PublicURL, has env give the server the public
+// address of its listener, on localhost: accounts are on.
+const autoPublicURL = "auto"
+
 // env is a server on a real SQLite file behind a real HTTP listener.
 type env struct {
-	t     testing.TB
-	cfg   server.Config
-	srv   *server.Server
-	hs    *httptest.Server
-	c     *client.Client
-	games []engine.Game
+	t      testing.TB
+	cfg    server.Config
+	public string // the server's public URL, with accounts
+	srv    *server.Server
+	hs     *httptest.Server
+	c      *client.Client
+	games  []engine.Game
 }
 
 // newEnv starts a server serving games, with cfg's other settings.
@@ -65,17 +72,22 @@ func (w *testWriter) Write(b []byte) (int, error) {
 
 func (e *env) start() {
 	e.t.Helper()
-	srv, err := server.New(e.cfg)
+	e.hs = httptest.NewUnstartedServer(nil)
+	cfg := e.cfg
+	if cfg.PublicURL == autoPublicURL {
+		// Passkeys and cookies want a host name: localhost.
+		cfg.PublicURL = "http://localhost:" + strconv.Itoa(e.hs.Listener.Addr().(*net.TCPAddr).Port)
+	}
+	srv, err := server.New(cfg)
 	if err != nil {
 		e.t.Fatal(err)
 	}
 	if _, err := srv.Resume(context.Background()); err != nil {
 		e.t.Fatal(err)
 	}
-	e.srv = srv
+	e.srv, e.public = srv, cfg.PublicURL
 	// As Run serves: with the server's timeouts, behind its caps on
 	// connections.
-	e.hs = httptest.NewUnstartedServer(nil)
 	e.hs.Config = srv.HTTPServer()
 	e.hs.Listener = srv.Guard(e.hs.Listener)
 	e.hs.Start()

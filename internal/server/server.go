@@ -11,6 +11,7 @@ package server
 import (
 	"context"
 	"crypto/subtle"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"io/fs"
@@ -25,6 +26,7 @@ import (
 	"time"
 
 	"sortie/engine"
+	"sortie/internal/account"
 	"sortie/internal/bus"
 	"sortie/internal/match"
 	"sortie/internal/store"
@@ -93,6 +95,23 @@ type Config struct {
 	// PprofAdminOnly keeps Go's profiles off the public handler (the
 	// command sets it when it serves an admin address).
 	PprofAdminOnly bool
+	// PublicURL is where players reach the server (https://sortie.example):
+	// sign-in links lead there and passkeys belong to its host. Empty: the
+	// server keeps no accounts (everyone plays as a guest).
+	PublicURL string
+	// SMTP is the mail server sign-in links go through
+	// (smtp://user:pass@host:port, STARTTLS when offered; smtps:// for TLS
+	// from the start); empty: no sign-in by e-mail. MailFrom is the
+	// sender's address ("Sortie <sortie@example.org>").
+	SMTP     string
+	MailFrom string
+	// MailTLS, if set, is the TLS configuration of the mail server's
+	// connections (tests trust their own certificate with it).
+	MailTLS *tls.Config
+	// SignInRate is how many requests to sign in (links asked for, passkey
+	// ceremonies) a client may make a minute: 10 by default, in bursts of
+	// 10.
+	SignInRate float64
 	// MetricsToken, if set, lets a request bearing it ("Authorization:
 	// Bearer <token>") read /metrics from any address. Without it, the
 	// public handler shows /metrics only to loopback peers that are not
@@ -204,6 +223,16 @@ type Config struct {
 	// overflowConns is how many connections over a cap are let in for
 	// /healthz and /metrics alone (set by withDefaults).
 	overflowConns int
+	// flaws are security flaws planted by the tests that show the checks
+	// catch them (export_test.go); always zero outside those tests.
+	flaws flaws
+}
+
+// flaws are the server's plantable flaws (see Config.flaws).
+type flaws struct {
+	account       account.Flaws
+	noOriginCheck bool // writes from other sites' pages are taken
+	noSignInRate  bool // no allowance of requests to sign in
 }
 
 // Server serves the API. Make it with [New], serve [Server.Handler], and stop
@@ -218,6 +247,8 @@ type Server struct {
 	draining atomic.Bool
 	mgr      *match.Manager
 	metrics  *metrics
+	acc      *account.Service // nil: no accounts
+	accounts store.Accounts   // the store's accounts, when acc is set
 	handler  http.Handler
 	admin    http.Handler
 	clients  *clients
@@ -269,8 +300,42 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.mgr = match.NewManager(mc)
 	s.metrics.watch(s.mgr)
+	if err := s.openAccounts(); err != nil {
+		if s.ownStore {
+			s.store.Close()
+		}
+		return nil, err
+	}
 	s.routes()
 	return s, nil
+}
+
+// openAccounts sets accounts up when the server has a public URL.
+func (s *Server) openAccounts() error {
+	if s.cfg.PublicURL == "" {
+		return nil
+	}
+	u, err := publicURL(s.cfg.PublicURL)
+	if err != nil {
+		return err
+	}
+	st, ok := s.store.(store.Accounts)
+	if !ok {
+		return errors.New("server: this store keeps no accounts")
+	}
+	var mailer account.Mailer
+	if s.cfg.SMTP != "" {
+		from := s.cfg.MailFrom
+		if from == "" {
+			from = "Sortie <sortie@" + u.Hostname() + ">"
+		}
+		if mailer, err = account.NewSMTP(s.cfg.SMTP, from, s.cfg.MailTLS); err != nil {
+			return err
+		}
+	}
+	s.acc, err = account.New(account.Config{Store: st, PublicURL: u, Mailer: mailer, Logger: s.log, Flaws: s.cfg.flaws.account})
+	s.accounts = st
+	return err
 }
 
 // withDefaults fills in what cfg leaves to the defaults (see Config).
@@ -315,7 +380,7 @@ func withDefaults(cfg Config) Config {
 	for _, r := range []struct {
 		v   *float64
 		def float64
-	}{{&cfg.CreateRate, 10}, {&cfg.SocketRate, 60}, {&cfg.ReadRate, 20}} {
+	}{{&cfg.CreateRate, 10}, {&cfg.SocketRate, 60}, {&cfg.ReadRate, 20}, {&cfg.SignInRate, 10}} {
 		if *r.v == 0 {
 			*r.v = r.def
 		}
@@ -411,12 +476,22 @@ func (s *Server) routes() {
 	if s.cfg.Pprof && !s.cfg.PprofAdminOnly {
 		servePprof(mux)
 	}
+	s.accountRoutes(mux)
 	if s.cfg.Static != nil {
 		mux.Handle("/", http.FileServerFS(s.cfg.Static))
 	} else {
 		mux.HandleFunc("GET /{$}", placeholder)
 	}
-	s.handler = secureHeaders(s.overCapGate(mux))
+	// Writes are refused from other sites' pages (cookies make them the
+	// player's); the API's and the sign-in's requests carry their session.
+	var h http.Handler = http.NewCrossOriginProtection().Handler(mux)
+	if s.cfg.flaws.noOriginCheck {
+		h = mux
+	}
+	if s.acc != nil {
+		h = s.withSessions(h)
+	}
+	s.handler = secureHeaders(s.overCapGate(h))
 
 	admin := http.NewServeMux()
 	admin.HandleFunc("GET /healthz", s.healthz)

@@ -50,14 +50,19 @@ func (s *Server) socket(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	who, id := s.clientOf(r), r.PathValue("id")
-	// Without a token, a spectator (audience says so, or refuses).
-	spectator := tokenOf(r) == "" && r.Header.Get("Authorization") == ""
+	// Without a token (or an account's session asking for its seat), a
+	// spectator (audience says so, or refuses).
+	var me string
+	if r.URL.Query().Has("seat") {
+		me = s.who(r)
+	}
+	spectator := tokenOf(r) == "" && r.Header.Get("Authorization") == "" && me == ""
 	err := s.reserveSocket(who, id, spectator, time.Now())
 	if err == nil {
 		var h match.Handle
 		if h, err = s.mgr.Open(r.Context(), id); err == nil {
 			var seat engine.Seat
-			if seat, err = audience(r, h); err == nil {
+			if seat, err = audience(r, h, me); err == nil {
 				s.openSocket(w, r, h, seat, who)
 				return
 			}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"sortie/engine"
@@ -43,7 +44,8 @@ func (h holding) refusal(id string, e Epoch, need Status) error {
 // refused reports whether err is a write's own refusal, which writes nothing
 // and leaves the rest of its batch to land.
 func refused(err error) bool {
-	return errors.Is(err, ErrConflict) || errors.Is(err, ErrFenced) || errors.Is(err, ErrNotFound) || errors.Is(err, ErrLeased)
+	return errors.Is(err, ErrConflict) || errors.Is(err, ErrFenced) || errors.Is(err, ErrNotFound) || errors.Is(err, ErrLeased) ||
+		errors.Is(err, ErrNoAccount) || errors.Is(err, ErrTaken)
 }
 
 func leased(id, holder string, until time.Time) error {
@@ -238,4 +240,103 @@ func readIDs(rs rows, fault func(error) error) ([]string, error) {
 		ids = append(ids, id)
 	}
 	return ids, fault(rs.Err())
+}
+
+// canonicalEmail is an e-mail address as the store keeps and compares it:
+// in lower case, by Go's rules, so that both databases agree on it whatever
+// their collation.
+func canonicalEmail(email string) string { return strings.ToLower(email) }
+
+func noAccount(id string) error { return fmt.Errorf("%w: %s", ErrNoAccount, id) }
+
+func takenAccount(id string) error {
+	return fmt.Errorf("%w: the id, e-mail address or handle of account %s", ErrTaken, id)
+}
+
+func noPasskey(account string) error {
+	return fmt.Errorf("%w: account %s has no such passkey", ErrNoAccount, account)
+}
+
+func takenPasskey(account string) error {
+	return fmt.Errorf("%w: the passkey added to account %s", ErrTaken, account)
+}
+
+var errNoToken = fmt.Errorf("%w: the sign-in token is not held (used, past its time, or never given)", ErrNoAccount)
+
+// checkAccount refuses an account that cannot be stored.
+func checkAccount(a *Account) error {
+	if a.ID == "" || len(a.Handle) == 0 {
+		return errors.New("store: an account needs an id and a handle")
+	}
+	return nil
+}
+
+// checkPasskey refuses a passkey that cannot be stored.
+func checkPasskey(p *Passkey) error {
+	if len(p.ID) == 0 || p.Account == "" {
+		return errors.New("store: a passkey needs an id and an account")
+	}
+	return nil
+}
+
+// checkPair refuses a follow or block that is not between two accounts.
+func checkPair(verb, from, to string) error {
+	switch {
+	case from == "" || to == "":
+		return fmt.Errorf("store: %s needs two accounts", verb)
+	case from == to:
+		return fmt.Errorf("store: account %s cannot %s itself", from, verb)
+	}
+	return nil
+}
+
+// checkInvitation refuses an invitation that names no match or account.
+func checkInvitation(inv Invitation) error {
+	if inv.Match == "" || inv.Account == "" || inv.From == "" {
+		return errors.New("store: an invitation needs a match, the account invited and the account inviting")
+	}
+	return nil
+}
+
+// heldSeats lists the seats that accounts hold, by seat index, for the
+// seat_accounts table.
+func heldSeats(seats []Seat) (index []int32, account []string) {
+	for i, st := range seats {
+		if st.Account != "" {
+			index, account = append(index, int32(i)), append(account, st.Account)
+		}
+	}
+	return index, account
+}
+
+// forgetAccount leaves the seats that account held to nobody, marked as a
+// deleted player's, with their names cleared ([Accounts.DeleteAccount]),
+// and reports whether there was one.
+func forgetAccount(seats []Seat, account string) bool {
+	changed := false
+	for i := range seats {
+		if seats[i].Account == account {
+			seats[i].Account, seats[i].Name, seats[i].Deleted = "", "", true
+			changed = true
+		}
+	}
+	return changed
+}
+
+// relationKinds are the kinds of [Relations] rows, as the queries name them.
+const (
+	relFollowing = "following"
+	relFollower  = "follower"
+	relBlocked   = "blocked"
+)
+
+func (r *Relations) add(kind, id string) {
+	switch kind {
+	case relFollowing:
+		r.Following = append(r.Following, id)
+	case relFollower:
+		r.Followers = append(r.Followers, id)
+	case relBlocked:
+		r.Blocked = append(r.Blocked, id)
+	}
 }

@@ -133,6 +133,77 @@ var postgresMigrations = []string{
 	// Who created a match, for the limits a node rebuilds when it starts.
 	`ALTER TABLE matches ADD COLUMN creator text NOT NULL DEFAULT '';
 	CREATE INDEX matches_created ON matches (created) WHERE creator <> '';`,
+
+	// Accounts, how they sign in, the seats they hold (seat_accounts
+	// indexes the seats' own account field), the seats kept for them, and
+	// whom they follow or block. An account's e-mail address is kept in
+	// lower case, unique unless empty. The constraints' names say, in a
+	// unique violation, what was taken (see fault).
+	`ALTER TABLE matches ADD COLUMN account text NOT NULL DEFAULT '';
+	CREATE INDEX matches_account ON matches (account) WHERE account <> '';
+	CREATE TABLE accounts (
+		id      text PRIMARY KEY,
+		name    text NOT NULL,
+		email   text NOT NULL DEFAULT '',
+		lang    text NOT NULL DEFAULT '',
+		handle  bytea NOT NULL CONSTRAINT accounts_handle UNIQUE,
+		created timestamptz NOT NULL
+	);
+	CREATE UNIQUE INDEX accounts_email ON accounts (email) WHERE email <> '';
+	CREATE TABLE passkeys (
+		id         bytea PRIMARY KEY,
+		account    text NOT NULL,
+		name       text NOT NULL,
+		credential bytea NOT NULL,
+		created    timestamptz NOT NULL,
+		used       timestamptz
+	);
+	CREATE INDEX passkeys_account ON passkeys (account, created);
+	CREATE TABLE sessions (
+		hash    bytea PRIMARY KEY,
+		data    bytea NOT NULL,
+		account text NOT NULL DEFAULT '',
+		expiry  timestamptz NOT NULL
+	);
+	CREATE INDEX sessions_account ON sessions (account) WHERE account <> '';
+	CREATE INDEX sessions_expiry ON sessions (expiry);
+	CREATE TABLE sign_in_tokens (
+		hash    bytea PRIMARY KEY,
+		email   text NOT NULL,
+		expires timestamptz NOT NULL
+	);
+	CREATE INDEX sign_in_tokens_expires ON sign_in_tokens (expires);
+	CREATE TABLE seat_accounts (
+		match_id text NOT NULL,
+		seat     integer NOT NULL,
+		account  text NOT NULL,
+		PRIMARY KEY (match_id, seat)
+	);
+	CREATE INDEX seat_accounts_account ON seat_accounts (account);
+	CREATE TABLE invitations (
+		match_id     text NOT NULL,
+		seat         integer NOT NULL,
+		account      text NOT NULL,
+		from_account text NOT NULL,
+		created      timestamptz NOT NULL,
+		PRIMARY KEY (match_id, seat)
+	);
+	CREATE INDEX invitations_account ON invitations (account, created);
+	CREATE INDEX invitations_from ON invitations (from_account);
+	CREATE TABLE follows (
+		from_account text NOT NULL,
+		to_account   text NOT NULL,
+		created      timestamptz NOT NULL,
+		PRIMARY KEY (from_account, to_account)
+	);
+	CREATE INDEX follows_to ON follows (to_account);
+	CREATE TABLE blocks (
+		from_account text NOT NULL,
+		to_account   text NOT NULL,
+		created      timestamptz NOT NULL,
+		PRIMARY KEY (from_account, to_account)
+	);
+	CREATE INDEX blocks_to ON blocks (to_account);`,
 }
 
 // idleInTransaction is how long PostgreSQL lets a connection of the store
@@ -287,6 +358,16 @@ func (s *Postgres) fault(err error) error {
 	}
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
+		if pe.Code == "23505" { // unique_violation
+			// Two nodes gave one address (or id, handle, passkey) at
+			// once: the second's statement met the first's row.
+			switch pe.ConstraintName {
+			case "accounts_pkey", "accounts_handle", "accounts_email":
+				return fmt.Errorf("%w: the id, e-mail address or handle of an account: %v", ErrTaken, err)
+			case "passkeys_pkey":
+				return fmt.Errorf("%w: a passkey's id: %v", ErrTaken, err)
+			}
+		}
 		switch pe.Code[:2] {
 		case "08", "53", "57", "58", "40", "25", "55":
 			// connection, resources (disk full), shutdown, system error,
@@ -356,10 +437,16 @@ func (s *Postgres) Create(ctx context.Context, m *Match) error {
 	if status == "" {
 		status = Open
 	}
+	index, accounts := heldSeats(m.Seats)
 	return s.write(ctx, m.ID, &pgOp{
-		sql: `INSERT INTO matches (id, game, setup, seats, host_hash, settings, status, clock, created, creator)
-			VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING`,
-		args:    []any{m.ID, m.Game, string(setup), seats, m.HostHash, m.Settings, string(status), int64(m.Clock), m.Created, m.Creator},
+		sql: `WITH m AS (INSERT INTO matches (id, game, setup, seats, host_hash, settings, status, clock, created, creator, account)
+				VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (id) DO NOTHING RETURNING id),
+			held AS (INSERT INTO seat_accounts (match_id, seat, account)
+				SELECT m.id, h.seat, h.account FROM m, unnest($12::int[], $13::text[]) AS h (seat, account)
+				ON CONFLICT (match_id, seat) DO UPDATE SET account = excluded.account)
+			SELECT 1 FROM m`,
+		args:    []any{m.ID, m.Game, string(setup), seats, m.HostHash, m.Settings, string(status), int64(m.Clock), m.Created, m.Creator, m.Account, index, accounts},
+		scan:    scanOne,
 		refusal: func(context.Context, pgx.Tx) error { return taken(m.ID) },
 	})
 }
@@ -416,10 +503,17 @@ func (s *Postgres) SetSeat(ctx context.Context, id string, e Epoch, i int, st Se
 	if err != nil {
 		return err
 	}
+	// seat_accounts follows the seat: its row is made, given to another
+	// account, or deleted when nobody's account holds the seat.
 	return s.write(ctx, id, &pgOp{
-		sql: `UPDATE matches SET seats = jsonb_set(seats, ARRAY[$3::int::text], $4::jsonb)
-			WHERE id = $1 AND ` + fence + ` AND $3::int >= 0 AND $3::int < jsonb_array_length(seats)`,
-		args:    []any{id, int64(e), i, string(seat)},
+		sql: `WITH m AS (UPDATE matches SET seats = jsonb_set(seats, ARRAY[$3::int::text], $4::jsonb)
+				WHERE id = $1 AND ` + fence + ` AND $3::int >= 0 AND $3::int < jsonb_array_length(seats) RETURNING id),
+			held AS (INSERT INTO seat_accounts (match_id, seat, account) SELECT id, $3, $5 FROM m WHERE $5 <> ''
+				ON CONFLICT (match_id, seat) DO UPDATE SET account = excluded.account),
+			freed AS (DELETE FROM seat_accounts WHERE $5 = '' AND match_id IN (SELECT id FROM m) AND seat = $3)
+			SELECT 1 FROM m`,
+		args:    []any{id, int64(e), i, string(seat), st.Account},
+		scan:    scanOne,
 		refusal: refuse(id, e, "", func(context.Context, pgx.Tx) error { return badSeat(id, i) }),
 	})
 }
@@ -474,6 +568,8 @@ func (s *Postgres) Prune(ctx context.Context, before time.Time, limit int) (int,
 				ORDER BY finished, id LIMIT $2 FOR UPDATE SKIP LOCKED),
 			r AS (DELETE FROM records WHERE match_id IN (SELECT id FROM gone)),
 			c AS (DELETE FROM chat WHERE match_id IN (SELECT id FROM gone)),
+			sa AS (DELETE FROM seat_accounts WHERE match_id IN (SELECT id FROM gone)),
+			i AS (DELETE FROM invitations WHERE match_id IN (SELECT id FROM gone)),
 			m AS (DELETE FROM matches WHERE id IN (SELECT id FROM gone) RETURNING 1)
 			SELECT count(*) FROM m`,
 		args: []any{before, limitOr100(limit)},
@@ -586,10 +682,14 @@ func (s *Postgres) Check(ctx context.Context) error {
 	return s.q.check(ctx, &pgOp{sql: `UPDATE sortie_health SET checked = clock_timestamp() WHERE id = 1`})
 }
 
-const pgMatchColumns = `id, game, setup, seats::text, host_hash, settings, status, records, clock, outcome,
-	created, started, finished, epoch, owner, (SELECT expires FROM nodes WHERE name = m.owner), reason, absent_since, creator`
+// pgMatchColumns are read from matches m.
+const pgMatchColumns = `m.id, m.game, m.setup, m.seats::text, m.host_hash, m.settings, m.status, m.records, m.clock, m.outcome,
+	m.created, m.started, m.finished, m.epoch, m.owner, (SELECT expires FROM nodes WHERE name = m.owner), m.reason, m.absent_since,
+	m.creator, m.account`
 
-func scanPgMatch(row pgx.Row) (*Match, error) {
+// scanPgMatch reads a match from pgMatchColumns, and the columns after them
+// into more.
+func scanPgMatch(row pgx.Row, more ...any) (*Match, error) {
 	var (
 		m                                  Match
 		setup, seats, status               string
@@ -597,8 +697,9 @@ func scanPgMatch(row pgx.Row) (*Match, error) {
 		clock                              int64
 		started, finished, expires, absent *time.Time
 	)
-	if err := row.Scan(&m.ID, &m.Game, &setup, &seats, &m.HostHash, &m.Settings, &status, &m.Records, &clock, &outcome,
-		&m.Created, &started, &finished, &m.Lease.Epoch, &m.Lease.Node, &expires, &m.Reason, &absent, &m.Creator); err != nil {
+	dest := []any{&m.ID, &m.Game, &setup, &seats, &m.HostHash, &m.Settings, &status, &m.Records, &clock, &outcome,
+		&m.Created, &started, &finished, &m.Lease.Epoch, &m.Lease.Node, &expires, &m.Reason, &absent, &m.Creator, &m.Account}
+	if err := row.Scan(append(dest, more...)...); err != nil {
 		return nil, err
 	}
 	m.Status, m.Clock = Status(status), engine.Millis(clock)
@@ -647,7 +748,7 @@ func (s *Postgres) List(ctx context.Context, f Filter) ([]*Match, error) {
 	ctx, cancel := s.read(ctx)
 	defer cancel()
 	rows, err := s.pool.Query(ctx, `SELECT `+pgMatchColumns+` FROM matches m
-		WHERE (cardinality($1::text[]) = 0 OR status = ANY($1)) AND ($2 = '' OR game = $2) ORDER BY created DESC, id LIMIT $3`,
+		WHERE `+pgFilter+` ORDER BY m.created DESC, m.id LIMIT $3`,
 		statusStrings(f.Statuses), f.Game, limitOr100(f.Limit))
 	if err != nil {
 		return nil, s.fault(err)
@@ -655,6 +756,9 @@ func (s *Postgres) List(ctx context.Context, f Filter) ([]*Match, error) {
 	ms, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (*Match, error) { return scanPgMatch(r) })
 	return ms, s.fault(err)
 }
+
+// pgFilter keeps the matches m of a [Filter]'s statuses ($1) and game ($2).
+const pgFilter = `(cardinality($1::text[]) = 0 OR m.status = ANY($1)) AND ($2 = '' OR m.game = $2)`
 
 // Unfinished returns the ids of open and running matches, oldest first.
 func (s *Postgres) Unfinished(ctx context.Context) ([]string, error) {

@@ -64,6 +64,8 @@ type SQLite struct {
 	// connection as it first runs them: every summary, view and load reads
 	// a match, and loads and histories its log and talk.
 	getStmt, logStmt, chatStmt *sql.Stmt
+	// And the session's, which every request of a signed-in browser reads.
+	sessionStmt *sql.Stmt
 }
 
 // A writerStmt names one of the writer's statements.
@@ -95,6 +97,9 @@ const (
 	stHeartbeat
 	stRelease
 	stCheck
+	// stHoldSeat and stFreeSeat keep seat_accounts in step with the seats.
+	stHoldSeat
+	stFreeSeat
 	numWriterStmts
 )
 
@@ -111,8 +116,8 @@ var writerQueries = [numWriterStmts]string{
 		AND (SELECT coalesce(max(n), 0) FROM records WHERE match_id = ?1) = ?2 - 1`,
 	stLastRecord: `SELECT rec FROM records WHERE match_id = ?1 AND n = ?2 AND n = (SELECT max(n) FROM records WHERE match_id = ?1)`,
 	stHold:       `SELECT epoch, owner, status FROM matches WHERE id = ?`,
-	stCreate: `INSERT INTO matches(id, game, setup, seats, host_hash, settings, status, clock, created, creator)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING`,
+	stCreate: `INSERT INTO matches(id, game, setup, seats, host_hash, settings, status, clock, created, creator, account)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING`,
 	stChat: `INSERT INTO chat(match_id, n, line) SELECT ?1, ?2, ?3
 		WHERE (SELECT coalesce(max(n), 0) FROM chat WHERE match_id = ?1) = ?2 - 1`,
 	stLastChat:    `SELECT line FROM chat WHERE match_id = ?1 AND n = ?2 AND n = (SELECT max(n) FROM chat WHERE match_id = ?1)`,
@@ -130,6 +135,9 @@ var writerQueries = [numWriterStmts]string{
 		ON CONFLICT(name) DO UPDATE SET expires = max(expires, excluded.expires) RETURNING expires`,
 	stRelease: `UPDATE matches SET owner = '' WHERE id = ?`,
 	stCheck:   `UPDATE sortie_health SET checked = ? WHERE id = 1`,
+	stHoldSeat: `INSERT INTO seat_accounts(match_id, seat, account) VALUES (?, ?, ?)
+		ON CONFLICT(match_id, seat) DO UPDATE SET account = excluded.account`,
+	stFreeSeat: `DELETE FROM seat_accounts WHERE match_id = ? AND seat = ?`,
 }
 
 // stmt returns statement k bound to transaction tx, the writer's one under
@@ -203,6 +211,76 @@ var sqliteMigrations = []string{
 	// Who created a match, for the limits a node rebuilds when it starts.
 	`ALTER TABLE matches ADD COLUMN creator TEXT NOT NULL DEFAULT '';
 	CREATE INDEX matches_created ON matches(created) WHERE creator <> '';`,
+
+	// Accounts, how they sign in, the seats they hold (seat_accounts
+	// indexes the seats' own account field), the seats kept for them, and
+	// whom they follow or block. An account's e-mail address is kept in
+	// lower case, unique unless empty.
+	`ALTER TABLE matches ADD COLUMN account TEXT NOT NULL DEFAULT '';
+	CREATE INDEX matches_account ON matches(account) WHERE account <> '';
+	CREATE TABLE accounts (
+		id      TEXT PRIMARY KEY,
+		name    TEXT NOT NULL,
+		email   TEXT NOT NULL DEFAULT '',
+		lang    TEXT NOT NULL DEFAULT '',
+		handle  BLOB NOT NULL UNIQUE,
+		created INTEGER NOT NULL
+	);
+	CREATE UNIQUE INDEX accounts_email ON accounts(email) WHERE email <> '';
+	CREATE TABLE passkeys (
+		id         BLOB PRIMARY KEY,
+		account    TEXT NOT NULL,
+		name       TEXT NOT NULL,
+		credential BLOB NOT NULL,
+		created    INTEGER NOT NULL,
+		used       INTEGER NOT NULL DEFAULT 0
+	);
+	CREATE INDEX passkeys_account ON passkeys(account, created);
+	CREATE TABLE sessions (
+		hash    BLOB PRIMARY KEY,
+		data    BLOB NOT NULL,
+		account TEXT NOT NULL DEFAULT '',
+		expiry  INTEGER NOT NULL
+	) WITHOUT ROWID;
+	CREATE INDEX sessions_account ON sessions(account) WHERE account <> '';
+	CREATE INDEX sessions_expiry ON sessions(expiry);
+	CREATE TABLE sign_in_tokens (
+		hash    BLOB PRIMARY KEY,
+		email   TEXT NOT NULL,
+		expires INTEGER NOT NULL
+	) WITHOUT ROWID;
+	CREATE INDEX sign_in_tokens_expires ON sign_in_tokens(expires);
+	CREATE TABLE seat_accounts (
+		match_id TEXT NOT NULL,
+		seat     INTEGER NOT NULL,
+		account  TEXT NOT NULL,
+		PRIMARY KEY (match_id, seat)
+	) WITHOUT ROWID;
+	CREATE INDEX seat_accounts_account ON seat_accounts(account);
+	CREATE TABLE invitations (
+		match_id     TEXT NOT NULL,
+		seat         INTEGER NOT NULL,
+		account      TEXT NOT NULL,
+		from_account TEXT NOT NULL,
+		created      INTEGER NOT NULL,
+		PRIMARY KEY (match_id, seat)
+	) WITHOUT ROWID;
+	CREATE INDEX invitations_account ON invitations(account, created);
+	CREATE INDEX invitations_from ON invitations(from_account);
+	CREATE TABLE follows (
+		from_account TEXT NOT NULL,
+		to_account   TEXT NOT NULL,
+		created      INTEGER NOT NULL,
+		PRIMARY KEY (from_account, to_account)
+	) WITHOUT ROWID;
+	CREATE INDEX follows_to ON follows(to_account);
+	CREATE TABLE blocks (
+		from_account TEXT NOT NULL,
+		to_account   TEXT NOT NULL,
+		created      INTEGER NOT NULL,
+		PRIMARY KEY (from_account, to_account)
+	) WITHOUT ROWID;
+	CREATE INDEX blocks_to ON blocks(to_account);`,
 }
 
 // OpenSQLite opens the store in the file at path, creating the file (and its
@@ -266,7 +344,7 @@ func OpenSQLite(path string, o SQLiteOptions) (*SQLite, error) {
 	for _, p := range []struct {
 		st **sql.Stmt
 		q  string
-	}{{&s.getStmt, sqliteGet}, {&s.logStmt, sqliteLog}, {&s.chatStmt, sqliteChat}} {
+	}{{&s.getStmt, sqliteGet}, {&s.logStmt, sqliteLog}, {&s.chatStmt, sqliteChat}, {&s.sessionStmt, sqliteSession}} {
 		if *p.st, err = r.Prepare(p.q); err != nil {
 			s.closeStmts()
 			w.Close()
@@ -503,7 +581,7 @@ func (s *SQLite) Close() error {
 }
 
 func (s *SQLite) closeStmts() {
-	for _, st := range append(s.prepared[:], s.getStmt, s.logStmt, s.chatStmt) {
+	for _, st := range append(s.prepared[:], s.getStmt, s.logStmt, s.chatStmt, s.sessionStmt) {
 		if st != nil {
 			st.Close()
 		}
@@ -551,13 +629,19 @@ func (s *SQLite) Create(ctx context.Context, m *Match) error {
 	if status == "" {
 		status = Open
 	}
+	index, accounts := heldSeats(m.Seats)
 	return s.q.write(ctx, m.ID, func(tx *sql.Tx) error {
-		res, err := s.stmt(tx, stCreate).Exec(m.ID, m.Game, string(setup), seats, m.HostHash, m.Settings, string(status), int64(m.Clock), millis(m.Created), m.Creator)
+		res, err := s.stmt(tx, stCreate).Exec(m.ID, m.Game, string(setup), seats, m.HostHash, m.Settings, string(status), int64(m.Clock), millis(m.Created), m.Creator, m.Account)
 		if err != nil {
 			return err
 		}
 		if k, _ := res.RowsAffected(); k != 1 {
 			return taken(m.ID)
+		}
+		for i, seat := range index {
+			if _, err := s.stmt(tx, stHoldSeat).Exec(m.ID, seat, accounts[i]); err != nil {
+				return err
+			}
 		}
 		return nil
 	})
@@ -620,7 +704,14 @@ func (s *SQLite) SetSeat(ctx context.Context, id string, e Epoch, i int, st Seat
 		if err != nil {
 			return err
 		}
-		_, err = s.stmt(tx, stSetSeats).Exec(enc, id)
+		if _, err = s.stmt(tx, stSetSeats).Exec(enc, id); err != nil {
+			return err
+		}
+		if st.Account == "" {
+			_, err = s.stmt(tx, stFreeSeat).Exec(id, i)
+		} else {
+			_, err = s.stmt(tx, stHoldSeat).Exec(id, i, st.Account)
+		}
 		return err
 	})
 }
@@ -678,7 +769,8 @@ func (s *SQLite) Prune(ctx context.Context, before time.Time, limit int) (int, e
 			return err
 		}
 		for _, id := range ids {
-			for _, q := range []string{`DELETE FROM records WHERE match_id = ?`, `DELETE FROM chat WHERE match_id = ?`, `DELETE FROM matches WHERE id = ?`} {
+			for _, q := range []string{`DELETE FROM records WHERE match_id = ?`, `DELETE FROM chat WHERE match_id = ?`,
+				`DELETE FROM seat_accounts WHERE match_id = ?`, `DELETE FROM invitations WHERE match_id = ?`, `DELETE FROM matches WHERE id = ?`} {
 				if _, err := tx.Exec(q, id); err != nil {
 					return err
 				}
@@ -834,13 +926,15 @@ func (s *SQLite) Check(ctx context.Context) error {
 }
 
 // matchColumns are read from matches m; the record count comes from the log.
-const matchColumns = `id, game, setup, seats, host_hash, settings, status,
-	(SELECT coalesce(max(n), 0) FROM records WHERE match_id = m.id), clock, outcome, created, started, finished,
-	epoch, owner, coalesce((SELECT expires FROM nodes WHERE name = m.owner), 0), reason, absent_since, creator`
+const matchColumns = `m.id, m.game, m.setup, m.seats, m.host_hash, m.settings, m.status,
+	(SELECT coalesce(max(n), 0) FROM records WHERE match_id = m.id), m.clock, m.outcome, m.created, m.started, m.finished,
+	m.epoch, m.owner, coalesce((SELECT expires FROM nodes WHERE name = m.owner), 0), m.reason, m.absent_since, m.creator, m.account`
 
 type scanner interface{ Scan(dest ...any) error }
 
-func scanMatch(row scanner) (*Match, error) {
+// scanMatch reads a match from matchColumns, and the columns after them
+// into more.
+func scanMatch(row scanner, more ...any) (*Match, error) {
 	var (
 		m                                   Match
 		setup, seats, status                string
@@ -849,8 +943,9 @@ func scanMatch(row scanner) (*Match, error) {
 		created, started, finished, expires int64
 		absent                              int64
 	)
-	if err := row.Scan(&m.ID, &m.Game, &setup, &seats, &m.HostHash, &m.Settings, &status, &m.Records, &clock, &outcome,
-		&created, &started, &finished, &m.Lease.Epoch, &m.Lease.Node, &expires, &m.Reason, &absent, &m.Creator); err != nil {
+	dest := []any{&m.ID, &m.Game, &setup, &seats, &m.HostHash, &m.Settings, &status, &m.Records, &clock, &outcome,
+		&created, &started, &finished, &m.Lease.Epoch, &m.Lease.Node, &expires, &m.Reason, &absent, &m.Creator, &m.Account}
+	if err := row.Scan(append(dest, more...)...); err != nil {
 		return nil, err
 	}
 	m.Status, m.Clock = Status(status), engine.Millis(clock)
@@ -893,21 +988,9 @@ func (s *SQLite) Log(ctx context.Context, id string) ([][]byte, error) {
 
 // List returns matches, newest first.
 func (s *SQLite) List(ctx context.Context, f Filter) ([]*Match, error) {
-	q := `SELECT ` + matchColumns + ` FROM matches m WHERE 1=1`
-	var args []any
-	if len(f.Statuses) > 0 {
-		q += ` AND status IN (?` + strings.Repeat(`, ?`, len(f.Statuses)-1) + `)`
-		for _, st := range f.Statuses {
-			args = append(args, string(st))
-		}
-	}
-	if f.Game != "" {
-		q += ` AND game = ?`
-		args = append(args, f.Game)
-	}
-	q += ` ORDER BY created DESC, id LIMIT ?`
-	args = append(args, limitOr100(f.Limit))
-	rows, err := s.r.QueryContext(ctx, q, args...)
+	cond, args := sqliteFilter(f, nil)
+	q := `SELECT ` + matchColumns + ` FROM matches m WHERE 1=1` + cond + ` ORDER BY m.created DESC, m.id LIMIT ?`
+	rows, err := s.r.QueryContext(ctx, q, append(args, limitOr100(f.Limit))...)
 	if err != nil {
 		return nil, s.fault(err)
 	}
@@ -921,6 +1004,23 @@ func (s *SQLite) List(ctx context.Context, f Filter) ([]*Match, error) {
 		ms = append(ms, m)
 	}
 	return ms, s.fault(rows.Err())
+}
+
+// sqliteFilter returns the conditions on matches m that keep what f keeps
+// (each beginning with AND), and args with their parameters.
+func sqliteFilter(f Filter, args []any) (string, []any) {
+	var cond string
+	if len(f.Statuses) > 0 {
+		cond += ` AND m.status IN (?` + strings.Repeat(`, ?`, len(f.Statuses)-1) + `)`
+		for _, st := range f.Statuses {
+			args = append(args, string(st))
+		}
+	}
+	if f.Game != "" {
+		cond += ` AND m.game = ?`
+		args = append(args, f.Game)
+	}
+	return cond, args
 }
 
 // Unfinished returns the ids of open and running matches, oldest first.

@@ -89,7 +89,7 @@ func TestSQLiteMigratesAnOldFile(t *testing.T) {
 		t.Fatalf("log after reopening: %q %v", log, err)
 	}
 	versions := readVersions(t, path)
-	if versions != "1 2 3 4 5 6" { // (3: the table talk, 4: ends and their reasons, 5: since when nobody plays, 6: who created each match)
+	if versions != "1 2 3 4 5 6 7" { // (3: the table talk, 4: ends and their reasons, 5: since when nobody plays, 6: who created each match, 7: accounts)
 		t.Fatalf("schema versions recorded: %q", versions)
 	}
 }
@@ -327,4 +327,8 @@ func TestSQLiteCheckFailsWhenTheFileIsImmutable(t *testing.T) {
 	checkBecomes(t, s, false, "with immutable files")
 	writable()
 	checkBecomes(t, s, true, "once the files are writable again")
+}
+
+func TestSQLiteAccounts(t *testing.T) {
+	storetest.RunAccounts(t, sqliteHarness())
 }

@@ -88,6 +88,12 @@ type Seat struct {
 	// Left is set while the seat's human has handed the seat to its bot for
 	// the rest of the match (they may take it back).
 	Left bool `json:"left,omitempty"`
+	// Account is the account that holds the seat ("" for none: a guest's
+	// seat, or nobody's yet); it may play it signed in, without the token.
+	Account string `json:"account,omitempty"`
+	// Deleted is set on a seat whose account was deleted: its name is
+	// gone, and it is shown as a deleted player's.
+	Deleted bool `json:"deleted,omitempty"`
 	// JoinedElsewhere is set once the seat was joined by another client
 	// than the match's creator ([Match.Creator]): somebody else sat at the
 	// table. It is never cleared.
@@ -129,6 +135,9 @@ type Match struct {
 	// Creator is who created the match, as the server tells clients apart
 	// (their network), for its limits; empty if unknown.
 	Creator string
+	// Account is the account that created the match ("" for a guest's):
+	// it may start and close the match signed in, as its host token may.
+	Account string
 	// Lease says which node runs the match, under which epoch.
 	Lease    Lease
 	Created  time.Time

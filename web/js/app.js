@@ -1,8 +1,12 @@
 // The client's entry point: loads the languages, draws the language switch
-// and routes: /play/<match id> is the match page, anything else the lobby.
+// and the header's sign-in (js/session.js), and routes: /play/<match id> is
+// the match page, /help/<game id> a game's How to play, /signin, /account,
+// /friends and /players/<player id> the pages of accounts, anything else
+// the lobby.
 
 import {initI18n, t, setLang, getLang, LANGS, onLang} from './i18n.js';
 import {h, fill} from './ui.js';
+import {drawAccountNav} from './session.js';
 
 function drawLangSwitch() {
   const nav = document.querySelector('header .lang');
@@ -24,10 +28,23 @@ async function main() {
   drawLangSwitch();
   drawStatic();
   onLang(() => { drawLangSwitch(); drawStatic(); });
+  drawAccountNav();
   const root = document.getElementById('main');
-  const m = location.pathname.match(/^\/play\/([A-Za-z0-9_-]+)\/?$/);
-  const help = location.pathname.match(/^\/help\/([a-z0-9_]+)\/?$/);
-  if (help) {
+  const path = location.pathname.replace(/\/$/, '') || '/';
+  const m = path.match(/^\/play\/([A-Za-z0-9_-]+)$/);
+  const help = path.match(/^\/help\/([a-z0-9_]+)$/);
+  const player = path.match(/^\/players\/([A-Za-z0-9_-]+)$/);
+  const pages = {
+    '/signin': async () => new (await import('./signin.js')).SignInPage(root),
+    '/account': async () => new (await import('./account.js')).AccountPage(root),
+    '/friends': async () => new (await import('./friends.js')).FriendsPage(root),
+  };
+  if (pages[path]) {
+    (await pages[path]()).start();
+  } else if (player) {
+    const {ProfilePage} = await import('./profile.js');
+    new ProfilePage(root, player[1]).start();
+  } else if (help) {
     const {HelpPage} = await import('./help.js');
     new HelpPage(root, help[1]).start();
   } else if (m) {

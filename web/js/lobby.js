@@ -9,6 +9,10 @@ import {keyOf, canFocus} from './focus.js';
 import {emblem} from './pictures.js';
 import {botName, seatNames} from './names.js';
 import {ENDED, isOver, endedText} from './ended.js';
+import {currentMe, accountsOn} from './session.js';
+import {MyGames} from './mygames.js';
+import {wantSave, savingWanted, dropIntent, guestSeats, saveProgress} from './progress.js';
+import {inviteFriend} from './friends.js';
 
 export {botName};
 
@@ -33,21 +37,94 @@ export class Lobby {
     this.matches = [];
     this.mine = new Map(); // id → the summary of a match this browser holds
     this.error = '';
+    this.me = null; // the signed-in account, if any
+    this.myGames = null; // "My games", signed in
+    this.notice = null; // {key, error, link}: what signing in or out did
+    this.saved = null; // {saved, failed} or {error}: what saving a guest's matches did
+    this.offer = 0; // the matches a guest played here that may be saved
   }
 
   async start() {
     onLang(() => this.draw());
-    try {
-      const r = await api('GET', '/api/games');
-      this.games = r.games || [];
-    } catch (e) {
-      this.error = errorText(e);
+    const [games, me] = await Promise.all([api('GET', '/api/games').catch((e) => e), currentMe()]);
+    if (games instanceof Error) this.error = errorText(games);
+    else this.games = games.games || [];
+    this.me = me;
+    this.returned();
+    if (me) {
+      this.myGames = new MyGames(me, (id) => this.gameName(id), () => this.draw());
+      await this.myGames.load();
+      await this.progress();
     }
     const want = new URLSearchParams(location.search).get('game');
     this.choose(this.games.find((g) => g.id === want) || null);
     await Promise.all([this.loadMatches(), this.loadMine()]);
     this.draw();
-    this.timer = setInterval(() => Promise.all([this.loadMatches(), this.loadMine()]).then(() => keepFocus(() => { this.drawMatches(); this.drawMineList(); })), 5000);
+    if (location.hash === '#my-games') document.getElementById('my-games')?.focus();
+    else if (this.notice || this.saved || this.offer) document.getElementById('account-notice')?.focus();
+    this.timer = setInterval(() => Promise.all([this.loadMatches(), this.loadMine(), this.myGames && this.myGames.load()])
+      .then(() => keepFocus(() => { this.drawMatches(); this.drawMineList(); this.myGames?.drawList(); })), 5000);
+  }
+
+  // returned reads what the address says of a sign-in just made (the
+  // mail's link and the sign-in page come back to /?signed_in=1, or =new
+  // for a new account; a link that no longer works to /?sign_in=spent), or
+  // of a sign-out or deletion, and takes it out of the address.
+  returned() {
+    const q = new URLSearchParams(location.search);
+    const says = [['signed_in', '1', 'signedIn'], ['signed_in', 'new', 'welcome'], ['sign_in', 'spent', 'spent'],
+      ['sign_in', 'unavailable', 'unavailable'], ['signed_out', '1', 'signedOut'], ['deleted', '1', 'deleted']];
+    for (const [k, v, key] of says) {
+      if (q.get(k) !== v) continue;
+      this.notice = {key, error: k === 'sign_in', link: k === 'sign_in' ? '/signin' : v === 'new' ? '/account' : null};
+      q.delete(k);
+    }
+    if (this.notice) history.replaceState(null, '', location.pathname + (q.size ? '?' + q : '') + location.hash);
+  }
+
+  // progress saves the seats this browser played as a guest to the account
+  // just signed in to, when the player asked for it before signing in;
+  // otherwise it offers to.
+  async progress() {
+    const seats = guestSeats(this.me.id, (id, seat) => this.myGames.holds(id, seat));
+    if (!seats.length) { dropIntent(); this.offer = 0; return; }
+    if (!savingWanted()) {
+      this.offer = new Set(seats.map((x) => x.match)).size;
+      return;
+    }
+    await this.save(seats);
+  }
+
+  async save(seats) {
+    dropIntent();
+    try {
+      const r = await saveProgress(this.me.id, seats || guestSeats(this.me.id, (id, seat) => this.myGames.holds(id, seat)));
+      this.offer = 0;
+      this.saved = r;
+    } catch (e) {
+      this.saved = {error: e};
+    }
+    await this.myGames.load();
+  }
+
+  // drawNotice says what signing in did, and offers to save a guest's
+  // matches: a region the focus goes to when it has something to say.
+  drawNotice() {
+    const n = this.notice, saved = this.saved;
+    if (!n && !saved && !this.offer) return null;
+    return h('section', {class: 'panel notice' + (n && n.error || saved && saved.error ? ' bad' : ''), id: 'account-notice', tabindex: '-1', 'aria-labelledby': this.offer ? 'offer-h' : null},
+      n ? h('p', {id: 'notice-text', role: n.error ? 'alert' : 'status'}, t('notice.' + n.key), n.link ? [' ', h('a', {href: n.link, id: 'notice-link'}, t('notice.' + n.key + 'Link'))] : null) : null,
+      saved ? h('p', {id: 'saved-text', role: saved.error ? 'alert' : 'status'}, savedText(saved)) : null,
+      this.offer ? [
+        h('h2', {id: 'offer-h'}, t('progress.title')),
+        h('p', {id: 'offer-text'}, tn('progress.offer', this.offer)),
+        h('div', {class: 'row'},
+          h('button', {type: 'button', class: 'primary', id: 'save-progress', onclick: async () => {
+            await this.save();
+            this.draw();
+            document.getElementById('account-notice')?.focus();
+          }}, t('progress.save')),
+          h('button', {type: 'button', id: 'save-later', onclick: () => { this.offer = 0; this.draw(); document.getElementById('my-games')?.focus(); }}, t('progress.later')))] : null);
   }
 
   // loadMine fetches the summaries of the matches this browser holds: all
@@ -117,6 +194,8 @@ export class Lobby {
       h('h1', {}, t('lobby.title')),
       h('p', {class: 'lead'}, t('lobby.lead')),
       this.error ? h('p', {class: 'error', role: 'alert'}, this.error) : null,
+      this.drawNotice(),
+      this.myGames ? this.myGames.section() : null,
       h('section', {class: 'panel', 'aria-labelledby': 'new-h'},
         h('h2', {id: 'new-h'}, t('lobby.new')),
         this.drawGames(),
@@ -138,6 +217,7 @@ export class Lobby {
     );
     this.drawMatches();
     this.drawMineList();
+    this.myGames?.drawList();
   }
 
   // showTab shows the matches of a tab; the focus stays on (or goes to)
@@ -311,6 +391,8 @@ export class Lobby {
         const name = (f.seats[first.seat].name || '').trim();
         try { await api('POST', '/api/matches/' + c.match.id + '/join', {name}, first.token); } catch (e) { toast(errorText(e), 'error'); }
       }
+      // Signed in, the match is the account's: it goes to My games.
+      if (this.myGames) await this.myGames.load();
       this.draw();
       document.getElementById('created')?.focus();
     } catch (e) {
@@ -333,7 +415,8 @@ export class Lobby {
           h('input', {type: 'text', readonly: true, value: url, class: 'invite-url', 'aria-label': t('lobby.inviteFor', {n: st.seat + 1}), onfocus: (e) => e.target.select()}),
           h('button', {type: 'button', class: 'copy', onclick: async () => {
             toast(await copyText(url) ? t('lobby.copied') : t('lobby.copyFailed'));
-          }}, t('lobby.copy')));
+          }}, t('lobby.copy')),
+          this.me ? inviteFriend(id, st.seat, c.host_token) : null);
       })),
       first
         ? h('a', {class: 'button primary', id: 'play-link', href: '/play/' + id + '?seat=' + first.seat}, t('lobby.play', {n: first.seat + 1}))
@@ -342,17 +425,29 @@ export class Lobby {
 
   // drawMine is "Your matches": those still to play (open or running),
   // newest first, then the newest finished ones, each with where it stands.
+  // Signed in, "My games" lists the account's matches: this list keeps
+  // those this browser holds that are not the account's. A guest who holds
+  // seats is offered to keep them in an account ("Save my progress").
   drawMine() {
-    if (!Object.keys(heldAll()).length) return null;
+    if (!this.mineHere().length) return null;
+    const guest = accountsOn() && !this.me && guestSeats(null).length;
     return h('section', {class: 'panel', id: 'mine', 'aria-labelledby': 'mine-h'},
-      h('h2', {id: 'mine-h'}, t('lobby.mine')),
-      h('div', {id: 'mine-list'}));
+      h('h2', {id: 'mine-h'}, this.me ? t('lobby.mineBrowser') : t('lobby.mine')),
+      h('div', {id: 'mine-list'}),
+      guest ? h('p', {class: 'save-line', id: 'save-line'}, t('progress.guest'), ' ',
+        h('a', {href: '/signin', id: 'save-progress-link', onclick: () => wantSave()}, t('progress.save'))) : null);
+  }
+
+  // mineHere are the matches this browser holds that "Your matches" lists.
+  mineHere() {
+    const shown = this.myGames ? this.myGames.ids() : new Set();
+    return Object.entries(heldAll()).filter(([id]) => !shown.has(id));
   }
 
   drawMineList() {
     const box = document.getElementById('mine-list');
     if (!box) return;
-    const all = Object.entries(heldAll()).map(([id, m]) => ({id, m, sum: this.mine.get(id)}));
+    const all = this.mineHere().map(([id, m]) => ({id, m, sum: this.mine.get(id)}));
     const active = all.filter((x) => !x.sum || !isOver(x.sum.status)).sort((a, b) => (b.m.created || 0) - (a.m.created || 0));
     const done = all.filter((x) => x.sum && isOver(x.sum.status))
       .sort((a, b) => String(b.sum.finished_at || '').localeCompare(String(a.sum.finished_at || ''))).slice(0, MINE_FINISHED);
@@ -402,7 +497,9 @@ export class Lobby {
       // A bot's name says it is one ("Medium bot"), unless its host named it.
       const seatTexts = (m.seats || []).map((st, i) => (st.kind === 'bot' ? (namedBot(st) ? t('lobby.namedBot', {name: names[i]}) : names[i])
         : names[i] + (st.joined ? '' : ' (' + t('seat.free') + ')')));
-      const mySeat = mine && Object.keys(mine.seats || {}).length ? (mine.last != null ? mine.last : Object.keys(mine.seats)[0]) : null;
+      // A seat held here by its token, or by the account signed in.
+      const ours = this.me ? (m.seats || []).find((st) => st.account === this.me.id) : null;
+      const mySeat = mine && Object.keys(mine.seats || {}).length ? (mine.last != null ? mine.last : Object.keys(mine.seats)[0]) : ours ? ours.seat : null;
       // A match that failed or was closed has nothing to show but why.
       const open = m.status === 'failed' || m.status === 'closed' ? t('lobby.seeWhy') : isOver(m.status) ? t('lobby.replay') : t('lobby.spectate');
       return h('li', {class: 'match', 'data-match': m.id},
@@ -416,6 +513,15 @@ export class Lobby {
           h('a', {class: 'button', 'data-key': 'open-' + m.id, href: '/play/' + m.id}, open, matchContext(this.gameName(m.game), seatTexts))));
     })));
   }
+}
+
+// savedText says what saving a guest's matches did.
+function savedText(r) {
+  if (r.error) return errorText(r.error);
+  const parts = [];
+  if (r.saved) parts.push(tn('progress.saved', r.saved));
+  if (r.failed) parts.push(tn('progress.failed', r.failed));
+  return parts.join(' ') || t('progress.nothing');
 }
 
 // namedBot says whether a bot seat was given a name of its own (bot seats
@@ -477,7 +583,7 @@ function timerField(id, label, value, choices, usual, zero, set) {
       })));
 }
 
-function choiceText(game, key, c) {
+export function choiceText(game, key, c) {
   const k = game + '.opt.' + key + '.' + c;
   if (has(k)) return t(k);
   if (has('opt.choice.' + c)) return t('opt.choice.' + c);

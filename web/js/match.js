@@ -15,6 +15,8 @@ import {installTips} from './tips.js';
 import {announce, announceNews, withdraw} from './announce.js';
 import {prefsPanel, shortcutsOn, singleKey} from './prefs.js';
 import {seatMark, icon} from '/pieces/common.js';
+import {currentMe} from './session.js';
+import {inviteFriend} from './friends.js';
 
 // Retry delays after a dropped connection, in milliseconds.
 const RETRY = [500, 1000, 2000, 4000, 8000, 10000];
@@ -70,7 +72,7 @@ export class MatchPage {
       remember(this.id, {last: seat});
     }
     try {
-      this.summary = await api('GET', '/api/matches/' + this.id);
+      [this.summary, this.me] = await Promise.all([api('GET', '/api/matches/' + this.id), currentMe()]);
       this.info = await api('GET', '/api/games/' + this.summary.game);
     } catch (e) {
       fill(this.root, h('h1', {}, t('match.notFound')), h('p', {class: 'error', role: 'alert'}, errorText(e)),
@@ -84,9 +86,16 @@ export class MatchPage {
     }
     this.mod = await loadBoard(this.summary.game);
     this.seats = this.summary.seats || [];
+    // Signed in, a seat the account holds is played with the session, no
+    // token: the one ?seat= names, or the account's first.
+    if (this.seat < 0 && this.me) {
+      const held = this.seats.filter((st) => st.account === this.me.id).map((st) => st.seat);
+      const pick = seat != null ? held.find((s) => s === seat) : held[0];
+      if (pick != null) this.seat = pick;
+    }
     this.skeleton();
     const me = this.seats[this.seat];
-    if (this.token && me && me.kind === 'human' && !me.joined && !isOver(this.summary.status)) {
+    if (this.seat >= 0 && me && me.kind === 'human' && !me.joined && !isOver(this.summary.status)) {
       this.drawJoin();
       return;
     }
@@ -183,13 +192,14 @@ export class MatchPage {
     this.joining = true;
     this.el.title.textContent = tx(this.info.name);
     this.el.turn.textContent = t('match.joinAs', {n: this.seat + 1});
-    const input = h('input', {id: 'join-name', type: 'text', maxlength: 40, value: playerName(), autocomplete: 'nickname'});
+    const input = h('input', {id: 'join-name', type: 'text', maxlength: 40, value: (this.me && this.me.name) || playerName(), autocomplete: 'nickname'});
     fill(this.el.board, h('form', {class: 'join', onsubmit: async (e) => {
       e.preventDefault();
       const name = input.value.trim();
       setPlayerName(name);
       try {
-        const r = await api('POST', '/api/matches/' + this.id + '/join', {name}, this.token);
+        // (Without a token, the seat ?seat= names that the account holds.)
+        const r = await api('POST', '/api/matches/' + this.id + '/join' + (this.token ? '' : '?seat=' + this.seat), {name}, this.token);
         this.summary = r.match;
         this.seats = r.match.seats;
         this.joining = false;
@@ -214,10 +224,10 @@ export class MatchPage {
   connect() {
     const u = new URL('/api/matches/' + this.id + '/ws', location.href);
     u.protocol = u.protocol === 'https:' ? 'wss:' : 'ws:';
-    if (this.token) {
-      u.searchParams.set('token', this.token);
-      u.searchParams.set('seat', String(this.seat));
-    }
+    if (this.token) u.searchParams.set('token', this.token);
+    // A seat without its token is the signed-in account's (its cookie
+    // goes with the socket's request).
+    if (this.seat >= 0) u.searchParams.set('seat', String(this.seat));
     const ws = new WebSocket(u);
     this.ws = ws;
     ws.onopen = () => {
@@ -329,6 +339,7 @@ export class MatchPage {
     this.draw(events, prev ? prev.view : null);
     if (m.status === 'finished' && was !== 'finished') {
       this.summary.status = 'finished';
+      this.finishedSeen = Date.now();
       this.drawEnd();
     }
     this.alertTurn();
@@ -542,7 +553,8 @@ export class MatchPage {
         'data-seat': st.seat,
       },
       seatMark(st.seat),
-      h('span', {class: 'seat-name'}, this.name(st.seat)),
+      // A player with an account has a profile.
+      st.account ? h('a', {class: 'seat-name', href: '/players/' + encodeURIComponent(st.account)}, this.name(st.seat)) : h('span', {class: 'seat-name'}, this.name(st.seat)),
       st.seat === this.seat ? h('span', {class: 'tag'}, t('match.you')) : null,
       h('span', {class: 'tag'}, st.kind === 'bot' ? t('seat.botLevel', {level: botName(st.bot)}) : st.left ? t('table.seatLeft') : st.played_by === 'bot' ? t('seat.byBot') : st.connected ? t('seat.online') : st.joined ? t('seat.offline') : t('seat.notJoined')),
       actors.includes(st.seat) && this.msg.status === 'running' ? h('span', {class: 'tag acting-tag'}, t('match.toAct')) : null))));
@@ -636,13 +648,22 @@ export class MatchPage {
         const st = this.seats[+s];
         return h('li', {'data-seat': s}, h('span', {}, t('seat.n', {n: +s + 1}), st && st.joined ? [' ', icon('check'), ' ', t('seat.joined')] : ''), ' ',
           h('input', {type: 'text', readonly: true, value: url, class: 'invite-url', 'aria-label': t('lobby.inviteFor', {n: +s + 1}), onfocus: (e) => e.target.select()}),
-          h('button', {type: 'button', onclick: async () => toast(await copyText(url) ? t('lobby.copied') : t('lobby.copyFailed'))}, t('lobby.copy')));
+          h('button', {type: 'button', onclick: async () => toast(await copyText(url) ? t('lobby.copied') : t('lobby.copyFailed'))}, t('lobby.copy')),
+          this.me && st && !st.joined ? this.inviteBox(+s, mine.host) : null);
       })) : null,
       h('button', {type: 'button', id: 'start-btn', onclick: async () => {
         try { await api('POST', '/api/matches/' + this.id + '/start', undefined, mine.host); } catch (e) { this.showError(e); }
       }}, t('match.startNow')),
       ' ', this.closeButton(mine.host, () => this.drawHost()));
     this.el.host.hidden = false;
+  }
+
+  // inviteBox is the control that invites a friend to a seat, kept across
+  // redraws (the friend chosen stays chosen).
+  inviteBox(seat, host) {
+    this.invites = this.invites || new Map();
+    if (!this.invites.has(seat)) this.invites.set(seat, inviteFriend(this.id, seat, host));
+    return this.invites.get(seat);
   }
 
   // closeButton lets the host close a match that never started, or that
@@ -952,7 +973,9 @@ export class MatchPage {
           ranked ? h('td', {}, r.rank ?? '—', trophy(r)) : null, h('td', {}, seatMark(r.seat), ' ', this.name(r.seat), ranked ? '' : trophy(r)), h('td', {}, r.score ?? '—'))))),
       // (The outcome's summary is the game's English sentence about seat
       // numbers: the headline and the table say it in words and names.)
+      h('div', {id: 'rematch', class: 'rematch'}),
       h('div', {id: 'review'}, h('p', {}, t('end.loading'))));
+    this.drawRematch();
     if (!this.replay) {
       try {
         this.replay = await api('GET', '/api/matches/' + this.id + '/replay');
@@ -964,6 +987,82 @@ export class MatchPage {
       this.perspective = this.seat;
     }
     this.drawReview();
+  }
+
+  // ---- rematch ----
+
+  // drawRematch offers a player of the match signed in to play it again in
+  // one click: the same game, settings and players, everyone invited (POST
+  // …/rematch). A rematch another player asked for shows here as their
+  // invitation, to take at once (the page looks for one every few
+  // seconds), and is then the one offered.
+  drawRematch() {
+    const box = this.el && this.el.end.querySelector('#rematch');
+    if (!box || !this.me || !this.seats.some((st) => st.account === this.me.id)) return;
+    const inv = this.rematchInvite;
+    if (inv) {
+      fill(box, h('p', {id: 'rematch-asked'}, t('end.rematchAsked', {name: inv.from.name || t('name.deleted')})),
+        h('button', {type: 'button', class: 'primary', id: 'rematch-take', onclick: async () => {
+          try {
+            await api('POST', '/api/matches/' + inv.match.id + '/seats/' + inv.seat + '/take');
+            location.href = '/play/' + inv.match.id + '?seat=' + inv.seat;
+          } catch (e) {
+            toast(errorText(e), 'error', 8000);
+          }
+        }}, t('end.rematchTake')));
+    } else {
+      fill(box, h('button', {type: 'button', class: 'primary', id: 'rematch-btn', 'aria-describedby': 'rematch-help', onclick: () => this.rematch()}, t('end.rematch')),
+        ' ', h('small', {class: 'help', id: 'rematch-help'}, t('end.rematchHelp')));
+    }
+    if (!this.rematchTimer) {
+      const until = Date.now() + 15 * 60 * 1000;
+      this.rematchTimer = setInterval(() => {
+        if (Date.now() > until) { clearInterval(this.rematchTimer); return; }
+        if (!document.hidden && !this.rematchInvite) this.lookForRematch();
+      }, 4000);
+      this.lookForRematch();
+    }
+  }
+
+  // lookForRematch finds an invitation to a rematch of this match: a seat
+  // of the same game kept for the player by another player of this match
+  // since it ended.
+  async lookForRematch() {
+    let mine;
+    try { mine = await api('GET', '/api/me/matches'); } catch { return; }
+    const players = new Set(this.seats.map((st) => st.account).filter(Boolean));
+    // (When this page saw the match end, if its summary does not say: a
+    // minute's leeway for the clocks of the browser and the server.)
+    const ended = Date.parse(this.summary.finished_at || '') || this.finishedSeen || 0;
+    const inv = (mine.invited || []).find((i) => i.match.game === this.game && i.from && players.has(i.from.id) &&
+      Date.parse(i.match.created_at) >= ended - 60000);
+    if (inv && !this.rematchInvite) {
+      this.rematchInvite = inv;
+      const had = document.activeElement && document.activeElement.id === 'rematch-btn';
+      this.drawRematch();
+      announce(t('end.rematchAsked', {name: inv.from.name || t('name.deleted')}));
+      if (had) document.getElementById('rematch-take')?.focus();
+    }
+  }
+
+  async rematch() {
+    const btn = document.getElementById('rematch-btn');
+    if (btn) btn.disabled = true;
+    try {
+      const c = await api('POST', '/api/matches/' + this.id + '/rematch');
+      const mine = c.match.seats.find((st) => st.account === this.me.id);
+      const seats = {}, invites = {};
+      for (const st of c.seats) {
+        if (!st.token) continue;
+        if (mine && st.seat === mine.seat) seats[st.seat] = st.token;
+        else invites[st.seat] = new URL(st.invite, location.href).href;
+      }
+      remember(c.match.id, {game: this.game, seats, invites, host: c.host_token, last: mine ? mine.seat : null, created: Date.now()});
+      location.href = '/play/' + c.match.id + (mine ? '?seat=' + mine.seat : '');
+    } catch (e) {
+      toast(errorText(e), 'error', 8000);
+      if (btn) btn.disabled = false;
+    }
   }
 
   drawReview() {

@@ -22,6 +22,8 @@ export function seatNames(seats) {
   const base = seats.map((st, i) => {
     const seat = st && st.seat != null ? st.seat : i;
     if (!st) return t('seat.n', {n: seat + 1});
+    // A player who deleted their account keeps their seat, nameless.
+    if (st.deleted) return t('name.deleted');
     // Bot seats were once given "<bot> bot" as their name by the server.
     if (st.name && !(st.kind === 'bot' && st.name === st.bot + ' bot')) return st.name;
     return st.kind === 'bot' ? botSeatName(st.bot) : t('seat.n', {n: seat + 1});

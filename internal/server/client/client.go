@@ -174,10 +174,21 @@ type Conn struct {
 // Dial opens the socket of the seat holding token in match id, or a
 // spectator's socket if token is empty.
 func (c *Client) Dial(ctx context.Context, id, token string) (*Conn, error) {
-	u := strings.Replace(c.Base, "http", "ws", 1) + "/api/matches/" + id + "/ws"
+	q := ""
 	if token != "" {
-		u += "?token=" + url.QueryEscape(token)
+		q = "?token=" + url.QueryEscape(token)
 	}
+	return c.dial(ctx, id, q)
+}
+
+// DialSeat opens the socket of seat of match id that the account this
+// client is signed in to (its cookies) holds.
+func (c *Client) DialSeat(ctx context.Context, id string, seat engine.Seat) (*Conn, error) {
+	return c.dial(ctx, id, "?seat="+strconv.Itoa(int(seat)))
+}
+
+func (c *Client) dial(ctx context.Context, id, query string) (*Conn, error) {
+	u := strings.Replace(c.Base, "http", "ws", 1) + "/api/matches/" + id + "/ws" + query
 	ws, resp, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPClient: c.HTTP})
 	if err != nil {
 		if resp != nil && resp.StatusCode >= 300 {

@@ -2,7 +2,10 @@
 // suite that each store's tests run in one line (as engine/enginetest is for
 // games): writes and reads of every method, the order of logs, conflicts,
 // leases and fencing between two nodes, group commit under concurrency, and
-// durability across a close.
+// durability across a close. [RunAccounts] is the same for [store.Accounts]:
+// every method, the cascade of an account's deletion, and what two nodes
+// do at once (a sign-in token taken once, an address given once, writes
+// racing a deletion).
 //
 // A scenario that fails says what it saw. [Check] returns the failures
 // instead of reporting them, so that the suite's own tests can plant a flaw
@@ -37,8 +40,14 @@ type Harness struct {
 }
 
 // Run runs every scenario as a subtest of t.
-func Run(t *testing.T, h Harness) {
-	for _, sc := range scenarios {
+func Run(t *testing.T, h Harness) { h.runAll(t, scenarios) }
+
+// Check runs the scenarios named in only (all, if none is) and returns their
+// failures, or nil.
+func Check(t testing.TB, h Harness, only ...string) error { return h.check(t, scenarios, only) }
+
+func (h Harness) runAll(t *testing.T, list []scenario) {
+	for _, sc := range list {
 		t.Run(sc.name, func(t *testing.T) {
 			if err := h.run(t, sc); err != nil {
 				t.Fatal(err)
@@ -47,11 +56,9 @@ func Run(t *testing.T, h Harness) {
 	}
 }
 
-// Check runs the scenarios named in only (all, if none is) and returns their
-// failures, or nil.
-func Check(t testing.TB, h Harness, only ...string) error {
+func (h Harness) check(t testing.TB, list []scenario, only []string) error {
 	var errs []error
-	for _, sc := range scenarios {
+	for _, sc := range list {
 		if len(only) > 0 && !slices.Contains(only, sc.name) {
 			continue
 		}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -140,4 +141,265 @@ func TestSuiteCatchesFlaws(t *testing.T) {
 			t.Logf("caught: %v", strings.SplitN(err.Error(), "\n", 2)[0])
 		})
 	}
+}
+
+// accountsHarness runs the accounts suite on SQLite stores made flawed by
+// wrap.
+func accountsHarness(wrap func(storetest.AccountStore) storetest.AccountStore) storetest.Harness {
+	return harness(func(s store.Store) store.Store { return wrap(s.(storetest.AccountStore)) })
+}
+
+// reusable leaves a sign-in token usable once taken.
+type reusable struct{ storetest.AccountStore }
+
+func (u reusable) TakeSignInToken(ctx context.Context, hash []byte, now time.Time) (string, error) {
+	email, err := u.AccountStore.TakeSignInToken(ctx, hash, now)
+	if err == nil {
+		u.PutSignInToken(ctx, hash, email, now.Add(15*time.Minute))
+	}
+	return email, err
+}
+
+// lateUse uses a token up a moment after it answers, as a node that reads
+// the token and deletes it afterwards would.
+type lateUse struct{ storetest.AccountStore }
+
+func (l lateUse) TakeSignInToken(ctx context.Context, hash []byte, now time.Time) (string, error) {
+	email, err := l.AccountStore.TakeSignInToken(ctx, hash, now)
+	if err == nil {
+		l.PutSignInToken(ctx, hash, email, now.Add(time.Minute))
+		time.AfterFunc(50*time.Millisecond, func() { l.AccountStore.TakeSignInToken(context.Background(), hash, now) })
+	}
+	return email, err
+}
+
+// caseSensitive finds an account only by its address in the case it was
+// stored in.
+type caseSensitive struct{ storetest.AccountStore }
+
+func (c caseSensitive) AccountByEmail(ctx context.Context, email string) (*store.Account, error) {
+	a, err := c.AccountStore.AccountByEmail(ctx, email)
+	if err == nil && a.Email != email {
+		return nil, store.ErrNoAccount
+	}
+	return a, err
+}
+
+// sessionLog remembers the sessions committed through every handle of one
+// scenario.
+type sessionLog struct {
+	mu      sync.Mutex
+	account map[string]string // by hash
+	data    map[string][]byte
+	expiry  map[string]time.Time
+}
+
+func newSessionLog() *sessionLog {
+	return &sessionLog{account: map[string]string{}, data: map[string][]byte{}, expiry: map[string]time.Time{}}
+}
+
+// keptSessions deletes an account but not its sessions: it commits them
+// again.
+type keptSessions struct {
+	storetest.AccountStore
+	log *sessionLog
+}
+
+func (k keptSessions) CommitSession(ctx context.Context, hash, data []byte, account string, expiry time.Time) error {
+	k.log.mu.Lock()
+	k.log.account[string(hash)], k.log.data[string(hash)], k.log.expiry[string(hash)] = account, data, expiry
+	k.log.mu.Unlock()
+	return k.AccountStore.CommitSession(ctx, hash, data, account, expiry)
+}
+
+func (k keptSessions) DeleteAccount(ctx context.Context, id string) error {
+	if err := k.AccountStore.DeleteAccount(ctx, id); err != nil {
+		return err
+	}
+	k.log.mu.Lock()
+	defer k.log.mu.Unlock()
+	for h, a := range k.log.account {
+		if a == id {
+			k.AccountStore.CommitSession(ctx, []byte(h), k.log.data[h], a, k.log.expiry[h])
+		}
+	}
+	return nil
+}
+
+// cachedSessions serves sessions from a cache of the node's own, which
+// never looks at their expiry.
+type cachedSessions struct {
+	storetest.AccountStore
+	log *sessionLog
+}
+
+func (c cachedSessions) CommitSession(ctx context.Context, hash, data []byte, account string, expiry time.Time) error {
+	c.log.mu.Lock()
+	c.log.data[string(hash)] = data
+	c.log.mu.Unlock()
+	return c.AccountStore.CommitSession(ctx, hash, data, account, expiry)
+}
+
+func (c cachedSessions) DeleteSession(ctx context.Context, hash []byte) error {
+	c.log.mu.Lock()
+	delete(c.log.data, string(hash))
+	c.log.mu.Unlock()
+	return c.AccountStore.DeleteSession(ctx, hash)
+}
+
+func (c cachedSessions) FindSession(ctx context.Context, hash []byte) ([]byte, bool, error) {
+	c.log.mu.Lock()
+	data, ok := c.log.data[string(hash)]
+	c.log.mu.Unlock()
+	if ok {
+		return data, true, nil
+	}
+	return c.AccountStore.FindSession(ctx, hash)
+}
+
+// namedSeats deletes an account but leaves its seats' names.
+type namedSeats struct{ storetest.AccountStore }
+
+func (n namedSeats) DeleteAccount(ctx context.Context, id string) error {
+	held, err := n.HeldSeats(ctx, id, store.Filter{Limit: 1000})
+	if err != nil {
+		return err
+	}
+	if err := n.AccountStore.DeleteAccount(ctx, id); err != nil {
+		return err
+	}
+	for _, h := range held {
+		m, err := n.Get(ctx, h.Match.ID)
+		if err != nil {
+			return err
+		}
+		st := m.Seats[h.Seat]
+		st.Name = h.Match.Seats[h.Seat].Name
+		if err := n.SetSeat(ctx, m.ID, m.Lease.Epoch, h.Seat, st); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// stillFollowing blocks but leaves the blocked one following.
+type stillFollowing struct{ storetest.AccountStore }
+
+func (s stillFollowing) Block(ctx context.Context, from, to string) error {
+	rel, err := s.Relations(ctx, to)
+	if err != nil {
+		return err
+	}
+	if err := s.AccountStore.Block(ctx, from, to); err != nil {
+		return err
+	}
+	if slices.Contains(rel.Following, from) {
+		return s.Follow(ctx, to, from)
+	}
+	return nil
+}
+
+// heldOldestFirst lists held seats the oldest match first.
+type heldOldestFirst struct{ storetest.AccountStore }
+
+func (h heldOldestFirst) HeldSeats(ctx context.Context, account string, f store.Filter) ([]store.HeldSeat, error) {
+	hs, err := h.AccountStore.HeldSeats(ctx, account, f)
+	slices.Reverse(hs)
+	return hs, err
+}
+
+// heldAnyStatus lists held seats whatever their matches' status.
+type heldAnyStatus struct{ storetest.AccountStore }
+
+func (h heldAnyStatus) HeldSeats(ctx context.Context, account string, f store.Filter) ([]store.HeldSeat, error) {
+	f.Statuses = nil
+	return h.AccountStore.HeldSeats(ctx, account, f)
+}
+
+// greedySessionPrune prunes every session past its time, whatever the
+// limit.
+type greedySessionPrune struct{ storetest.AccountStore }
+
+func (g greedySessionPrune) PruneSessions(ctx context.Context, now time.Time, _ int) (int, error) {
+	return g.AccountStore.PruneSessions(ctx, now, 1000)
+}
+
+// quietTaken says an update that found the address taken was done.
+type quietTaken struct{ storetest.AccountStore }
+
+func (q quietTaken) UpdateAccount(ctx context.Context, a *store.Account) error {
+	if err := q.AccountStore.UpdateAccount(ctx, a); !errors.Is(err, store.ErrTaken) {
+		return err
+	}
+	return nil
+}
+
+// anyonesPasskey removes a passkey whoever asks.
+type anyonesPasskey struct{ storetest.AccountStore }
+
+func (a anyonesPasskey) DeletePasskey(ctx context.Context, _ string, id []byte) error {
+	p, err := a.PasskeyByID(ctx, id)
+	if err != nil {
+		return err
+	}
+	return a.AccountStore.DeletePasskey(ctx, p.Account, id)
+}
+
+// TestAccountsSuiteCatchesFlaws plants one flaw at a time in a real store
+// and expects the accounts suite to name it.
+func TestAccountsSuiteCatchesFlaws(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		wrap      func() func(storetest.AccountStore) storetest.AccountStore
+		scenarios []string
+		want      string // what the failure names; alternatives separated by |
+	}{
+		{"a sign-in token left usable once taken", wrapWith(func(s storetest.AccountStore) storetest.AccountStore { return reusable{s} }),
+			[]string{"SignInTokens"}, "take t1 a second time"},
+		{"a sign-in token used up a moment late", wrapWith(func(s storetest.AccountStore) storetest.AccountStore { return lateUse{s} }),
+			[]string{"SignInTokenRace"}, "times by 8 callers on two nodes, want once"},
+		{"an address compared in its case", wrapWith(func(s storetest.AccountStore) storetest.AccountStore { return caseSensitive{s} }),
+			[]string{"Accounts"}, "ana by e-mail in another case"},
+		{"sessions that outlive their account", func() func(storetest.AccountStore) storetest.AccountStore {
+			log := newSessionLog()
+			return func(s storetest.AccountStore) storetest.AccountStore { return keptSessions{s, log} }
+		}, []string{"DeleteAccount"}, "ana's session sa1 outlived her|ana's session sa2 outlived her"},
+		{"expired sessions found in a node's cache", func() func(storetest.AccountStore) storetest.AccountStore {
+			return func(s storetest.AccountStore) storetest.AccountStore { return cachedSessions{s, newSessionLog()} }
+		}, []string{"Sessions"}, "an expired session is found"},
+		{"a deleted player's seats keeping their names", wrapWith(func(s storetest.AccountStore) storetest.AccountStore { return namedSeats{s} }),
+			[]string{"DeleteAccount"}, "once ana was deleted: {Kind:human"},
+		{"a block that leaves the blocked following", wrapWith(func(s storetest.AccountStore) storetest.AccountStore { return stillFollowing{s} }),
+			[]string{"Follows"}, "after ana blocks bob, her relations: following [], followers [bob]"},
+		{"held seats the oldest first", wrapWith(func(s storetest.AccountStore) storetest.AccountStore { return heldOldestFirst{s} }),
+			[]string{"HeldSeats"}, `ana's seats {Statuses:[] Game: Limit:0}: "m1:0 m2:1`},
+		{"held seats of any status", wrapWith(func(s storetest.AccountStore) storetest.AccountStore { return heldAnyStatus{s} }),
+			[]string{"HeldSeats"}, "ana's seats {Statuses:[running finished]"},
+		{"a session prune past its limit", wrapWith(func(s storetest.AccountStore) storetest.AccountStore { return greedySessionPrune{s} }),
+			[]string{"PruneSessions"}, "pruned 5 sessions and tokens, want 2"},
+		{"an address taken without a word", wrapWith(func(s storetest.AccountStore) storetest.AccountStore { return quietTaken{s} }),
+			[]string{"Accounts"}, "bob takes ana's address"},
+		{"a passkey removed by another account", wrapWith(func(s storetest.AccountStore) storetest.AccountStore { return anyonesPasskey{s} }),
+			[]string{"Passkeys"}, "bob removes ana's passkey"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			err := storetest.CheckAccounts(t, accountsHarness(c.wrap()), c.scenarios...)
+			if err == nil {
+				t.Fatalf("the suite passed a store with %s", c.name)
+			}
+			if !slices.ContainsFunc(strings.Split(c.want, "|"), func(w string) bool { return strings.Contains(err.Error(), w) }) {
+				t.Fatalf("the suite failed, but not on %q: %v", c.want, err)
+			}
+			t.Logf("caught: %v", strings.SplitN(err.Error(), "\n", 2)[0])
+		})
+	}
+	// And the suite passes the store as it is.
+	if err := storetest.CheckAccounts(t, accountsHarness(func(s storetest.AccountStore) storetest.AccountStore { return s })); err != nil {
+		t.Fatalf("the suite fails the store as it is: %v", err)
+	}
+}
+
+// wrapWith makes a wrapper that keeps no state between handles.
+func wrapWith(w func(storetest.AccountStore) storetest.AccountStore) func() func(storetest.AccountStore) storetest.AccountStore {
+	return func() func(storetest.AccountStore) storetest.AccountStore { return w }
 }

@@ -1,0 +1,25 @@
+package server
+
+import "fmt"
+
+// PlantFlaw plants a security flaw in c, for the tests that show the
+// security checks catch it: keep-token, loose-cookie, enumerate,
+// no-link-limit, no-origin-check, no-sign-in-rate.
+func PlantFlaw(c *Config, name string) {
+	switch name {
+	case "keep-token":
+		c.flaws.account.KeepToken = true
+	case "loose-cookie":
+		c.flaws.account.LooseCookie = true
+	case "enumerate":
+		c.flaws.account.Enumerate = true
+	case "no-link-limit":
+		c.flaws.account.NoLinkLimit = true
+	case "no-origin-check":
+		c.flaws.noOriginCheck = true
+	case "no-sign-in-rate":
+		c.flaws.noSignInRate = true
+	default:
+		panic(fmt.Sprintf("no flaw %q", name))
+	}
+}
