@@ -113,6 +113,16 @@ type loadSeat struct {
 	legal   []json.RawMessage
 	view    *seatView // when read
 
+	// How it connects again when its socket ends (nil: it does not), to
+	// node or another, and when the last one ended, until a state comes.
+	redial      func(ctx context.Context, node int) (*client.Conn, error)
+	node, nodes int
+	dropped     time.Time
+	// When the seat first sent the action it is acknowledged for next:
+	// an action refused as unavailable, or whose answer went with its
+	// socket, is tried again, and its wait goes on.
+	trying time.Time
+
 	// The action sent and not answered yet: at most one at a time.
 	pending bool
 	sentAt  time.Time
@@ -152,14 +162,38 @@ type loadRead struct {
 	err error
 }
 
-// play plays the seat until its match ends, the socket fails or ctx ends.
+// play plays the seat until its match ends or ctx does. When its socket
+// ends first (its node stopped or died), the seat connects again, to the
+// same node or, while it does not answer, to the next, and plays on from
+// the state it gets.
 func (s *loadSeat) play(ctx context.Context) {
+	s.timer = time.NewTimer(time.Hour)
+	s.timer.Stop()
+	defer s.timer.Stop()
+	defer func() {
+		s.cn.CloseNow()
+		s.st.mu.Lock()
+		if s.forwarded {
+			s.st.forwarded = append(s.st.forwarded, s.lats...)
+		} else {
+			s.st.latencies = append(s.st.latencies, s.lats...)
+		}
+		s.st.mu.Unlock()
+	}()
+	for s.playConn(ctx) && s.reconnect(ctx) {
+	}
+}
+
+// playConn plays over the seat's socket until the match ends or ctx does
+// (false), or the socket ends (true).
+func (s *loadSeat) playConn(ctx context.Context) (dropped bool) {
 	reads := make(chan loadRead, 16)
 	done := make(chan struct{})
 	defer close(done)
+	cn := s.cn
 	go func() {
 		for {
-			b, err := s.cn.ReadRaw(ctx)
+			b, err := cn.ReadRaw(ctx)
 			select {
 			case reads <- loadRead{b, err}:
 			case <-done:
@@ -170,36 +204,68 @@ func (s *loadSeat) play(ctx context.Context) {
 			}
 		}
 	}()
-	s.timer = time.NewTimer(time.Hour)
-	s.timer.Stop()
-	defer s.timer.Stop()
-	defer func() {
-		s.st.mu.Lock()
-		if s.forwarded {
-			s.st.forwarded = append(s.st.forwarded, s.lats...)
-		} else {
-			s.st.latencies = append(s.st.latencies, s.lats...)
-		}
-		s.st.mu.Unlock()
-	}()
 	for {
 		select {
 		case <-ctx.Done():
-			return
+			return false
 		case <-s.timer.C:
 			if !s.fire(ctx) {
-				return
+				return false
 			}
 		case rd := <-reads:
 			if rd.err != nil {
-				if ctx.Err() == nil {
-					s.st.sockErrors.Add(1)
+				if ctx.Err() != nil || s.redial == nil {
+					if ctx.Err() == nil {
+						s.st.sockErrors.Add(1)
+					}
+					return false
 				}
-				return
+				return true
 			}
 			if !s.handle(rd.b) {
-				return
+				return false
 			}
+		}
+	}
+}
+
+// reconnect connects the seat again after its socket ended, trying its
+// node first, then the others in turn, a little longer between rounds;
+// it reports false once ctx has ended.
+func (s *loadSeat) reconnect(ctx context.Context) bool {
+	s.cn.CloseNow()
+	s.dropped = time.Now()
+	s.st.reconnects.Add(1)
+	if s.pending {
+		// Its answer went with the socket: the state to come says where
+		// the match stands, and the seat chooses again.
+		s.st.cut.Add(1)
+		s.pending = false
+	}
+	s.trying = time.Time{}
+	s.unplan()
+	wait := 100 * time.Millisecond
+	for try := 0; ; try++ {
+		node := (s.node + try) % s.nodes
+		dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		cn, err := s.redial(dctx, node)
+		cancel()
+		if err == nil {
+			s.cn, s.node = cn, node
+			return true
+		}
+		if ctx.Err() != nil {
+			s.st.sockErrors.Add(1) // it never came back
+			return false
+		}
+		if (try+1)%s.nodes == 0 {
+			select {
+			case <-time.After(wait):
+			case <-ctx.Done():
+				s.st.sockErrors.Add(1)
+				return false
+			}
+			wait = min(2*wait, 2*time.Second)
 		}
 	}
 }
@@ -213,10 +279,18 @@ func (s *loadSeat) handle(b []byte) bool {
 	}
 	switch m.Type {
 	case match.TypeState, match.TypeUpdate:
+		if !s.dropped.IsZero() && m.Type == match.TypeState {
+			s.st.noteFailover(&s.st.stateAfter, time.Since(s.dropped))
+			s.dropped = time.Time{}
+		}
 		if m.Seq < s.seq {
 			return true
 		}
 		if m.Ack != nil && s.pending {
+			if s.st.measuring.Load() {
+				s.st.noteFailover(&s.st.waits, time.Since(s.trying))
+			}
+			s.trying = time.Time{}
 			if s.st.measuring.Load() {
 				s.lats = append(s.lats, time.Since(s.sentAt))
 				s.st.acked.Add(1)
@@ -226,6 +300,9 @@ func (s *loadSeat) handle(b []byte) bool {
 		}
 		if m.Seq > s.seq {
 			s.tries = 0
+			if !s.pending {
+				s.trying = time.Time{} // it chooses again on the new state
+			}
 		}
 		s.seq, s.clock, s.clockAt, s.legal = m.Seq, m.Clock, time.Now(), m.Legal
 		s.actors, s.actor = len(m.Actors), slices.Contains(m.Actors, s.seat)
@@ -413,6 +490,9 @@ func (s *loadSeat) fire(ctx context.Context) bool {
 	s.planned, s.act = false, nil
 	s.allow.take(time.Now())
 	s.sentAt, s.sentSeq = time.Now(), s.seq
+	if s.trying.IsZero() {
+		s.trying = s.sentAt
+	}
 	if err := s.cn.Send(ctx, s.seq, act); err != nil {
 		return false
 	}
@@ -436,6 +516,9 @@ func (s *loadSeat) refused(e *match.Error) {
 		return
 	}
 	s.pending = false
+	if code != match.CodeUnavailable {
+		s.trying = time.Time{} // not played: the seat chooses again
+	}
 	wait, hasWait := waitParam(e)
 	switch {
 	case code == match.CodeStaleSeq:

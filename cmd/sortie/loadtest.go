@@ -61,6 +61,17 @@ forwarded (--spread=false keeps every seat on its match's node, for a baseline).
 It then prints the latency of local and forwarded actions apart, each node's
 CPU and store commits; memory is the nodes' together.
 
+A socket that ends before its match (its node stopped, drained or died)
+connects again, to its node or, while that does not answer, to the others in
+turn, and plays on from the state it gets: the run then prints how many did,
+how many actions lost their answer with their socket, how long after their
+socket ended a state came again, and how long each action waited from its
+first try to its acknowledgement, tries again after "unavailable" included
+(the failover as a player lives it). A node's CPU and commits are read every
+five seconds and added up over its processes, so that one restarted during
+the run counts what each of them did (a killed process's last seconds are
+missing).
+
 It only talks to loopback addresses unless --allow-remote is given. A server
 limits what each client address may do (serve --create-rate,
 --matches-per-client, --sockets-per-client, --conns-per-client): against a
@@ -116,7 +127,7 @@ type loadStats struct {
 	finished   atomic.Int64
 	created    atomic.Int64
 	live       atomic.Int64
-	sockErrors atomic.Int64
+	sockErrors atomic.Int64 // sockets that ended before their match and never came back
 
 	mu        sync.Mutex
 	latencies []time.Duration // of actions sent on the node that runs their match
@@ -125,6 +136,21 @@ type loadStats struct {
 	oddities  map[string]int // the clients' own troubles
 	minLive   int64
 	ackedBy   []atomic.Int64 // acknowledged actions while measuring, by the node that created the match
+
+	// Failovers: sockets that ended before their match (their node
+	// stopped or died) and connected again, actions whose answer went
+	// with their socket, how long after the socket ended a state came
+	// again, and how long each acknowledged action waited from its first
+	// try (tries again after unavailable, or on a new socket, included).
+	reconnects, cut   atomic.Int64
+	stateAfter, waits []time.Duration
+}
+
+// noteFailover keeps a wait.
+func (s *loadStats) noteFailover(into *[]time.Duration, d time.Duration) {
+	s.mu.Lock()
+	*into = append(*into, d)
+	s.mu.Unlock()
 }
 
 func (s *loadStats) refuse(code string) {
@@ -270,10 +296,9 @@ func runLoad(ctx context.Context, out io.Writer, o loadOptions) (*loadStats, err
 	}
 	st.measuring.Store(true)
 	start := time.Now()
-	cpuNodes0 := nodesCPU(ctx, cs)
-	commits0 := nodesCommits(ctx, cs)
+	meters := make([]nodeMeter, len(cs))
+	peakRSS := readMeters(ctx, cs, meters, start)
 	cpuOwn0 := cputime.Process()
-	peakRSS := 0.0
 	tick := time.NewTicker(time.Second)
 	end := time.After(o.duration)
 loop:
@@ -289,9 +314,7 @@ loop:
 			// Reading the nodes' /metrics costs a server about as much as
 			// a few actions, counted against them: every fifth second.
 			if ticks++; ticks%5 == 1 {
-				if rss, _ := clusterMemory(ctx, cs); rss > peakRSS {
-					peakRSS = rss
-				}
+				peakRSS = max(peakRSS, readMeters(ctx, cs, meters, start))
 			}
 		case <-end:
 			break loop
@@ -302,12 +325,18 @@ loop:
 	tick.Stop()
 	st.measuring.Store(false)
 	elapsed := time.Since(start)
-	cpuNodes := nodesCPU(context.Background(), cs)
-	commits := nodesCommits(context.Background(), cs)
-	cpuServer := 0.0
-	for i := range cpuNodes {
-		cpuNodes[i] -= cpuNodes0[i]
+	peakRSS = max(peakRSS, readMeters(context.Background(), cs, meters, start))
+	cpuNodes := make([]float64, len(cs))
+	cpuServer, txs, writes := 0.0, 0.0, 0.0
+	var records [3]float64 // by clients, bots, clocks
+	for i := range meters {
+		cpuNodes[i] = meters[i].delta(metricCPU)
 		cpuServer += cpuNodes[i]
+		txs += meters[i].delta(metricCommits)
+		writes += meters[i].delta(metricWrites)
+		for j, name := range []string{metricHuman, metricBot, metricClock} {
+			records[j] += meters[i].delta(name)
+		}
 	}
 	cpuOwn := (cputime.Process() - cpuOwn0).Seconds()
 	rss1, heap1 := clusterMemory(context.Background(), cs)
@@ -353,14 +382,34 @@ loop:
 				cs[i].Base, cpuNodes[i], 100*cpuNodes[i]/elapsed.Seconds(), own, 1e6*cpuNodes[i]/float64(max(own, 1)))
 		}
 	}
-	var txs, writes float64
-	for i := range cs {
-		txs += commits[i][0] - commits0[i][0]
-		writes += commits[i][1] - commits0[i][1]
+	for i, m := range meters {
+		if m.restarts > 0 {
+			fmt.Fprintf(out, "  %s restarted %d times: its CPU is its processes' together, read every 5 s (a killed process's last seconds are missing)\n",
+				cs[i].Base, m.restarts)
+		}
+	}
+	if n := st.reconnects.Load(); n > 0 || st.refusals[match.CodeUnavailable] > 0 {
+		fmt.Fprintf(out, "failover: %d sockets ended before their match and connected again (%d actions lost their answer with their socket)\n", n, st.cut.Load())
+		if n > 0 {
+			fmt.Fprintf(out, "  a state again after: %s\n", percentiles(st.stateAfter))
+		}
+		slow := 0
+		for _, d := range st.waits {
+			if d > time.Second {
+				slow++
+			}
+		}
+		fmt.Fprintf(out, "  an action's wait from its first try to its acknowledgement: %s; %d over a second\n", percentiles(st.waits), slow)
 	}
 	if txs > 0 {
 		fmt.Fprintf(out, "store: %.0f commits/s holding %.0f writes/s (%.1f writes a commit), all nodes together\n",
 			txs/elapsed.Seconds(), writes/elapsed.Seconds(), writes/txs)
+	}
+	if all := records[0] + records[1] + records[2]; all > 0 {
+		// Bots play the moves of clients too slow for their move limit:
+		// the server's work is by record, whoever made it.
+		fmt.Fprintf(out, "records: %.0f/s (%.0f by the clients' actions, %.0f by bots, %.0f by clocks); the nodes' CPU a record %.0f µs\n",
+			all/elapsed.Seconds(), records[0], records[1], records[2], 1e6*cpuServer/all)
 	}
 	fmt.Fprintf(out, "server memory: RSS %.1f MiB before, %.1f MiB peak, %.1f MiB at the end; Go heap in use %.1f → %.1f MiB\n",
 		mib(rss0), mib(max(peakRSS, rss1)), mib(rss1), mib(heap0), mib(heap1))
@@ -410,24 +459,75 @@ func clusterMemory(ctx context.Context, cs []*client.Client) (rss, heap float64)
 	return rss, heap
 }
 
-// nodesCPU reads the CPU time each node has used.
-func nodesCPU(ctx context.Context, cs []*client.Client) []float64 {
-	out := make([]float64, len(cs))
-	for i, c := range cs {
-		out[i] = serverMetrics(ctx, c, "process_cpu_seconds_total")[0]
-	}
-	return out
+// What a run reads of each node's /metrics: counters, and the start of its
+// process (a counter starts again from zero when it restarts), and memory.
+const (
+	metricCPU     = "process_cpu_seconds_total"
+	metricCommits = "sortie_store_batch_writes_count"
+	metricWrites  = "sortie_store_batch_writes_sum"
+	metricStart   = "process_start_time_seconds"
+	metricRSS     = "process_resident_memory_bytes"
+	// The records the nodes wrote, by what made them: an action of a
+	// client, a bot's move (a move limit ran out), time.
+	metricHuman = `sortie_records_total{source="human"}`
+	metricBot   = `sortie_records_total{source="bot"}`
+	metricClock = `sortie_records_total{source="clock"}`
+)
+
+var meteredNames = []string{metricCPU, metricCommits, metricWrites, metricStart, metricRSS, metricHuman, metricBot, metricClock}
+
+// nodeMeter adds up a node's counters over a run, across restarts of its
+// process: what each process counted between its first and last reading
+// (from zero for one that started during the run).
+type nodeMeter struct {
+	read        bool
+	started     float64   // the start of the process read last
+	first, last []float64 // its first and last readings
+	before      []float64 // what the processes before it counted
+	restarts    int
 }
 
-// nodesCommits reads each node's store transactions and the writes they
-// held.
-func nodesCommits(ctx context.Context, cs []*client.Client) [][2]float64 {
-	out := make([][2]float64, len(cs))
-	for i, c := range cs {
-		m := serverMetrics(ctx, c, "sortie_store_batch_writes_count", "sortie_store_batch_writes_sum")
-		out[i] = [2]float64{m[0], m[1]}
+// take adds a reading of the node's metrics (meteredNames), taken in a
+// run that began at since (Unix seconds).
+func (m *nodeMeter) take(v []float64, since float64) {
+	start := v[slices.Index(meteredNames, metricStart)]
+	switch {
+	case !m.read:
+		m.read, m.started, m.first, m.before = true, start, v, make([]float64, len(v))
+		if start > since {
+			m.first = make([]float64, len(v)) // it started during the run
+		}
+	case start != m.started:
+		for i := range v {
+			m.before[i] += m.last[i] - m.first[i]
+		}
+		m.started, m.first = start, make([]float64, len(v))
+		m.restarts++
 	}
-	return out
+	m.last = v
+}
+
+// delta returns what the counter name counted over the run.
+func (m *nodeMeter) delta(name string) float64 {
+	if !m.read {
+		return 0
+	}
+	i := slices.Index(meteredNames, name)
+	return m.before[i] + m.last[i] - m.first[i]
+}
+
+// readMeters reads every node that answers into its meter, for a run that
+// began at since, and returns the nodes' resident memory together.
+func readMeters(ctx context.Context, cs []*client.Client, ms []nodeMeter, since time.Time) (rss float64) {
+	for i, c := range cs {
+		v, ok := readMetrics(ctx, c, meteredNames...)
+		if !ok || v[slices.Index(meteredNames, metricStart)] == 0 {
+			continue // down, or restarting
+		}
+		ms[i].take(v, float64(since.UnixNano())/1e9)
+		rss += v[slices.Index(meteredNames, metricRSS)]
+	}
+	return rss
 }
 
 // percentiles says the p50, p99 and max of some latencies.
@@ -442,21 +542,32 @@ func percentiles(lat []time.Duration) string {
 	return fmt.Sprintf("p50 %s, p99 %s, max %s (%d samples)", ms(pct(0.50)), ms(pct(0.99)), ms(pct(1)), len(lat))
 }
 
-// serverMetrics reads unlabelled values from the server's /metrics.
+// serverMetrics reads unlabelled values from the server's /metrics (zero
+// where it does not answer).
 func serverMetrics(ctx context.Context, c *client.Client, names ...string) []float64 {
+	out, _ := readMetrics(ctx, c, names...)
+	return out
+}
+
+// readMetrics reads unlabelled values from the server's /metrics, and
+// reports whether it answered.
+func readMetrics(ctx context.Context, c *client.Client, names ...string) ([]float64, bool) {
 	out := make([]float64, len(names))
 	req, err := http.NewRequestWithContext(ctx, "GET", c.Base+"/metrics", nil)
 	if err != nil {
-		return out
+		return out, false
 	}
 	// Uncompressed: the probe should cost the server as little as it can,
 	// since its CPU is counted against the actions.
 	req.Header.Set("Accept-Encoding", "identity")
 	resp, err := c.HTTP.Do(req)
 	if err != nil {
-		return out
+		return out, false
 	}
 	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return out, false
+	}
 	sc := bufio.NewScanner(resp.Body)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
@@ -468,7 +579,7 @@ func serverMetrics(ctx context.Context, c *client.Client, names ...string) []flo
 			out[i], _ = strconv.ParseFloat(val, 64)
 		}
 	}
-	return out
+	return out, sc.Err() == nil
 }
 
 // loadRun is what the match slots of a run share.
@@ -506,12 +617,11 @@ func (lr *loadRun) runMatches(ctx context.Context, owner int, seed uint64) {
 			return
 		}
 		src = lr.sources.get(src, fresh)
-		conns, err := lr.setupMatch(ctx, src, owner)
+		conns, id, tokens, err := lr.setupMatch(ctx, src, owner)
 		<-lr.sem
 		if err != nil {
 			if ctx.Err() == nil {
 				code := errCode(err)
-				st.sockErrors.Add(1)
 				st.refuse("setup: " + code)
 				// A refusal by a per-client limit: the next setup comes from
 				// another address (where there are several).
@@ -537,12 +647,16 @@ func (lr *loadRun) runMatches(ctx context.Context, owner int, seed uint64) {
 		}
 		var wg sync.WaitGroup
 		for j, cn := range conns {
-			forwarded := socketNode(j, owner, lr.players, lr.nodes, o.spread) != owner
-			seat := lr.play.newSeat(cn, j, rand.New(rand.NewPCG(r.Uint64(), 1)), st, lr.pacer, forwarded, owner)
+			node := socketNode(j, owner, lr.players, lr.nodes, o.spread)
+			seat := lr.play.newSeat(cn, j, rand.New(rand.NewPCG(r.Uint64(), 1)), st, lr.pacer, node != owner, owner)
+			// A socket that ends before its match connects again (the
+			// latency of its actions is still counted as where it began).
+			nodes, token := src.nodes, tokens[j]
+			seat.node, seat.nodes = node, len(nodes)
+			seat.redial = func(ctx context.Context, n int) (*client.Conn, error) { return nodes[n].Dial(ctx, id, token) }
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				defer cn.CloseNow()
 				seat.play(ctx)
 			}()
 		}
@@ -574,7 +688,7 @@ func socketNode(j, owner, players, nodes int, spread bool) int {
 
 // setupMatch creates a match on node owner from src, connects every seat
 // (see socketNode) and starts it.
-func (lr *loadRun) setupMatch(ctx context.Context, src *loadSource, owner int) (conns []*client.Conn, err error) {
+func (lr *loadRun) setupMatch(ctx context.Context, src *loadSource, owner int) (conns []*client.Conn, id string, tokens []string, err error) {
 	o := lr.o
 	c := src.nodes[owner]
 	seats := make([]match.SeatRequest, lr.players)
@@ -598,7 +712,10 @@ func (lr *loadRun) setupMatch(ctx context.Context, src *loadSource, owner int) (
 	cm, err := c.Create(ctx, match.CreateRequest{Game: lr.game, Options: o.options, Seats: seats, MoveLimitMs: new(limit.Milliseconds()),
 		TakeoverAfterMs: new(int64(0))}) // clients that never connect keep their seats
 	if err != nil {
-		return nil, err
+		return nil, "", nil, err
+	}
+	for _, s := range cm.Seats {
+		tokens = append(tokens, s.Token)
 	}
 	defer func() {
 		if err != nil {
@@ -611,14 +728,14 @@ func (lr *loadRun) setupMatch(ctx context.Context, src *loadSource, owner int) (
 		for j, s := range cm.Seats {
 			var cn *client.Conn
 			if cn, err = src.nodes[socketNode(j, owner, lr.players, lr.nodes, o.spread)].Dial(ctx, cm.Match.ID, s.Token); err != nil {
-				return nil, err
+				return nil, "", nil, err
 			}
 			conns = append(conns, cn)
 		}
 	}
 	// Sockets first, then the start: every seat sees the whole match.
 	if _, err = c.Start(ctx, cm.Match.ID, cm.HostToken); err != nil {
-		return nil, err
+		return nil, "", nil, err
 	}
-	return conns, nil
+	return conns, cm.Match.ID, tokens, nil
 }

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -60,27 +61,50 @@ func TestSourceAddr(t *testing.T) {
 // its default limits, on 127.0.0.1; it returns the server's URL.
 func serveDefault(t *testing.T) string {
 	t.Helper()
-	srv, err := server.New(server.Config{Games: all.Games(), DataPath: filepath.Join(t.TempDir(), "s.db"),
+	return newServed(t).url
+}
+
+// served is a server on a SQLite file that can be stopped and started
+// again on its address.
+type served struct {
+	t         *testing.T
+	path, url string
+	addr      string
+	stop      func()
+}
+
+func newServed(t *testing.T) *served {
+	t.Helper()
+	s := &served{t: t, path: filepath.Join(t.TempDir(), "s.db"), addr: "127.0.0.1:0"}
+	s.start()
+	t.Cleanup(func() { s.stop() })
+	return s
+}
+
+// start serves on the server's address (a free one the first time).
+func (s *served) start() {
+	s.t.Helper()
+	srv, err := server.New(server.Config{Games: all.Games(), DataPath: s.path,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
-		t.Fatal(err)
+		s.t.Fatal(err)
 	}
 	if _, err := srv.Resume(context.Background()); err != nil {
-		t.Fatal(err)
+		s.t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := net.Listen("tcp", s.addr)
 	if err != nil {
-		t.Fatal(err)
+		s.t.Fatal(err)
 	}
+	s.addr, s.url = ln.Addr().String(), "http://"+ln.Addr().String()
 	hs := srv.HTTPServer()
 	go hs.Serve(srv.Guard(ln))
-	t.Cleanup(func() {
+	s.stop = func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()
 		hs.Shutdown(ctx)
 		srv.Shutdown(ctx)
-	})
-	return "http://" + ln.Addr().String()
+	}
 }
 
 // Every game is played by the load clients against a server with its
@@ -140,5 +164,65 @@ func TestLoadPlaysEveryGame(t *testing.T) {
 				t.Errorf("the clients' own troubles: %v", st.oddities)
 			}
 		})
+	}
+}
+
+// The load clients live through a restart of the server: a socket that
+// ends before its match connects again and plays on, and the run says how
+// long its match took to come back.
+func TestLoadReconnectsAcrossARestart(t *testing.T) {
+	srv := newServed(t)
+	restarted := make(chan struct{})
+	go func() {
+		defer close(restarted)
+		time.Sleep(1500 * time.Millisecond)
+		srv.stop()
+		srv.start()
+	}()
+	var out bytes.Buffer
+	st, err := runLoad(t.Context(), &out, loadOptions{
+		server: srv.url, game: "plandesecours", players: 2, matches: 4, parallel: 4,
+		duration: 4 * time.Second, moveLimit: 2 * time.Second, socketRate: 20, spread: true,
+	})
+	t.Log("\n" + out.String())
+	<-restarted
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if n := st.sockErrors.Load(); n > 0 {
+		t.Errorf("%d sockets ended and never came back", n)
+	}
+	if st.reconnects.Load() == 0 || len(st.stateAfter) == 0 {
+		t.Fatalf("%d sockets connected again, %d got a state after", st.reconnects.Load(), len(st.stateAfter))
+	}
+	if !strings.Contains(out.String(), "failover: ") {
+		t.Error("the run does not say how its sockets came back")
+	}
+}
+
+// A node's counters are added up over its processes: one that restarts
+// counts from zero again, which the run neither subtracts nor loses.
+func TestNodeMeterAcrossRestarts(t *testing.T) {
+	at := func(cpu, start float64) []float64 {
+		v := make([]float64, len(meteredNames))
+		v[slices.Index(meteredNames, metricCPU)] = cpu
+		v[slices.Index(meteredNames, metricStart)] = start
+		return v
+	}
+	var m nodeMeter
+	m.take(at(50, 100), 1000) // 50 s of CPU before the run
+	m.take(at(52, 100), 1000)
+	m.take(at(1.5, 1003), 1000) // restarted: 1.5 s since
+	m.take(at(4, 1003), 1000)
+	if got := m.delta(metricCPU); got != 6 || m.restarts != 1 {
+		t.Fatalf("CPU over the run %v with %d restarts, want 6 with 1", got, m.restarts)
+	}
+	var late nodeMeter
+	late.take(at(2, 1005), 1000) // a node that started during the run
+	late.take(at(3, 1005), 1000)
+	if got := late.delta(metricCPU); got != 3 {
+		t.Fatalf("CPU of a node that started during the run: %v, want 3", got)
 	}
 }

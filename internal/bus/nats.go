@@ -31,10 +31,12 @@ type Exchange interface {
 	Serve(node string, h Handler) (stop func(), err error)
 	// Request sends req to node and waits for its answer until ctx ends.
 	// [ErrNoNode] means that no node of that name listens (it died or
-	// stopped): the request was not carried out. Any other error
-	// ([ErrUnavailable], ctx's) leaves unknown whether it was: the caller
-	// must be able to repeat it safely (a client's action carries the seq
-	// it acted on, so a repeat is refused rather than played twice).
+	// stopped), and [ErrNotSent] that this node could not send it (its
+	// connection is down): either way the request was not carried out.
+	// Any other error ([ErrUnavailable], ctx's) leaves unknown whether it
+	// was: the caller must be able to find out, or to repeat it safely (a
+	// client's action carries the seq it acted on, so a repeat is refused
+	// rather than played twice).
 	Request(ctx context.Context, node string, req []byte) ([]byte, error)
 	// Announce tells every other node a short message about this one (its
 	// load, say), at most once: nothing is kept for a node that is not
@@ -54,6 +56,9 @@ var (
 	ErrUnavailable = errors.New("bus: the other nodes cannot be reached")
 	// ErrNoNode: no node of that name answers requests.
 	ErrNoNode = errors.New("bus: no such node listens")
+	// ErrNotSent: a request was not sent (this node is cut off from the
+	// others); it comes with ErrUnavailable.
+	ErrNotSent = errors.New("bus: the request was not sent")
 )
 
 // NATSOptions tune a [NATS] bus. The zero value is the default.
@@ -85,7 +90,9 @@ type NATSOptions struct {
 // fresh snapshot. Subscriptions to the node's own topics (SubscribeLocal)
 // go on. Nothing is queued while the connection is down: a publish is
 // lost for the other nodes (whose subscriptions end anyway), and a request
-// fails at once with [ErrUnavailable] rather than reaching its node late.
+// fails at once with [ErrNotSent] rather than reaching its node late; one
+// that waits for its answer when the connection drops ends then, with
+// [ErrUnavailable] (it may or may not have been carried out).
 // The connection comes back by itself, and a node whose NATS is not there
 // when it starts connects once it is.
 type NATS struct {
@@ -98,6 +105,7 @@ type NATS struct {
 	mu     sync.Mutex
 	topics map[Topic]*remote
 	subs   map[*nats.Subscription]Topic
+	asking map[*asked]struct{} // the requests waiting for their answers
 
 	bufs      sync.Pool
 	lostLarge atomic.Int64
@@ -131,7 +139,7 @@ func ConnectNATS(url string, o NATSOptions) (*NATS, error) {
 		o.PingInterval = 5 * time.Second
 	}
 	n := &NATS{local: NewLocal(), prefix: o.Prefix, log: o.Logger, timeout: o.HandlerTimeout,
-		topics: make(map[Topic]*remote), subs: make(map[*nats.Subscription]Topic)}
+		topics: make(map[Topic]*remote), subs: make(map[*nats.Subscription]Topic), asking: make(map[*asked]struct{})}
 	nc, err := nats.Connect(url,
 		nats.Name("sortie "+o.Node),
 		nats.NoEcho(), // this node's own subscribers get its messages directly
@@ -147,6 +155,7 @@ func ConnectNATS(url string, o NATSOptions) (*NATS, error) {
 			}
 			n.log.Warn("bus: lost the connection to NATS; other nodes are out of reach until it is back", "err", err)
 			n.endRemote(ErrResync)
+			n.dropAsking()
 		}),
 		nats.ConnectHandler(func(nc *nats.Conn) {
 			// Subscribers made meanwhile missed nothing: no node could
@@ -371,18 +380,52 @@ func (n *NATS) Request(ctx context.Context, node string, req []byte) ([]byte, er
 		return nil, err
 	}
 	if !n.nc.IsConnected() {
-		return nil, fmt.Errorf("%w: NATS is %s", ErrUnavailable, n.nc.Status())
+		return nil, fmt.Errorf("%w (%w): NATS is %s", ErrUnavailable, ErrNotSent, n.nc.Status())
 	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	a := &asked{cancel: cancel}
+	n.mu.Lock()
+	n.asking[a] = struct{}{}
+	n.mu.Unlock()
+	defer func() {
+		n.mu.Lock()
+		delete(n.asking, a)
+		n.mu.Unlock()
+	}()
 	msg, err := n.nc.RequestWithContext(ctx, subj, req)
 	switch {
 	case err == nil:
 		return msg.Data, nil
+	case errors.Is(context.Cause(ctx), errDropped):
+		return nil, fmt.Errorf("%w: the connection to NATS dropped while node %s was asked", ErrUnavailable, node)
 	case errors.Is(err, nats.ErrNoResponders):
 		return nil, fmt.Errorf("%w: %s", ErrNoNode, node)
+	case errors.Is(err, nats.ErrReconnectBufExceeded):
+		// The connection dropped before the request went out: with no
+		// reconnection buffer, nothing is sent late.
+		return nil, fmt.Errorf("%w (%w): request to node %s: %v", ErrUnavailable, ErrNotSent, node, err)
 	case ctx.Err() != nil:
 		return nil, fmt.Errorf("%w: no answer from node %s: %w", ErrUnavailable, node, ctx.Err())
 	default:
 		return nil, fmt.Errorf("%w: request to node %s: %v", ErrUnavailable, node, err)
+	}
+}
+
+// asked is a request waiting for its answer.
+type asked struct{ cancel context.CancelCauseFunc }
+
+// errDropped ends the requests under way when the connection drops: an
+// answer sent while this node was cut off is lost, and each may or may not
+// have reached its node; the caller finds out which rather than wait.
+var errDropped = errors.New("bus: the connection dropped")
+
+// dropAsking ends the requests under way.
+func (n *NATS) dropAsking() {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	for a := range n.asking {
+		a.cancel(errDropped)
 	}
 }
 

@@ -267,6 +267,50 @@ func TestNATSDownAndBack(t *testing.T) {
 	})
 }
 
+// A request under way when the connection drops ends at once, as one whose
+// fate is unknown (it reached its node, which did it, and its answer was
+// lost), not as one that was not sent; one made while the connection is
+// down says that it was not sent.
+func TestNATSRequestUnderWayWhenNATSDrops(t *testing.T) {
+	srv := natstest.Start(t)
+	a, b := node(t, srv, "a"), node(t, srv, "b")
+	got := make(chan struct{})
+	release := make(chan struct{})
+	defer close(release)
+	stop, err := a.Serve("a", func(_ context.Context, req []byte) []byte {
+		close(got)
+		<-release
+		return req
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := b.Request(ctx, "a", []byte("x"))
+		done <- err
+	}()
+	<-got // node a has it, and does it
+	srv.Shutdown()
+	start := time.Now()
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrUnavailable) || errors.Is(err, ErrNotSent) || errors.Is(err, ErrNoNode) {
+			t.Fatalf("a request under way when NATS went down: %v, want unavailable (its fate unknown)", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a request under way when NATS went down still waits 10 s later")
+	}
+	t.Logf("ended %v after NATS went down", time.Since(start).Round(time.Millisecond))
+	waitUntil(t, "node b cut off", func() bool { return b.Check() != nil })
+	if _, err := b.Request(ctx, "a", []byte("y")); !errors.Is(err, ErrNotSent) {
+		t.Fatalf("a request while NATS is down: %v, want ErrNotSent", err)
+	}
+}
+
 // A node whose NATS is not there yet starts anyway: its own subscribers get
 // its messages, requests fail at once, and once NATS comes the node serves
 // and hears the others without a restart.

@@ -43,6 +43,9 @@ type Handle interface {
 	Watch(ctx context.Context, s engine.Seat) (*Watch, error)
 	Unwatch(w *Watch)
 	Act(ctx context.Context, s engine.Seat, seq uint64, raw []byte) error
+	// Settle makes certain what became of an action that Act left [Lost]:
+	// nil once it is played, else its refusal (see [Match.Settle]).
+	Settle(ctx context.Context, s engine.Seat, seq uint64, raw []byte) error
 	Chat(ctx context.Context, s engine.Seat, text string, team bool) error
 	Leave(ctx context.Context, s engine.Seat) error
 	Return(ctx context.Context, s engine.Seat) error

@@ -13,10 +13,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"log/slog"
 	"math/rand/v2"
 	"regexp"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"sortie/internal/bus"
@@ -35,17 +37,19 @@ type Cluster struct {
 	// refuses what concerns a match another node runs.
 	Exchange bus.Exchange
 	// Lease is how long a node's leases last after its last renewal: 6 s if
-	// zero. A dead node's matches are taken over about a lease and a second
-	// after it died.
+	// zero. A dead node's matches are taken over within a lease and about
+	// a second of its death, however many it ran.
 	Lease time.Duration
 }
 
 // Defaults and paces of a node.
 const (
 	defaultLease  = 6 * time.Second
-	orphanEvery   = time.Second     // how often a node looks for matches nobody runs
-	announceEvery = 2 * time.Second // how often a node tells the others its load
-	skipFailed    = time.Minute     // a match that failed to load is not tried again before
+	orphanEvery   = 500 * time.Millisecond // how often a node looks for matches nobody runs
+	orphanBatch   = 1024                   // the most one look lists
+	orphanLoads   = 8                      // matches a node loads at once when it takes them over
+	announceEvery = 2 * time.Second        // how often a node tells the others its load
+	skipFailed    = time.Minute            // a match that failed to load is not tried again before
 )
 
 var nodeName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
@@ -69,7 +73,7 @@ type node struct {
 	failed    time.Time            // when a renewal last failed
 	failing   bool                 // since then, none succeeded (for one log line per incident)
 	skip      map[string]time.Time // matches that failed to load, until when they are not tried
-	seen      map[string]bool      // the matches nobody ran at the last look
+	looks     map[string]int       // the matches nobody ran at the last look, and at how many looks in a row
 	peers     map[string]peer
 	draining  bool
 	orphaning bool // an orphan round is under way
@@ -211,7 +215,7 @@ func (n *node) start(ctx context.Context) (int, error) {
 	// Matches nobody runs: a node starting alone takes them all, as a
 	// single node does.
 	for {
-		took := n.takeOrphans(ctx, 256, false)
+		took := n.takeOrphans(ctx, true, false)
 		count += took
 		if took == 0 {
 			break
@@ -369,45 +373,61 @@ func (n *node) healthy() bool {
 	return !n.failing && !n.draining && time.Since(n.failed) > n.ttl && time.Since(n.renewed) < n.ttl
 }
 
-// orphanRound takes over a share of the matches nobody runs.
+// orphanRound takes over the matches nobody runs whose turn it is of this
+// node.
 func (n *node) orphanRound() {
-	if !n.healthy() || n.overloaded() {
+	if !n.healthy() {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	// Several nodes look at once: each takes a few, in its own order.
-	share := 8
-	if p := n.livePeers(); len(p) > 0 {
-		share = max(2, 32/(len(p)+1))
+	if n.takeOrphans(ctx, false, true) > 0 {
+		n.announce() // the others learn this node's load at once
 	}
-	n.takeOrphans(ctx, share, true)
 }
 
-// takeOrphans takes up to limit matches nobody runs, and returns how many
-// it took. With patient, it takes only those it saw free a round before:
-// a match just created is free for the moment its node takes to lease it.
-func (n *node) takeOrphans(ctx context.Context, limit int, patient bool) int {
-	ids, err := n.m.store.Orphans(ctx, 4*limit)
-	if err != nil {
+// takeOrphans takes over matches nobody runs, several at once, and returns
+// how many it took. The nodes share them without asking one another: each
+// match ranks the live nodes in an order of its own (rendezvous hashing),
+// the first takes it at the first look that finds it free, the second at
+// the next look if it is still free (its first was the node that stopped,
+// or is slow), and so on. Two nodes thus seldom ask for the same match at
+// once, and the takings of two nodes, each a write of its node's commits,
+// seldom wait for one another. A node loaded far above another (see
+// overloaded) has its turn a look later. A match that nobody ever
+// held (or that was handed over) is not taken before a second look finds
+// it free, when patient: a match just created is free for the moment its
+// node takes to lease it. With all, the node takes every match nobody runs
+// (it starts alone).
+func (n *node) takeOrphans(ctx context.Context, all, patient bool) int {
+	ids, err := n.m.store.Orphans(ctx, orphanBatch)
+	if err != nil || len(ids) == 0 {
 		return 0
 	}
-	rand.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
-	took := 0
+	names := []string{n.name}
+	for _, p := range n.livePeers() {
+		names = append(names, p.Node)
+	}
+	// A node loaded far above another leaves orphans to the others: its
+	// turn comes a look later.
+	after := 0
+	if !all && n.overloaded() {
+		after = 1
+	}
 	now := time.Now()
 	n.mu.Lock()
-	seen := n.seen
-	n.seen = make(map[string]bool, len(ids))
+	looks := n.looks
+	n.looks = make(map[string]int, len(ids))
 	for _, id := range ids {
-		n.seen[id] = true
+		n.looks[id] = looks[id] + 1
 	}
 	n.mu.Unlock()
+	var took atomic.Int64
+	var wg sync.WaitGroup
+	loads := make(chan struct{}, orphanLoads)
 	for _, id := range ids {
-		if took >= limit {
+		if ctx.Err() != nil {
 			break
-		}
-		if patient && !seen[id] {
-			continue
 		}
 		n.mu.Lock()
 		until, skipped := n.skip[id]
@@ -415,21 +435,62 @@ func (n *node) takeOrphans(ctx context.Context, limit int, patient bool) int {
 		if skipped && now.Before(until) {
 			continue
 		}
-		_, err := n.m.Get(ctx, id)
-		var e *elsewhere
-		switch {
-		case err == nil:
-			took++
-			n.log.Info("took over a match nobody ran", "match", id)
-		case errors.As(err, &e):
-			// Another node was quicker.
-		default:
-			n.mu.Lock()
-			n.skip[id] = now.Add(skipFailed)
-			n.mu.Unlock()
+		if !all {
+			// Not yet this node's turn? A look later for a match nobody
+			// held.
+			r := after + rank(id, n.name, names)
+			if r > looks[id] || patient && r == looks[id] && !n.heldOnce(ctx, id) {
+				continue
+			}
+		}
+		loads <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-loads; wg.Done() }()
+			_, err := n.m.Get(ctx, id)
+			var e *elsewhere
+			switch {
+			case err == nil:
+				took.Add(1)
+				n.log.Info("took over a match nobody ran", "match", id)
+			case errors.As(err, &e):
+				// Another node was quicker.
+			case AsError(err).Code == CodeUnavailable:
+				// The store could not say now: at the next look.
+			default:
+				n.mu.Lock()
+				n.skip[id] = now.Add(skipFailed)
+				n.mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return int(took.Load())
+}
+
+// rank returns node's place among nodes in match id's order of them.
+func rank(id, node string, nodes []string) int {
+	score := func(name string) uint64 {
+		h := fnv.New64a()
+		h.Write([]byte(id))
+		h.Write([]byte{0})
+		h.Write([]byte(name))
+		return h.Sum64()
+	}
+	mine, r := score(node), 0
+	for _, other := range nodes {
+		if s := score(other); other != node && (s > mine || s == mine && other < node) {
+			r++
 		}
 	}
-	return took
+	return r
+}
+
+// heldOnce reports whether match id, which nobody holds now, was held by a
+// node whose leases expired (rather than never leased, or handed over).
+func (n *node) heldOnce(ctx context.Context, id string) bool {
+	rec, err := n.m.store.Get(ctx, id)
+	return err == nil && rec.Lease.Node != ""
 }
 
 // release gives lease l up, so that another node may take the match at
@@ -486,6 +547,19 @@ func (n *node) livePeers() []peer {
 	return out
 }
 
+// freshPeers returns the live peers heard of at their last announcement:
+// one that missed it is slow, paused or dead, and its load is not what it
+// said (a paused node's matches are being taken over).
+func (n *node) freshPeers() []peer {
+	var out []peer
+	for _, p := range n.livePeers() {
+		if time.Since(p.heard) <= announceEvery*3/2 {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // Placement: a new match runs on the node that created it, unless that
 // node runs far more matches than the least loaded other node: more than
 // twice as many, and 50 more. It then runs there. A node that drains
@@ -504,7 +578,7 @@ func (n *node) placeFor() string {
 	draining := n.draining
 	n.mu.Unlock()
 	least := peer{Live: -1}
-	for _, p := range n.livePeers() {
+	for _, p := range n.freshPeers() {
 		if least.Live < 0 || p.Live < least.Live {
 			least = p
 		}
@@ -526,7 +600,7 @@ func (n *node) farAbove(mine, theirs int) bool {
 // least loaded other one: it then leaves orphans to the others.
 func (n *node) overloaded() bool {
 	mine := n.m.Live()
-	for _, p := range n.livePeers() {
+	for _, p := range n.freshPeers() {
 		if n.farAbove(mine, p.Live) {
 			return true
 		}

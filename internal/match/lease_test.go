@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"strings"
@@ -48,6 +49,13 @@ func twoNodes(t *testing.T) (a, b *clusterNode, natsURL string) {
 // it starts renewing its leases and taking over matches nobody runs.
 func newClusterNode(t *testing.T, name, db, url string, resume bool) *clusterNode {
 	t.Helper()
+	return newClusterNodeWith(t, name, db, url, resume, nil)
+}
+
+// newClusterNodeWith is newClusterNode with the requests to other nodes
+// going through wrap's exchange.
+func newClusterNodeWith(t *testing.T, name, db, url string, resume bool, wrap func(bus.Exchange) bus.Exchange) *clusterNode {
+	t.Helper()
 	st, err := store.OpenPostgres(context.Background(), db, store.PostgresOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -57,9 +65,13 @@ func newClusterNode(t *testing.T, name, db, url string, resume bool) *clusterNod
 		t.Fatal(err)
 	}
 	n := &clusterNode{st: st}
+	var ex bus.Exchange = nb
+	if wrap != nil {
+		ex = wrap(nb)
+	}
 	n.m = match.NewManager(match.Config{
 		Store: st, Bus: nb, Games: matchtest.Games(), Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Cluster: &match.Cluster{Node: name, Exchange: nb, Lease: time.Second},
+		Cluster: &match.Cluster{Node: name, Exchange: ex, Lease: time.Second},
 		Hooks:   match.Hooks{Fenced: func() { n.fenced.Add(1) }},
 	})
 	if resume {
@@ -284,5 +296,132 @@ func TestOnlyAudiencesFollowedElsewhereCrossNodes(t *testing.T) {
 	defer mu.Unlock()
 	if crossed["1"] == 0 || crossed["0"] != 0 || crossed["s"] != 0 {
 		t.Fatalf("messages over NATS by audience: %v; want seat 1's alone", crossed)
+	}
+}
+
+// lossy is an exchange that loses what its node asks of others while lose
+// says so: the answer to a request the other node carried out (after), or
+// the request itself (before).
+type lossy struct {
+	bus.Exchange
+	mu            sync.Mutex
+	before, after bool
+}
+
+func (l *lossy) set(before, after bool) {
+	l.mu.Lock()
+	l.before, l.after = before, after
+	l.mu.Unlock()
+}
+
+func (l *lossy) Request(ctx context.Context, node string, req []byte) ([]byte, error) {
+	l.mu.Lock()
+	before, after := l.before, l.after
+	l.mu.Unlock()
+	if before {
+		return nil, fmt.Errorf("%w: the request was lost on its way", bus.ErrUnavailable)
+	}
+	b, err := l.Exchange.Request(ctx, node, req)
+	if after && err == nil {
+		return nil, fmt.Errorf("%w: the answer was lost on its way", bus.ErrUnavailable)
+	}
+	return b, err
+}
+
+// An action whose request or answer was lost between nodes says so (Lost),
+// never a refusal it may not have had; Settle then makes its fate certain
+// wherever the match runs: played once, whether it was before or is now,
+// and any other action on the same state refused.
+func TestLostActionSettles(t *testing.T) {
+	pg := pgtest.Own(t)
+	db, err := pg.Database(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns := natstest.Start(t)
+	a := newClusterNode(t, "a", db, ns.URL(), true)
+	var ex *lossy
+	b := newClusterNodeWith(t, "b", db, ns.URL(), true, func(e bus.Exchange) bus.Exchange {
+		ex = &lossy{Exchange: e}
+		return ex
+	})
+	ctx := context.Background()
+	c, err := a.m.Create(ctx, match.CreateRequest{Game: "testcards", Players: 2, MoveLimitMs: new(int64(0)), TakeoverAfterMs: new(int64(0))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := c.Match.ID
+	x, err := a.m.Get(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := x.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	h, err := b.m.Open(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	turn := func() (engine.Seat, uint64, []json.RawMessage) {
+		s := snapshot(t, x, 0).Actors[0]
+		m := snapshot(t, x, s)
+		return s, m.Seq, m.Legal
+	}
+	played := func(n uint64) json.RawMessage {
+		log, err := a.st.Log(ctx, id)
+		if err != nil || uint64(len(log)) != n {
+			t.Fatalf("the log holds %d records (%v), want %d", len(log), err, n)
+		}
+		var rec struct {
+			Action json.RawMessage `json:"action"`
+		}
+		json.Unmarshal(log[n-1], &rec)
+		return rec.Action
+	}
+	same := func(a, b json.RawMessage) bool {
+		var x, y any
+		json.Unmarshal(a, &x)
+		json.Unmarshal(b, &y)
+		return fmt.Sprint(x) == fmt.Sprint(y)
+	}
+
+	// The answer is lost: the action was played.
+	s, seq, legal := turn()
+	ex.set(false, true)
+	if err := h.Act(ctx, s, seq, legal[0]); !match.Lost(err) {
+		t.Fatalf("an action whose answer was lost: %v, want Lost", err)
+	}
+	ex.set(false, false)
+	if err := h.Settle(ctx, s, seq, legal[0]); err != nil {
+		t.Fatalf("settling an action played: %v", err)
+	}
+	if err := h.Settle(ctx, s, seq, legal[0]); err != nil {
+		t.Fatalf("settling it again: %v", err)
+	}
+	if !same(played(seq+1), legal[0]) {
+		t.Fatalf("record %d is %s, want %s", seq+1, played(seq+1), legal[0])
+	}
+	if len(legal) > 1 {
+		if err := h.Settle(ctx, s, seq, legal[1]); match.AsError(err).Code != match.CodeStaleSeq {
+			t.Fatalf("settling another action on the same state: %v, want stale_seq", err)
+		}
+	}
+
+	// The request is lost: the action is played when it is settled.
+	s, seq, legal = turn()
+	ex.set(true, false)
+	if err := h.Act(ctx, s, seq, legal[0]); !match.Lost(err) {
+		t.Fatalf("an action whose request was lost: %v, want Lost", err)
+	}
+	ex.set(false, false)
+	played(seq) // not played
+	if err := h.Settle(ctx, s, seq, legal[0]); err != nil {
+		t.Fatalf("settling an action not played: %v", err)
+	}
+	if !same(played(seq+1), legal[0]) {
+		t.Fatalf("record %d is %s, want %s", seq+1, played(seq+1), legal[0])
+	}
+	if err := h.Act(ctx, s, seq, legal[0]); match.AsError(err).Code != match.CodeStaleSeq {
+		t.Fatalf("the same action again after it was settled: %v, want stale_seq", err)
 	}
 }

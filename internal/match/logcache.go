@@ -30,7 +30,7 @@ const (
 	// stepEvery: a step view keeps the state after every stepEvery-th
 	// record it replayed, so that the next view near it replays at most
 	// stepEvery-1 records.
-	stepEvery = 16
+	stepEvery = 8
 	// stateCost is what a kept state is counted for in the budget: states
 	// hold no count of their bytes, and those of the games here take a few
 	// KiB (a Temple state of four seats, the largest, about 6 KiB).

@@ -38,6 +38,7 @@ const (
 	opWatch     = "watch"
 	opUnwatch   = "unwatch"
 	opAct       = "act"
+	opSettle    = "settle" // what became of an action whose answer was lost?
 	opChat      = "chat"
 	opLeave     = "leave"
 	opReturn    = "return"
@@ -247,9 +248,22 @@ func (r *Remote) Unwatch(w *Watch) {
 
 // Act plays a client's action for seat s. On success it returns once this
 // node has the update that acknowledges it (or a second has passed), so
-// that the client's next answer cannot overtake it.
+// that the client's next answer cannot overtake it. An action whose answer
+// was lost (the node that runs the match died, stalled or could not be
+// heard from after it was sent) says [Lost]: [Remote.Settle] finds out
+// what became of it.
 func (r *Remote) Act(ctx context.Context, s engine.Seat, seq uint64, raw []byte) error {
-	resp, err := r.call(ctx, wireReq{Op: opAct, Seat: s, Seq: seq, Action: raw})
+	return r.act(ctx, opAct, s, seq, raw)
+}
+
+// Settle finds out what became of an action whose answer was lost, and
+// makes it certain (see [Match.Settle]).
+func (r *Remote) Settle(ctx context.Context, s engine.Seat, seq uint64, raw []byte) error {
+	return r.act(ctx, opSettle, s, seq, raw)
+}
+
+func (r *Remote) act(ctx context.Context, op string, s engine.Seat, seq uint64, raw []byte) error {
+	resp, err := r.call(ctx, wireReq{Op: op, Seat: s, Seq: seq, Action: raw})
 	if err != nil {
 		return err
 	}
@@ -286,7 +300,9 @@ func (r *Remote) Return(ctx context.Context, s engine.Seat) error {
 
 // call sends req to node to and returns its answer: a refusal as an
 // *Error, [errMoved] when the match does not run there (or the node is
-// gone), [CodeUnavailable] when the node cannot be reached.
+// gone: nothing was done), [CodeUnavailable] when the node cannot be
+// reached, and [ErrLost] when a request that changes the match went out
+// but its answer never came (it may or may not have been carried out).
 func (n *node) call(ctx context.Context, to string, req wireReq) (*wireResp, error) {
 	if n.ex == nil {
 		return nil, refuse(CodeUnavailable, "This match runs on another server, which this one cannot reach.")
@@ -305,19 +321,26 @@ func (n *node) call(ctx context.Context, to string, req wireReq) (*wireResp, err
 		}
 	}()
 	if err != nil {
-		if errors.Is(err, bus.ErrNoNode) {
+		switch {
+		case errors.Is(err, bus.ErrNoNode):
 			result = "gone"
 			return nil, errMoved
+		case errors.Is(err, bus.ErrNotSent):
+			result = "unreachable"
+			return nil, refuse(CodeUnavailable, "The server that runs this match cannot be reached now; nothing was done: try again.")
 		}
 		result = "unreachable"
 		if changes(req.Op) {
-			return nil, refuse(CodeUnavailable, "The server that runs this match did not answer in time: what you sent may or may not have been done; look at the match again.")
+			return nil, ErrLost
 		}
 		return nil, refuse(CodeUnavailable, "The server that runs this match cannot be reached now; try again.")
 	}
 	var resp wireResp
 	if err := json.Unmarshal(out, &resp); err != nil {
 		result = "unreadable"
+		if changes(req.Op) {
+			return nil, ErrLost
+		}
 		return nil, refuse(CodeUnavailable, "The server that runs this match gave an answer this one cannot read.")
 	}
 	switch {
@@ -331,11 +354,19 @@ func (n *node) call(ctx context.Context, to string, req wireReq) (*wireResp, err
 	return &resp, nil
 }
 
+// ErrLost says that a request that changes the match went to the node
+// that runs it and its answer never came back: it may or may not have been
+// carried out. For an action, [Handle.Settle] finds out which.
+var ErrLost = refuse(CodeUnavailable, "The server that runs this match did not answer in time: what you sent may or may not have been done; look at the match again.")
+
+// Lost reports whether err is [ErrLost].
+func Lost(err error) bool { return err == ErrLost }
+
 // changes reports whether a request changes the match (so that one left
 // without an answer may or may not have been carried out).
 func changes(op string) bool {
 	switch op {
-	case opJoin, opClaim, opForget, opStart, opAct, opChat, opLeave, opReturn, opAdopt, opClose:
+	case opJoin, opClaim, opForget, opStart, opAct, opSettle, opChat, opLeave, opReturn, opAdopt, opClose:
 		return true
 	}
 	return false
@@ -343,7 +374,9 @@ func changes(op string) bool {
 
 // request sends b to node to and waits for the answer, at most callLimit;
 // while it waits, it checks every probeEvery that the node is alive, and
-// gives up when it is gone or has not answered twice.
+// gives up when it is gone or has not answered twice. Only an error of the
+// request itself says [bus.ErrNoNode] or [bus.ErrNotSent] (nothing was
+// done): a node that dies while it is asked may have done it.
 func (n *node) request(ctx context.Context, to string, b []byte) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, callLimit)
 	defer cancel()
@@ -370,7 +403,7 @@ func (n *node) request(ctx context.Context, to string, b []byte) ([]byte, error)
 			pcancel()
 			switch {
 			case errors.Is(err, bus.ErrNoNode):
-				return nil, err
+				return nil, fmt.Errorf("%w: node %s is gone", bus.ErrUnavailable, to)
 			case err != nil:
 				if misses++; misses >= 2 {
 					return nil, fmt.Errorf("%w: node %s does not answer", bus.ErrUnavailable, to)
@@ -474,6 +507,9 @@ func (n *node) onMatch(ctx context.Context, x *Match, req *wireReq, resp *wireRe
 		return nil
 	case opAct:
 		resp.Seq, err = x.actSeq(ctx, req.Seat, req.Seq, req.Action)
+		return err
+	case opSettle:
+		resp.Seq, err = x.settleSeq(ctx, req.Seat, req.Seq, req.Action)
 		return err
 	case opChat:
 		return x.Chat(ctx, req.Seat, req.Text, req.Team)

@@ -4,8 +4,11 @@
 package match
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"strconv"
 	"time"
 
 	"sortie/engine"
@@ -24,14 +27,22 @@ func (x *Match) Act(ctx context.Context, s engine.Seat, seq uint64, raw []byte) 
 // actSeq is Act, returning the seq of the update that acknowledges the
 // action.
 func (x *Match) actSeq(ctx context.Context, s engine.Seat, seq uint64, raw []byte) (uint64, error) {
+	return x.actSeqWith(ctx, func() (bool, error) { return true, x.act(s, seq, raw) })
+}
+
+// actSeqWith runs act on the match, counts what it judged as a client's
+// action, and returns the match's seq after it.
+func (x *Match) actSeqWith(ctx context.Context, act func() (judged bool, err error)) (uint64, error) {
 	start := time.Now()
 	var after uint64
+	judged := true
 	err := x.do(ctx, func() error {
-		err := x.act(s, seq, raw)
+		var err error
+		judged, err = act()
 		after = x.seq
 		return err
 	})
-	if h := x.mgr.hooks.Handled; h != nil {
+	if h := x.mgr.hooks.Handled; h != nil && judged {
 		code := ""
 		if err != nil {
 			code = AsError(err).Code
@@ -39,6 +50,107 @@ func (x *Match) actSeq(ctx context.Context, s engine.Seat, seq uint64, raw []byt
 		h(code, time.Since(start))
 	}
 	return after, err
+}
+
+// Settle makes certain what became of a client's action for seat s, chosen
+// on state seq, whose answer was lost on its way between nodes (the node
+// asked died, stalled, or could not be heard from): nil when the action is
+// played — it is record seq+1 already, or it is played now if the match is
+// still at seq — else the refusal it gets now. Once Settle has answered, no
+// copy of the action still on its way can be played: the match is past
+// seq, or refuses the copy as it refused this one. (A record seq+1 of the
+// same action by the seat's bot, played when its move limit ran out, counts
+// as the action: the match stands as the person wanted.)
+func (x *Match) Settle(ctx context.Context, s engine.Seat, seq uint64, raw []byte) error {
+	_, err := x.settleSeq(ctx, s, seq, raw)
+	return err
+}
+
+// settleSeq is Settle, returning the seq of the update that acknowledges
+// the action if it is played now (0 if it was played before).
+func (x *Match) settleSeq(ctx context.Context, s engine.Seat, seq uint64, raw []byte) (uint64, error) {
+	past := false
+	after, err := x.actSeqWith(ctx, func() (bool, error) {
+		if seq < x.seq && x.humanSeat(s) == nil {
+			past = true
+			return false, nil
+		}
+		return true, x.act(s, seq, raw)
+	})
+	if err != nil || !past {
+		return after, err
+	}
+	played, err := x.isRecord(ctx, seq+1, s, raw)
+	switch {
+	case err != nil:
+		return 0, ErrLost // still unknown: ask again later
+	case played:
+		return 0, nil
+	}
+	return 0, refuse(CodeStaleSeq, "The match has moved on since state %d (it is at %d): look at the new state and choose again.", seq, after)
+}
+
+// isRecord reports whether record n of the match's log is seat s's action
+// raw.
+func (x *Match) isRecord(ctx context.Context, n uint64, s engine.Seat, raw []byte) (bool, error) {
+	a, err := x.game.DecodeAction(raw)
+	if err != nil {
+		return false, nil
+	}
+	log, err := x.mgr.store.Log(ctx, x.id)
+	if err != nil {
+		return false, err
+	}
+	if n == 0 || n > uint64(len(log)) {
+		return false, nil
+	}
+	rec, err := engine.DecodeRecord(x.game, log[n-1])
+	if err != nil || rec.Seat != s || rec.Action == nil {
+		return false, err
+	}
+	want, err1 := json.Marshal(a)
+	got, err2 := json.Marshal(rec.Action)
+	return err1 == nil && err2 == nil && bytes.Equal(want, got), nil
+}
+
+// AckOf returns the "ack" of an update message as the match encodes it
+// (the seq its seat's accepted action named), and whether it has one.
+func AckOf(b []byte) (uint64, bool) {
+	const head = `{"type":"` + TypeUpdate + `","seq":`
+	if !bytes.HasPrefix(b, []byte(head)) {
+		return 0, false
+	}
+	b = b[len(head):]
+	i := 0
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		i++
+	}
+	b, ok := bytes.CutPrefix(b[i:], []byte(`,"ack":`))
+	if !ok {
+		return 0, false
+	}
+	i = 0
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		i++
+	}
+	ack, err := strconv.ParseUint(string(b[:i]), 10, 64)
+	return ack, err == nil
+}
+
+// WithAck returns state message b (which carries no "ack") with "ack": a
+// state that is the first its socket is sent since an action of its seat
+// was played acknowledges it, as the seat's update would have.
+func WithAck(b []byte, ack uint64) []byte {
+	const head = `{"type":"` + TypeState + `",`
+	if !bytes.HasPrefix(b, []byte(head)) {
+		return b
+	}
+	out := make([]byte, 0, len(b)+32)
+	out = append(out, head...)
+	out = append(out, `"ack":`...)
+	out = strconv.AppendUint(out, ack, 10)
+	out = append(out, ',')
+	return append(out, b[len(head):]...)
 }
 
 // humanSeat refuses a seat the match does not have, or one a bot plays.

@@ -71,7 +71,7 @@ func BenchmarkStepView(b *testing.B) {
 	lm := storeLongMatch(b)
 	for _, cache := range []int64{0, -1} {
 		m := lm.manager(cache)
-		for _, step := range []int{1, lm.records / 2, lm.records} {
+		for _, step := range []int{1, 1483, lm.records} {
 			name := fmt.Sprintf("cache=%v/step=%d", cache == 0, step)
 			if step == lm.records {
 				name = fmt.Sprintf("cache=%v/step=last(%d)", cache == 0, step)

@@ -41,6 +41,10 @@ import (
 // clusterLease is the nodes' lease in the cluster tests.
 const clusterLease = 2 * time.Second
 
+// announce is a little more than how often nodes tell each other their
+// load.
+const announce = 2500 * time.Millisecond
+
 // cluster is a PostgreSQL database, a NATS server and sortie serve nodes.
 type cluster struct {
 	t     *testing.T
@@ -53,6 +57,15 @@ type cluster struct {
 	nodes []*clusterNode
 	// expected are the error lines a test expects the nodes to log.
 	expected []string
+	// What the sockets' actions got (see answered).
+	answers answerCount
+}
+
+// answerCount counts the actions the sockets of a cluster test sent and
+// how they were answered.
+type answerCount struct {
+	mu                           sync.Mutex
+	sent, cut, unanswered, twice int
 }
 
 // clusterNode is one node: a name and an address that stay the same
@@ -135,7 +148,13 @@ func (c *cluster) start(i int) {
 		c.t.Fatal(err)
 	}
 	defer logf.Close()
-	args := append([]string{"serve", "--addr", fmt.Sprintf("127.0.0.1:%d", nd.port), "--store", c.db, "--bus", c.nats.URL(),
+	// (Each node's connections are named after it, for the tests that
+	// look at what a node holds in PostgreSQL.)
+	db := c.db + "&application_name=" + nd.name
+	if !strings.Contains(c.db, "?") {
+		db = c.db + "?application_name=" + nd.name
+	}
+	args := append([]string{"serve", "--addr", fmt.Sprintf("127.0.0.1:%d", nd.port), "--store", db, "--bus", c.nats.URL(),
 		"--node", nd.name, "--lease", clusterLease.String(), "--message-rate", "1000", "--create-rate", "0",
 		"--matches-per-client", "0", "--sockets-per-client", "0", "--conns-per-client", "0", "--grace", "10s",
 		"--log-level", "debug"}, c.args...)
@@ -281,6 +300,72 @@ func (c *cluster) owner(id string) (string, int64) {
 	return node, epoch
 }
 
+// answered proves that every action p sent got exactly one answer (its
+// acknowledgement or a refusal), whatever happened to the nodes meanwhile:
+// it waits up to 10 s for the answers still due. Only a socket whose
+// connection broke (its node was killed) may leave actions unanswered; one
+// the server closed answered them before its close frame.
+func (c *cluster) answered(p *player, what string) {
+	c.t.Helper()
+	unanswered, twice, end := p.answers(10 * time.Second)
+	p.mu.Lock()
+	sent := p.sends
+	p.mu.Unlock()
+	cut := end != nil && websocket.CloseStatus(end) == -1
+	a := &c.answers
+	a.mu.Lock()
+	a.sent += sent
+	if cut {
+		a.cut += len(unanswered)
+	} else {
+		a.unanswered += len(unanswered)
+	}
+	a.twice += len(twice)
+	a.mu.Unlock()
+	if len(twice) > 0 {
+		c.t.Errorf("%s: the actions sent on states %v were answered more than once", what, twice)
+	}
+	if len(unanswered) > 0 && !cut {
+		c.t.Errorf("%s: the actions sent on states %v were never answered (the socket %s)", what, unanswered, endedHow(end))
+		msgs := p.messages()
+		for _, b := range msgs[max(0, len(msgs)-6):] {
+			c.t.Logf("%s got %.300s", what, b)
+		}
+	}
+}
+
+// endedHow says how a socket ended, for a failure's message.
+func endedHow(err error) string {
+	switch {
+	case err == nil:
+		return "is open"
+	case websocket.CloseStatus(err) != -1:
+		return fmt.Sprintf("was closed with %d", websocket.CloseStatus(err))
+	}
+	return fmt.Sprintf("broke: %v", err)
+}
+
+// answeredAll checks the answers of every socket of ps.
+func (c *cluster) answeredAll(ps []*seatPlayer) {
+	c.t.Helper()
+	for _, p := range ps {
+		where := "another node"
+		if p.local {
+			where = "the node that ran it first"
+		}
+		c.answered(p.player, fmt.Sprintf("match %s seat %d on %s", p.m.id, p.seat, where))
+	}
+}
+
+// answerLine says what the actions of a test got, for its log.
+func (c *cluster) answerLine() string {
+	a := &c.answers
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return fmt.Sprintf("%d actions sent: %d never answered, %d answered twice, %d cut off by their node's death",
+		a.sent, a.unanswered, a.twice, a.cut)
+}
+
 // clusterMatch is what the clients know of one match: its seats, and every
 // action a node acknowledged, by record number.
 type clusterMatch struct {
@@ -357,6 +442,7 @@ func (c *cluster) play(ctx context.Context, m *clusterMatch, seed uint64, wg *sy
 					m.acked[n] = ackedAction{seat: s, action: a}
 					m.mu.Unlock()
 				}})
+				c.answered(p, fmt.Sprintf("match %s (%s) seat %d on %s", m.id, m.game, s, c.nodes[node].name))
 				p.close()
 				m.mu2.Lock()
 				m.socks = append(m.socks, p.messages())
@@ -544,6 +630,22 @@ func TestClusterCheckersCatchPlantedFlaws(t *testing.T) {
 	if checkOrder(msgs(`{"type":"state","seq":3}`, `{"type":"update","seq":4}`, `{"type":"update","seq":4}`)) == nil {
 		t.Error("a change twice: not caught")
 	}
+	// The tally of answers: actions sent on states 3 to 6; 3 acknowledged
+	// by its update, 5 by a state, 6 refused and acknowledged, 4 told only
+	// that it waits for the store.
+	p := &player{owed: map[uint64]int{3: 1, 4: 1, 5: 1, 6: 1}, end: errors.New("closed")}
+	for _, m := range []*match.Message{
+		{Type: match.TypeUpdate, Seq: 4, Ack: new(uint64(3))},
+		{Type: match.TypeError, Re: new(uint64(4)), Error: &match.Error{Code: match.CodePending}},
+		{Type: match.TypeState, Seq: 9, Ack: new(uint64(5))},
+		{Type: match.TypeError, Re: new(uint64(6)), Error: &match.Error{Code: match.CodeStaleSeq}},
+		{Type: match.TypeUpdate, Seq: 7, Ack: new(uint64(6))},
+	} {
+		p.answered(m)
+	}
+	if unanswered, twice, _ := p.answers(0); !slices.Equal(unanswered, []uint64{4}) || !slices.Equal(twice, []uint64{6}) {
+		t.Errorf("unanswered %v (want [4]), answered twice %v (want [6])", unanswered, twice)
+	}
 }
 
 // clusterKills is how many nodes TestClusterSurvivesKills kills:
@@ -660,6 +762,7 @@ func TestClusterSurvivesKills(t *testing.T) {
 	acked := c.checkLogs(ms)
 	fenced := c.fenced()
 	t.Logf("%d matches of %d games, %d acknowledged actions all in their logs in order, %.0f fencing refusals", len(ms), len(games), acked, fenced)
+	t.Log(c.answerLine())
 }
 
 // The node that runs a match is paused (SIGSTOP) past its lease: another
@@ -760,6 +863,9 @@ func TestClusterPause(t *testing.T) {
 		m.socks = append(m.socks, p.messages())
 	}
 	c.checkLogs([]*clusterMatch{m})
+	c.answered(onA, "the seat on the paused node")
+	c.answered(onB, "the seat on another node")
+	t.Log(c.answerLine())
 	t.Logf("fencing refusals on the paused node: %.0f", nodeMetric(c.nodes[0].url, "sortie_fenced_total"))
 }
 
@@ -906,8 +1012,10 @@ func TestClusterNATSRestart(t *testing.T) {
 		}
 	}
 	acked := c.checkLogs(ms)
+	c.answeredAll(ps)
 	t.Logf("while NATS was down: %d actions acknowledged where their match runs, %d refused as unavailable elsewhere; %d acknowledged in all",
 		localAcks, remoteRefused, acked)
+	t.Log(c.answerLine())
 }
 
 // spreadEvades starts a two-seat Les Évadés match on each node, with seat 0
@@ -1018,7 +1126,9 @@ func TestClusterPostgresRestart(t *testing.T) {
 		}
 	}
 	acked := c.checkLogs(ms)
+	c.answeredAll(ps)
 	t.Logf("%d actions kept or refused while PostgreSQL was down; %d acknowledged in all", refused, acked)
+	t.Log(c.answerLine())
 }
 
 // The node that runs a real-time match dies (SIGKILL): the node that takes
@@ -1106,25 +1216,44 @@ func TestClusterDrain(t *testing.T) {
 	}
 	playFor(t, ps, 20*time.Second, 2, false)
 
+	// Everyone plays on through the drain: the seats on the draining node
+	// until it closes their sockets with 1001 (after answering every
+	// action they sent), those elsewhere meanwhile.
 	c.signal(0, syscall.SIGTERM)
+	others, stopOthers := context.WithCancel(ctx)
+	var wg, ow sync.WaitGroup
 	for _, p := range ps {
 		if !p.local {
+			ow.Add(1)
+			go func() {
+				defer ow.Done()
+				p.play(others, newRand(uint64(p.seat)+11), playOptions{})
+			}()
 			continue
 		}
-		// Read to the socket's end: 1001, and the match runs elsewhere.
-		rctx, cancel := context.WithTimeout(ctx, 20*time.Second)
-		var err error
-		for err == nil {
-			_, err = p.recv(rctx)
-		}
-		cancel()
-		if code := websocket.CloseStatus(err); code != websocket.StatusGoingAway {
-			t.Errorf("match %s: the draining node's socket ended with %v, want 1001", p.m.id, err)
-		}
-		if owner, _ := c.owner(p.m.id); owner == "n0" || owner == "" {
-			t.Errorf("match %s: its socket was closed while it ran on %q", p.m.id, owner)
-		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+			defer cancel()
+			_, err := p.play(rctx, newRand(uint64(p.seat)+13), playOptions{})
+			for err == nil { // (the match ended first)
+				_, err = p.recv(rctx)
+			}
+			if code := websocket.CloseStatus(err); code != websocket.StatusGoingAway {
+				t.Errorf("match %s: the draining node's socket ended with %v, want 1001", p.m.id, err)
+			}
+			c.answered(p.player, fmt.Sprintf("match %s seat %d on the draining node", p.m.id, p.seat))
+			var owner, status string
+			c.dbQuery(`SELECT owner, status FROM matches WHERE id = $1`, []any{p.m.id}, &owner, &status)
+			if owner == "n0" || owner == "" && status == string(store.Running) {
+				t.Errorf("match %s: its socket was closed while it ran on %q", p.m.id, owner)
+			}
+		}()
 	}
+	wg.Wait()
+	stopOthers()
+	ow.Wait()
 	nd := c.nodes[0]
 	select {
 	case err := <-nd.p.done:
@@ -1165,10 +1294,341 @@ func TestClusterDrain(t *testing.T) {
 		}
 	}
 	playFor(t, ps, 0, 0, true)
+	c.answeredAll(ps)
 	for _, p := range ps {
 		p.m.socks = append(p.m.socks, p.messages())
 		p.close()
 	}
 	acked := c.checkLogs(ms)
 	t.Logf("%d matches handed over; %d actions acknowledged in all", handed, acked)
+	t.Log(c.answerLine())
+}
+
+// turnAcross starts a two-seat Les Évadés match on node owner with seat 0
+// on that node and seat 1 on node other, with move limits and takeovers
+// far off (an action stays legal while the nodes fail), and plays until
+// seat 1 has its turn.
+func (c *cluster) turnAcross(owner, other int) (local, remote *seatPlayer) {
+	c.t.Helper()
+	ctx := context.Background()
+	cl := c.client(owner)
+	cm, err := cl.Create(ctx, match.CreateRequest{Game: "evades", Players: 2,
+		MoveLimitMs: new(int64(120_000)), TakeoverAfterMs: new(int64(120_000))})
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	m := &clusterMatch{crashMatch: crashMatch{id: cm.Match.ID, game: "evades", acked: map[uint64]ackedAction{},
+		tokens: []string{cm.Seats[0].Token, cm.Seats[1].Token}}}
+	var ps []*seatPlayer
+	for i, s := range cm.Seats {
+		if _, err := cl.Join(ctx, m.id, s.Token, "p"); err != nil {
+			c.t.Fatal(err)
+		}
+		at := []int{owner, other}[i]
+		p, err := dialWith(c.client(at), m.id, s.Token, s.Seat)
+		if err != nil {
+			c.t.Fatal(err)
+		}
+		c.t.Cleanup(p.close)
+		ps = append(ps, &seatPlayer{player: p, m: m, local: at == owner})
+	}
+	if _, err := cl.Start(ctx, m.id, cm.HostToken); err != nil {
+		c.t.Fatal(err)
+	}
+	local, remote = ps[0], ps[1]
+	for deadline := time.Now().Add(time.Minute); ; {
+		if time.Now().After(deadline) {
+			c.t.Fatal("seat 1 did not get its turn in a minute")
+		}
+		pctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+		for _, p := range ps {
+			p.recv(pctx) // (what came first)
+		}
+		cancel()
+		if l := remote.last; l != nil && len(l.Legal) > 0 {
+			return local, remote
+		}
+		if l := local.last; l != nil && len(l.Legal) > 0 {
+			if _, err := local.play(ctx, newRand(1), playOptions{stopAfter: 1}); err != nil {
+				c.t.Fatal(err)
+			}
+		}
+	}
+}
+
+// playThrough has remote play one action while the nodes fail: after
+// down(), sent and sent again each time it is refused as unavailable, with
+// up() called after downFor, while local plays along. It returns once the
+// action is acknowledged (or a minute has passed), and checks that every
+// action remote sent got exactly one answer.
+func (c *cluster) playThrough(what string, local, remote *seatPlayer, down func(), downFor time.Duration, up func()) {
+	c.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	down()
+	done := make(chan error, 1)
+	go func() {
+		_, err := remote.play(ctx, newRand(2), playOptions{stopAfter: 1})
+		done <- err
+	}()
+	lctx, lcancel := context.WithCancel(ctx)
+	ldone := make(chan struct{})
+	go func() {
+		defer close(ldone)
+		local.play(lctx, newRand(3), playOptions{})
+	}()
+	time.Sleep(downFor)
+	up()
+	if err := <-done; err != nil {
+		c.t.Errorf("%s: the seat on another node: %v", what, err)
+	}
+	lcancel()
+	<-ldone
+	c.answered(remote.player, what+": the seat on another node")
+}
+
+// Every action a client sends gets exactly one answer, its acknowledgement
+// or a refusal, whatever happens to the node that runs its match meanwhile:
+// NATS goes away for longer than the owner keeps a silent node's sockets
+// and comes back, the owner is killed and comes back at once (it takes its
+// matches back), the owner is killed for good (another node takes the
+// match over). Each time the seat on another node keeps sending its
+// action until it is played; the one played while its socket did not
+// follow the match yet is acknowledged by the fresh state the socket
+// gets.
+func TestClusterAnswersEveryAction(t *testing.T) {
+	c := newCluster(t, 3)
+	nothing := func() {}
+	local, remote := c.turnAcross(0, 1)
+	c.playThrough("NATS away and back", local, remote, c.nats.Shutdown, 6*time.Second, func() {
+		if err := c.nats.Restart(); err != nil {
+			t.Fatal(err)
+		}
+	})
+
+	local, remote = c.turnAcross(0, 1)
+	c.playThrough("the owner killed and back at once", local, remote, func() { c.kill(0) }, 0, func() { c.start(0) })
+
+	local, remote = c.turnAcross(2, 1)
+	c.playThrough("the owner killed for good", local, remote, func() { c.kill(2) }, 0, nothing)
+	t.Log(c.answerLine())
+}
+
+// dbQuery runs a query on the cluster's database and scans its one row.
+func (c *cluster) dbQuery(sql string, args []any, dest ...any) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, c.db)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(ctx)
+	return conn.QueryRow(ctx, sql, args...).Scan(dest...)
+}
+
+// records returns how many records match id holds in the store.
+func (c *cluster) records(id string) int {
+	n := -1
+	c.dbQuery(`SELECT records FROM matches WHERE id = $1`, []any{id}, &n)
+	return n
+}
+
+// A node paused (SIGSTOP) in the middle of a commit holds up no match of
+// the other nodes: a match run by another node, one of whose players is
+// connected through the paused node, plays on (its other seats play, and
+// the paused player's moves are played by the seat's bot when its move
+// limit runs out), and the paused node's matches are taken over. The
+// commit the node left open held the rows it wrote: a node that took one
+// of its matches over waited for them, and every match whose writes shared
+// that node's commits stood still, until the paused node came back.
+func TestClusterPausedNodeHoldsNobodyUp(t *testing.T) {
+	c := newCluster(t, 3)
+	c.expected = []string{"the store cannot save"} // the paused node's, when it wakes
+	ctx := context.Background()
+	// Matches of bots on node 0 keep its writer busy.
+	for range 12 {
+		seats := make([]match.SeatRequest, 4)
+		for i := range seats {
+			seats[i].Kind = match.Bot
+		}
+		if _, err := c.client(0).Create(ctx, match.CreateRequest{Game: "temple", Seats: seats, AutoStart: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// On nodes 1 and 2, a match (of real time: it lasts ten minutes) with
+	// a player there, a player through node 0 and a bot, playing.
+	pctx, stop := context.WithCancel(ctx)
+	defer stop()
+	var watched []string
+	for _, at := range []int{1, 2} {
+		cl := c.client(at)
+		cm, err := cl.Create(ctx, match.CreateRequest{Game: "temple", Seats: []match.SeatRequest{{}, {}, {Kind: match.Bot}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := cm.Match.ID
+		watched = append(watched, id)
+		for i, s := range cm.Seats[:2] {
+			if _, err := cl.Join(ctx, id, s.Token, "p"); err != nil {
+				t.Fatal(err)
+			}
+			p, err := dialWith(c.client([]int{at, 0}[i]), id, s.Token, s.Seat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.close()
+			go p.play(pctx, newRand(uint64(i)), playOptions{think: func(*rand.Rand) time.Duration { return 100 * time.Millisecond }})
+		}
+		if _, err := cl.Start(ctx, id, cm.HostToken); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(2 * time.Second)
+	// Pause node 0 until it is caught between two statements of a commit
+	// that wrote to its matches.
+	caught := false
+	for try := 0; try < 200 && !caught; try++ {
+		c.signal(0, syscall.SIGSTOP)
+		var n int
+		err := c.dbQuery(`SELECT count(*) FROM pg_stat_activity a JOIN pg_locks l ON l.pid = a.pid
+			WHERE a.application_name = 'n0' AND a.state = 'idle in transaction'
+			AND l.relation = 'matches'::regclass AND l.mode = 'RowExclusiveLock'`, nil, &n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if caught = n > 0; !caught {
+			c.signal(0, syscall.SIGCONT)
+			time.Sleep(time.Duration(10+try%7*10) * time.Millisecond)
+		}
+	}
+	if !caught {
+		t.Fatal("node 0 was never caught in the middle of a commit")
+	}
+	paused := time.Now()
+	defer c.signal(0, syscall.SIGCONT)
+	// Past its lease, the others take its matches over; meanwhile theirs
+	// play on.
+	time.Sleep(clusterLease + time.Second)
+	before := make([]int, len(watched))
+	for i, id := range watched {
+		before[i] = c.records(id)
+	}
+	time.Sleep(5 * time.Second)
+	for i, id := range watched {
+		got := c.records(id) - before[i]
+		t.Logf("match %s (node %d): %d records from %v to %v after the pause", id, i+1, got,
+			clusterLease+time.Second, time.Since(paused).Round(100*time.Millisecond))
+		if got < 3 {
+			t.Errorf("match %s, run by node %d, stood still while node 0 was paused: %d records in 5 s", id, i+1, got)
+		}
+	}
+	var left int
+	if err := c.dbQuery(`SELECT count(*) FROM matches WHERE owner = 'n0' AND status = 'running'`, nil, &left); err != nil {
+		t.Fatal(err)
+	}
+	if left > 0 {
+		t.Errorf("%d matches of the paused node were not taken over %v after the pause", left, time.Since(paused).Round(100*time.Millisecond))
+	}
+}
+
+// A node paused past its lease loses all its matches within the lease and
+// a second or so, however many it runs, with their sockets open on it (so
+// that nobody asks for them elsewhere): the others look for matches nobody
+// runs on their own, and take those of an expired node at once, all in one
+// look.
+func TestClusterPauseTakesOverEveryMatch(t *testing.T) {
+	c := newCluster(t, 3)
+	ctx := context.Background()
+	// Matches on the others first, so that node 0 may run 100 (a node
+	// far above the others places new matches elsewhere).
+	var ids []string
+	create := func(at, n int) {
+		for range n {
+			cm, err := c.client(at).Create(ctx, match.CreateRequest{Game: "evades", Players: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if at == 0 {
+				ids = append(ids, cm.Match.ID)
+				if len(ids) <= 10 {
+					p, err := dialWith(c.client(0), cm.Match.ID, cm.Seats[0].Token, 0)
+					if err != nil {
+						t.Fatal(err)
+					}
+					defer p.close()
+				}
+			}
+		}
+	}
+	create(1, 25)
+	create(2, 25)
+	time.Sleep(announce) // node 0 hears of them
+	create(0, 100)
+	var mine int
+	if err := c.dbQuery(`SELECT count(*) FROM matches WHERE owner = 'n0'`, nil, &mine); err != nil || mine != len(ids) {
+		t.Fatalf("node 0 runs %d matches (%v), want %d", mine, err, len(ids))
+	}
+	c.signal(0, syscall.SIGSTOP)
+	paused := time.Now()
+	defer c.signal(0, syscall.SIGCONT)
+	var left int
+	for {
+		if err := c.dbQuery(`SELECT count(*) FROM matches WHERE owner = 'n0' OR owner = ''`, nil, &left); err != nil {
+			t.Fatal(err)
+		}
+		if left == 0 || time.Since(paused) > 20*time.Second {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	took := time.Since(paused)
+	t.Logf("%d matches of the paused node taken over %v after the pause (lease %v)", len(ids), took.Round(10*time.Millisecond), clusterLease)
+	if left > 0 || took > clusterLease+2*time.Second {
+		t.Errorf("%d of %d matches still on the paused node %v after the pause; want none after the lease and 2 s", left, len(ids), took.Round(10*time.Millisecond))
+	}
+}
+
+// A socket that connects to a match whose node just died is not bounced
+// (close code 1013) again and again until another node takes the match
+// over: it waits, open, and gets its first state then.
+func TestClusterSocketWaitsForTakeover(t *testing.T) {
+	c := newCluster(t, 2)
+	ctx := context.Background()
+	a := c.client(0)
+	cm, err := a.Create(ctx, match.CreateRequest{Game: "evades", Players: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := cm.Match.ID
+	if _, err := a.Join(ctx, id, cm.Seats[0].Token, "p"); err != nil {
+		t.Fatal(err)
+	}
+	c.kill(0)
+	killed := time.Now()
+	bounces := 0
+	for {
+		if time.Since(killed) > 30*time.Second {
+			t.Fatalf("no state within 30 s of the kill (%d bounces)", bounces)
+		}
+		dctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+		conn, err := c.client(1).Dial(dctx, id, cm.Seats[0].Token)
+		if err != nil {
+			cancel()
+			bounces++
+			time.Sleep(100 * time.Millisecond)
+			continue
+		}
+		m, _, err := conn.Next(dctx)
+		cancel()
+		conn.CloseNow()
+		if err == nil && m.Type == match.TypeState {
+			break
+		}
+		bounces++
+		time.Sleep(100 * time.Millisecond) // a client's first try again
+	}
+	t.Logf("state %v after the kill, %d bounces", time.Since(killed).Round(100*time.Millisecond), bounces)
+	if bounces > 1 {
+		t.Errorf("the socket was bounced %d times before the takeover", bounces)
+	}
 }

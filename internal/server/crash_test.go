@@ -145,7 +145,9 @@ func TestCrashRecovery(t *testing.T) {
 	bin := buildSortie(t)
 	dir := t.TempDir()
 	data, logPath := filepath.Join(dir, "sortie.db"), filepath.Join(dir, "serve.log")
-	args := []string{"--clock-speed", "50", "--message-rate", "1000"}
+	// One client creates dozens of matches across the restarts, which
+	// (rightly) hand out no fresh allowance: no limit of creations here.
+	args := []string{"--clock-speed", "50", "--message-rate", "1000", "--create-rate", "0", "--matches-per-client", "0"}
 	ctx := context.Background()
 
 	p := startServe(t, bin, data, logPath, args...)

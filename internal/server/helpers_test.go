@@ -155,6 +155,13 @@ type player struct {
 	// It outlives a call of play (an action kept by a server that cannot
 	// save is answered later).
 	sent map[uint64]json.RawMessage
+	// owed counts, by the seq they named, the actions sent on the socket
+	// less their answers (an update or a state with "ack", an "error" with
+	// "re" other than "pending", which only says that the answer will
+	// come); end is how the socket ended (see answers).
+	owed  map[uint64]int
+	sends int
+	end   error
 }
 
 type got struct {
@@ -183,7 +190,7 @@ func dialWith(c *client.Client, id, token string, seat engine.Seat) (*player, er
 	if err != nil {
 		return nil, err
 	}
-	p := &player{seat: seat, conn: conn, in: make(chan got, 100000), done: make(chan struct{})}
+	p := &player{seat: seat, conn: conn, in: make(chan got, 100000), done: make(chan struct{}), owed: map[uint64]int{}}
 	go p.readLoop()
 	return p, nil
 }
@@ -192,14 +199,55 @@ func (p *player) readLoop() {
 	defer close(p.done)
 	for {
 		m, raw, err := p.conn.Next(context.Background())
+		p.mu.Lock()
 		if raw != nil {
-			p.mu.Lock()
 			p.raw = append(p.raw, raw)
-			p.mu.Unlock()
 		}
+		if m != nil {
+			p.answered(m)
+		}
+		if err != nil {
+			p.end = err
+		}
+		p.mu.Unlock()
 		p.in <- got{m, err}
 		if err != nil {
 			return
+		}
+	}
+}
+
+// answered counts m if it answers an action (p.mu held).
+func (p *player) answered(m *match.Message) {
+	switch {
+	case (m.Type == match.TypeState || m.Type == match.TypeUpdate) && m.Ack != nil:
+		p.owed[*m.Ack]--
+	case m.Type == match.TypeError && m.Re != nil && m.Error != nil && m.Error.Code != match.CodePending:
+		p.owed[*m.Re]--
+	}
+}
+
+// answers waits up to d for every action sent on the socket to be
+// answered, or for the socket to end, and returns the seqs of the actions
+// still unanswered, of those answered more than once, and how the socket
+// ended (nil while it is open).
+func (p *player) answers(d time.Duration) (unanswered, twice []uint64, end error) {
+	for deadline := time.Now().Add(d); ; time.Sleep(10 * time.Millisecond) {
+		p.mu.Lock()
+		unanswered, twice, end = nil, nil, p.end
+		for s, n := range p.owed {
+			switch {
+			case n > 0:
+				unanswered = append(unanswered, s)
+			case n < 0:
+				twice = append(twice, s)
+			}
+		}
+		p.mu.Unlock()
+		if len(unanswered) == 0 || end != nil || time.Now().After(deadline) {
+			slices.Sort(unanswered)
+			slices.Sort(twice)
+			return unanswered, twice, end
 		}
 	}
 }
@@ -333,7 +381,7 @@ func (p *player) play(ctx context.Context, r *rand.Rand, o playOptions) (*match.
 				if m.Ack != nil {
 					acked++
 					if o.onAck != nil && sent[*m.Ack] != nil {
-						o.onAck(m.Seq, sent[*m.Ack])
+						o.onAck(*m.Ack+1, sent[*m.Ack]) // record ack+1 (a state with ack comes later)
 					}
 					delete(sent, *m.Ack)
 				}
@@ -408,6 +456,10 @@ func (p *player) play(ctx context.Context, r *rand.Rand, o playOptions) (*match.
 func (p *player) send(ctx context.Context, seq uint64, a json.RawMessage) error {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
+	p.mu.Lock()
+	p.owed[seq]++
+	p.sends++
+	p.mu.Unlock()
 	return p.conn.Send(ctx, seq, a)
 }
 

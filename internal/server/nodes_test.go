@@ -261,3 +261,53 @@ func TestWaitingSocketAnswersEveryMessage(t *testing.T) {
 	}
 	p1.expect(t, "a fresh state once NATS is back", func(m *match.Message) bool { return m.Type == match.TypeState })
 }
+
+// The node that runs a match stops while a seat on another node keeps
+// sending its action until it is played: every message gets exactly one
+// answer. The action played by the node that takes the match over, before
+// the socket follows the match there, is acknowledged by the fresh state
+// the socket gets.
+func TestEveryActionAnsweredWhenItsNodeStops(t *testing.T) {
+	ns := newNodes(t, 2, matchtest.Games(), nil)
+	a, b := ns.all[0], ns.all[1]
+	cm := a.newMatch(match.CreateRequest{Game: "testcards", Players: 2, MoveLimitMs: new(int64(0)), TakeoverAfterMs: new(int64(0))}, false)
+	var ps [2]*player
+	for i, at := range []*env{a, b} {
+		p, err := dialWith(at.c, cm.Match.ID, cm.Seats[i].Token, engine.Seat(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(p.close)
+		ps[i] = p
+	}
+	if _, err := a.c.Start(context.Background(), cm.Match.ID, cm.HostToken); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	// Seat 0 plays until seat 1, on node b, has its turn.
+	for ps[1].last == nil || len(ps[1].last.Legal) == 0 {
+		rctx, rcancel := context.WithTimeout(ctx, 100*time.Millisecond)
+		for _, p := range ps {
+			p.recv(rctx)
+		}
+		rcancel()
+		if l := ps[0].last; l != nil && len(l.Legal) > 0 && l.Status == store.Running {
+			if _, err := ps[0].play(ctx, newRand(1), playOptions{stopAfter: 1}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	a.stop()
+	pctx, pcancel := context.WithTimeout(ctx, 20*time.Second)
+	defer pcancel()
+	_, err := ps[1].play(pctx, newRand(2), playOptions{stopAfter: 1})
+	unanswered, twice, _ := ps[1].answers(5 * time.Second)
+	if len(unanswered) > 0 || len(twice) > 0 {
+		t.Fatalf("of the %d actions sent, those on states %v were never answered, those on %v answered twice", ps[1].sends, unanswered, twice)
+	}
+	if err != nil {
+		t.Fatalf("seat 1 after the takeover: %v", err)
+	}
+	t.Logf("%d actions sent through the takeover, each answered once", ps[1].sends)
+}

@@ -92,21 +92,25 @@ func (s *Server) openSocket(w http.ResponseWriter, r *http.Request, h match.Hand
 		lim: newLimiter(s.cfg.MessageRate, s.cfg.MessageBurst)}
 	c.gauge.Inc()
 	err = c.attach(h)
-	if err != nil {
+	switch {
+	case err == nil:
+		// The snapshot goes first; then a writer runs whenever messages wait.
+		if err := c.send(c.w.State); err != nil {
+			c.end()
+			return
+		}
+		c.w.State = nil // sent: an idle socket keeps as little as it can
+		c.seen = c.w.Seq
+		c.w.Sub.OnReady(c.kick)
+	case c.waitFirst(h, err):
+		// The match is between nodes: the socket waits for it (follow.go).
+	default:
 		b, _ := errorMessage(nil, match.AsError(err))
 		_ = conn.writeText(b)
 		conn.close(closeTryAgain, "the match is not available")
 		c.end()
 		return
 	}
-	// The snapshot goes first; then a writer runs whenever messages wait.
-	if err := c.send(c.w.State); err != nil {
-		c.end()
-		return
-	}
-	c.w.State = nil // sent: an idle socket keeps as little as it can
-	c.seen = c.w.Seq
-	c.w.Sub.OnReady(c.kick)
 	c.pingMu.Lock()
 	c.pinger = time.AfterFunc(s.cfg.PingEvery, c.ping)
 	c.pingMu.Unlock()
@@ -155,6 +159,14 @@ type sockConn struct {
 	w     *match.Watch
 	held  [][]byte // answers that found the subscription ended, sent after the next snapshot
 	wait  time.Duration
+	// What the socket owes its client (see follow.go): under attMu, with
+	// owing set while owed is not empty, and shown the seq of the newest
+	// state or update sent.
+	owed      []*owedAction
+	owing     atomic.Bool
+	shown     atomic.Uint64
+	closing   bool      // the socket closes: it takes no more actions
+	waitSince time.Time // when a socket that has had no state began to wait for its match
 
 	// Writing.
 	pingMu  sync.Mutex
@@ -291,6 +303,7 @@ func (c *sockConn) drain() {
 					continue
 				}
 				c.seen = m.Seq
+				c.sending(m)
 			}
 			if err := c.send(m.Data); err != nil {
 				if batched {
@@ -333,6 +346,7 @@ func (c *sockConn) drain() {
 				}
 				return
 			default:
+				c.answerAll()
 				c.ws.close(ws.StatusGoingAway, "the server is stopping or the match left memory")
 			}
 			c.end()
@@ -480,12 +494,9 @@ func (c *sockConn) handle(msg *match.ClientMessage) {
 	switch msg.Type {
 	case "":
 		if seat == engine.Spectator {
-			err = &match.Error{Code: CodeSpectator, Message: "Spectators cannot act."}
+			c.refuse(&msg.Seq, &match.Error{Code: CodeSpectator, Message: "Spectators cannot act."})
 		} else {
-			err = c.use(func(h match.Handle) error { return h.Act(bg, seat, msg.Seq, msg.Action) })
-		}
-		if err != nil {
-			c.refuse(&msg.Seq, match.AsError(err))
+			c.act(msg.Seq, msg.Action)
 		}
 		return
 	case match.ClientChat:

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -205,6 +206,10 @@ var postgresMigrations = []string{
 	CREATE INDEX blocks_to ON blocks (to_account);`,
 }
 
+// idleInTransaction is how long PostgreSQL lets a connection of the store
+// sit idle inside a transaction before it ends the transaction.
+const idleInTransaction = time.Second
+
 // OpenPostgres connects to the database at url (postgres://...), creates or
 // migrates its schema, and starts the writer.
 func OpenPostgres(ctx context.Context, url string, o PostgresOptions) (*Postgres, error) {
@@ -223,6 +228,14 @@ func OpenPostgres(ctx context.Context, url string, o PostgresOptions) (*Postgres
 	}
 	if !strings.Contains(url, "pool_health_check_period") {
 		cfg.HealthCheckPeriod = 5 * time.Second
+	}
+	if _, set := cfg.ConnConfig.RuntimeParams["idle_in_transaction_session_timeout"]; !set {
+		// A node paused or cut off in the middle of a commit would hold
+		// the rows it wrote (and every node that touches them: taking its
+		// matches over, say) until it came back: PostgreSQL ends such a
+		// transaction after this long, which a commit never takes between
+		// two of its statements.
+		cfg.ConnConfig.RuntimeParams["idle_in_transaction_session_timeout"] = strconv.Itoa(int(idleInTransaction / time.Millisecond))
 	}
 	where := fmt.Sprintf("database %q on %s", cfg.ConnConfig.Database, cfg.ConnConfig.Host)
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)

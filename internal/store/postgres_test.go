@@ -440,3 +440,44 @@ func TestPostgresKeepsWhoWroteWhat(t *testing.T) {
 		t.Fatalf("leases: %q, want %q", leases, want)
 	}
 }
+
+// A node paused (or cut off) in the middle of a commit holds nobody up for
+// long: PostgreSQL ends its transaction, and the row locks it took, after
+// a second idle inside it, so that another node takes its match over at
+// once rather than wait, with every write of its own batch, until the
+// paused node comes back.
+func TestPostgresPausedCommitHoldsNoLock(t *testing.T) {
+	_, u := pgDatabase(t)
+	ctx := context.Background()
+	a := openPostgres(t, u, store.PostgresOptions{})
+	b := openPostgres(t, u, store.PostgresOptions{Timeout: 5 * time.Second})
+	if err := a.Create(ctx, &store.Match{ID: "m", Game: "g", Seats: []store.Seat{}, Created: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Acquire(ctx, "m", "node-a", 200*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	// Node a stops between two statements of a commit that wrote to m.
+	conn, err := store.PoolOf(a).Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Release()
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, `UPDATE matches SET records = records WHERE id = 'm'`); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond) // a's lease expires
+	start := time.Now()
+	l, err := b.Acquire(ctx, "m", "node-b", time.Minute)
+	if err != nil {
+		t.Fatalf("node b could not take the match over from the paused node: %v (after %v)", err, time.Since(start).Round(time.Millisecond))
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Fatalf("node b took the match over after %v", d.Round(time.Millisecond))
+	}
+	t.Logf("taken over (epoch %d) %v after the paused node's lease expired", l.Epoch, time.Since(start).Round(time.Millisecond))
+}
