@@ -87,8 +87,7 @@ func TestClusterAccounts(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the seat's socket through node 1, signed in: %v", err)
 	}
-	p := &player{seat: 0, conn: conn, in: make(chan got, 100000), done: make(chan struct{})}
-	go p.readLoop()
+	p := newPlayer(0, conn)
 	defer p.close()
 	if _, err := p.play(ctx, newRand(31), playOptions{stopAfter: 2}); err != nil {
 		t.Fatalf("playing signed in through node 1: %v", err)
