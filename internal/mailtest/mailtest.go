@@ -14,6 +14,7 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/base64"
+	"encoding/pem"
 	"errors"
 	"fmt"
 	"io"
@@ -50,13 +51,14 @@ type Mail struct {
 
 // Server is a running SMTP server.
 type Server struct {
-	srv    *smtp.Server
-	ln     net.Listener
-	ssl    bool
-	client *tls.Config
-	in     chan Mail
-	mu     sync.Mutex
-	all    []Mail
+	srv     *smtp.Server
+	ln      net.Listener
+	ssl     bool
+	certPEM []byte
+	client  *tls.Config
+	in      chan Mail
+	mu      sync.Mutex
+	all     []Mail
 }
 
 // Start starts a server on 127.0.0.1: STARTTLS offered, or (ssl) TLS from
@@ -66,7 +68,8 @@ func Start(ssl bool) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{ssl: ssl, in: make(chan Mail, 100), client: &tls.Config{RootCAs: pool, ServerName: "127.0.0.1", MinVersion: tls.VersionTLS12}}
+	s := &Server{ssl: ssl, in: make(chan Mail, 100), client: &tls.Config{RootCAs: pool, ServerName: "127.0.0.1", MinVersion: tls.VersionTLS12},
+		certPEM: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: cert.Certificate[0]})}
 	s.srv = smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) {
 		_, tlsOn := c.TLSConnectionState()
 		return &session{s: s, tls: tlsOn}, nil
@@ -97,6 +100,10 @@ func (s *Server) URL() string {
 
 // ClientTLS is a TLS configuration that trusts the server's certificate.
 func (s *Server) ClientTLS() *tls.Config { return s.client.Clone() }
+
+// CertPEM is the server's certificate, PEM-encoded: a process of its own
+// trusts it through SSL_CERT_FILE.
+func (s *Server) CertPEM() []byte { return s.certPEM }
 
 // Close stops the server.
 func (s *Server) Close() error { return s.srv.Close() }

@@ -509,9 +509,7 @@ func (b *browser) socketAs(t *testing.T, id string, seat engine.Seat) *player {
 	if err != nil {
 		t.Fatalf("the socket of seat %d, signed in: %v", seat, err)
 	}
-	p := &player{seat: seat, conn: conn, in: make(chan got, 100000), done: make(chan struct{})}
-	go p.readLoop()
-	return p
+	return newPlayer(seat, conn)
 }
 
 // Signed in, a player's matches are theirs: one they create they may start

@@ -190,9 +190,14 @@ func dialWith(c *client.Client, id, token string, seat engine.Seat) (*player, er
 	if err != nil {
 		return nil, err
 	}
+	return newPlayer(seat, conn), nil
+}
+
+// newPlayer reads the messages of a socket open for seat.
+func newPlayer(seat engine.Seat, conn *client.Conn) *player {
 	p := &player{seat: seat, conn: conn, in: make(chan got, 100000), done: make(chan struct{}), owed: map[uint64]int{}}
 	go p.readLoop()
-	return p, nil
+	return p
 }
 
 func (p *player) readLoop() {
