@@ -281,6 +281,9 @@ var sqliteMigrations = []string{
 		PRIMARY KEY (from_account, to_account)
 	) WITHOUT ROWID;
 	CREATE INDEX blocks_to ON blocks(to_account);`,
+	// Background jobs (a match's review), the hints used, the daily
+	// challenges (sqlite_teach.go).
+	sqliteTeachSchema,
 }
 
 // OpenSQLite opens the store in the file at path, creating the file (and its
@@ -769,8 +772,8 @@ func (s *SQLite) Prune(ctx context.Context, before time.Time, limit int) (int, e
 			return err
 		}
 		for _, id := range ids {
-			for _, q := range []string{`DELETE FROM records WHERE match_id = ?`, `DELETE FROM chat WHERE match_id = ?`,
-				`DELETE FROM seat_accounts WHERE match_id = ?`, `DELETE FROM invitations WHERE match_id = ?`, `DELETE FROM matches WHERE id = ?`} {
+			for _, q := range append([]string{`DELETE FROM records WHERE match_id = ?`, `DELETE FROM chat WHERE match_id = ?`,
+				`DELETE FROM seat_accounts WHERE match_id = ?`, `DELETE FROM invitations WHERE match_id = ?`}, append(sqliteTeachPrune, `DELETE FROM matches WHERE id = ?`)...) {
 				if _, err := tx.Exec(q, id); err != nil {
 					return err
 				}
