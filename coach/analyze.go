@@ -58,6 +58,10 @@ type Options struct {
 	// Rollouts is the budget: how many playouts in all, over every
 	// candidate ([DefaultRollouts] when zero).
 	Rollouts int
+	// Moves, if positive, also bounds the moves the rollouts play in all:
+	// a budget of work that stays deterministic, since a rollout of a long
+	// game (the Temple's ten minutes) costs many times one of a short one.
+	Moves int
 	// Wall, if positive, also bounds the analysis's wall time; the answer
 	// then depends on the machine's speed (see [Analysis.Cut]).
 	Wall time.Duration
@@ -129,12 +133,18 @@ type Analysis struct {
 	// Values are the candidates, best first: those played until the end
 	// (the most visits) by their win chance, then those dropped earlier.
 	Values []Value
-	// Rollouts is how many playouts were played; Elapsed how long it took.
+	// Rollouts is how many playouts were played, Moves how many moves
+	// they played in all; Elapsed how long it took.
 	Rollouts int
+	Moves    int
 	Elapsed  time.Duration
 	// Cut says that the wall-time budget ended the analysis before its
 	// rollouts.
 	Cut bool
+	// Team says that the seat wins or loses with every other seat: in
+	// every rollout that reached the end, all seats won or none did (a
+	// co-operative game), so the win chance is the team's.
+	Team bool
 
 	wins [][]float32 // by candidate of Values, the win of each sample (NaN: not played on it)
 }
@@ -274,10 +284,17 @@ func Analyze(p Position, o Options) *Analysis {
 	left := o.Rollouts
 	samples := 0
 	for phase := 0; phase < phases; phase++ {
+		if o.Moves > 0 && res.Rollouts > 0 {
+			// What the moves left pay for, at the pace so far.
+			left = min(left, (o.Moves-r.moves)*res.Rollouts/max(1, r.moves))
+		}
 		per := max(1, left/((phases-phase)*alive))
 		for range per {
 			if !end.IsZero() && time.Now().After(end) && samples > 0 {
 				res.Cut = true
+				break
+			}
+			if o.Moves > 0 && r.moves >= o.Moves && samples > 0 {
 				break
 			}
 			seed := rng.Uint64()
@@ -335,6 +352,8 @@ func Analyze(p Position, o Options) *Analysis {
 			}
 		}
 	}
+	res.Moves = r.moves
+	res.Team = p.Players > 1 && r.ended > 0 && !r.split
 	slices.SortStableFunc(arms, better)
 	for _, m := range arms {
 		if m.n == 0 && m.broken {

@@ -19,6 +19,9 @@ type roller struct {
 	realTime bool
 	maxSteps int
 	now      engine.Millis
+	moves    int  // played by the rollouts so far
+	ended    int  // rollouts that reached the end of the game
+	split    bool // one of them ended with some seats winning, not all
 
 	past []engine.Event // what the seat saw since the start (see Position.Past)
 
@@ -178,6 +181,7 @@ func (r *roller) playTurns(s engine.State, rng *rand.Rand) {
 			if err != nil {
 				evs, _ = s.Apply(p, legal[rng.IntN(len(legal))], now)
 			}
+			r.moves++
 			r.tell(s, evs)
 		}
 	}
@@ -245,6 +249,7 @@ func (r *roller) playRealTime(s engine.State) {
 		now = t
 		if w.action != nil {
 			evs, _ := s.Apply(engine.Seat(who), w.action, t) // (refused: the seat decides again)
+			r.moves++
 			r.tell(s, evs)
 		}
 	}
@@ -276,6 +281,8 @@ func (r *roller) reward(s engine.State) (win, val float64) {
 	if out.Won(r.seat) {
 		win = 1
 	}
+	r.ended++
+	r.split = r.split || len(out.Winners) > 0 && len(out.Winners) < r.n
 	rank, share := 0.5, 0.5
 	if p < len(out.Ranks) && r.n > 1 {
 		rank = float64(r.n-out.Ranks[p]) / float64(r.n-1)
