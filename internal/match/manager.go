@@ -134,6 +134,7 @@ type Manager struct {
 	expireOpen, expireLonely, abandonAfter, retain, clockSave time.Duration
 
 	budget *budget
+	hints  hintDesk // the hints given and being computed (hints.go)
 	// historyLost is set while histories cannot be read (one log line an
 	// incident).
 	historyLost atomic.Bool

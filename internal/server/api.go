@@ -71,6 +71,9 @@ var statusOf = map[string]int{
 	CodeServerBusy:          http.StatusServiceUnavailable,
 	CodeTimeout:             http.StatusRequestTimeout,
 	CodeForbidden:           http.StatusForbidden,
+	match.CodeHintsOff:      http.StatusForbidden,
+	match.CodeHintsClock:    http.StatusConflict,
+	match.CodeHintBusy:      http.StatusTooManyRequests,
 }
 
 // ErrorBody is the JSON of every refused request: {"error":{"code","message"}}.

@@ -469,6 +469,8 @@ func (s *Server) routes() {
 	mux.HandleFunc("GET /api/matches/{id}/state", s.reads(s.matchState))
 	mux.HandleFunc("GET /api/matches/{id}/replay", s.reads(s.matchReplay))
 	mux.HandleFunc("GET /api/matches/{id}/view", s.reads(s.matchView))
+	mux.HandleFunc("GET /api/matches/{id}/hint", s.reads(s.matchHint))
+	mux.HandleFunc("GET /api/matches/{id}/hints", s.reads(s.matchHints))
 	mux.HandleFunc("GET /api/matches/{id}/ws", s.socket)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &match.Error{Code: CodeNotFound, Message: "There is no such API endpoint (see docs/api.md)."})
