@@ -17,6 +17,7 @@ import {prefsPanel, shortcutsOn, singleKey} from './prefs.js';
 import {seatMark, icon} from '/pieces/common.js';
 import {currentMe} from './session.js';
 import {inviteFriend} from './friends.js';
+import {HintPanel, drawHintsUsed} from './hints.js';
 
 // Retry delays after a dropped connection, in milliseconds.
 const RETRY = [500, 1000, 2000, 4000, 8000, 10000];
@@ -144,12 +145,14 @@ export class MatchPage {
         h('aside', {class: 'side'},
           mk('seatsBox', 'section', {class: 'panel', id: 'seats', 'aria-labelledby': 'seats-h'}),
           mk('actions', 'section', {class: 'panel', id: 'actions', 'aria-labelledby': 'actions-h'}),
+          mk('hints', 'section', {class: 'panel hints', id: 'hints', 'aria-labelledby': 'hints-h', hidden: true}),
           mk('logBox', 'section', {class: 'panel log-panel', id: 'log-panel', 'aria-labelledby': 'log-h'}),
           mk('prefs', 'section', {class: 'panel', id: 'prefs-panel'})))));
     this.root.querySelector('.back').textContent = t('match.backToLobby');
     this.drawChrome();
     installTips();
     this.keeper = new FocusKeeper(this.el.board);
+    this.hints = new HintPanel(this, this.el.hints);
     // The shortcuts setting changes what the board offers and the turn says.
     this.el.prefs.addEventListener('change', (e) => { if (e.target.id === 'pref-shortcuts') this.draw(); });
     this.actionsKeeper = new FocusKeeper(this.el.actions);
@@ -425,6 +428,7 @@ export class MatchPage {
     this.drawSeats();
     this.drawBoard(events, prevView);
     this.drawActions();
+    this.hints.draw();
     this.drawHost();
     this.drawClock();
     this.sayTurn();
@@ -973,9 +977,11 @@ export class MatchPage {
           ranked ? h('td', {}, r.rank ?? '—', trophy(r)) : null, h('td', {}, seatMark(r.seat), ' ', this.name(r.seat), ranked ? '' : trophy(r)), h('td', {}, r.score ?? '—'))))),
       // (The outcome's summary is the game's English sentence about seat
       // numbers: the headline and the table say it in words and names.)
+      h('div', {id: 'hints-used', class: 'hints-used'}),
       h('div', {id: 'rematch', class: 'rematch'}),
       h('div', {id: 'review'}, h('p', {}, t('end.loading'))));
     this.drawRematch();
+    drawHintsUsed(this, end.querySelector('#hints-used'));
     if (!this.replay) {
       try {
         this.replay = await api('GET', '/api/matches/' + this.id + '/replay');
