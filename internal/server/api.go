@@ -74,6 +74,7 @@ var statusOf = map[string]int{
 	match.CodeHintsOff:      http.StatusForbidden,
 	match.CodeHintsClock:    http.StatusConflict,
 	match.CodeHintBusy:      http.StatusTooManyRequests,
+	match.CodeNoReview:      http.StatusConflict,
 }
 
 // ErrorBody is the JSON of every refused request: {"error":{"code","message"}}.

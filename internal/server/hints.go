@@ -54,3 +54,20 @@ func (s *Server) matchHints(w http.ResponseWriter, r *http.Request) {
 		Seats []match.HintsUsed `json:"seats"`
 	}{used})
 }
+
+// matchReview serves GET /api/matches/{id}/review?seat=S: the review of
+// seat S of a finished match, "ready" or "working" (see
+// match.Manager.Review).
+func (s *Server) matchReview(w http.ResponseWriter, r *http.Request) {
+	n, err := strconv.Atoi(r.URL.Query().Get("seat"))
+	if err != nil || n < 0 {
+		writeError(w, &match.Error{Code: match.CodeBadParameters, Message: "seat is the number of a human seat of the match."})
+		return
+	}
+	rv, err := s.mgr.Review(r.Context(), r.PathValue("id"), engine.Seat(n))
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, rv)
+}

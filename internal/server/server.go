@@ -208,6 +208,9 @@ type Config struct {
 	// than the cores, at least one); a hard bot of a busy node decides
 	// without searching.
 	BotSearches int
+	// Reviews has this node review finished matches in the background
+	// (see match.Config.Reviews).
+	Reviews bool
 	// DrainWait is how long a node told to stop ([Server.Run]) goes on as
 	// it was while /healthz answers 503, before it hands its matches over
 	// and closes its port, so that a load balancer sees it: 5 s on several
@@ -290,7 +293,7 @@ func New(cfg Config) (*Server, error) {
 		Store: s.store, Bus: bus.NewLocal(), Games: cfg.Games, Logger: cfg.Logger, ClockSpeed: cfg.ClockSpeed,
 		MaxLive: cfg.MaxLive, Linger: cfg.Linger, Buffer: cfg.SocketBuffer, Hooks: s.metrics.hooks(s.matchEnded, s.matchLoaded),
 		ExpireOpen: cfg.ExpireOpen, ExpireLonely: cfg.ExpireLonely, AbandonAfter: cfg.AbandonAfter, Retain: cfg.Retain, ClockSave: cfg.ClockSave,
-		BotSearches: cfg.BotSearches,
+		BotSearches: cfg.BotSearches, Reviews: cfg.Reviews,
 	}
 	if err := s.joinCluster(&mc); err != nil {
 		if s.ownStore {
@@ -471,6 +474,7 @@ func (s *Server) routes() {
 	mux.HandleFunc("GET /api/matches/{id}/view", s.reads(s.matchView))
 	mux.HandleFunc("GET /api/matches/{id}/hint", s.reads(s.matchHint))
 	mux.HandleFunc("GET /api/matches/{id}/hints", s.reads(s.matchHints))
+	mux.HandleFunc("GET /api/matches/{id}/review", s.reads(s.matchReview))
 	mux.HandleFunc("GET /api/matches/{id}/ws", s.socket)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &match.Error{Code: CodeNotFound, Message: "There is no such API endpoint (see docs/api.md)."})
