@@ -18,6 +18,7 @@ import {seatMark, icon} from '/pieces/common.js';
 import {currentMe} from './session.js';
 import {inviteFriend} from './friends.js';
 import {HintPanel, drawHintsUsed} from './hints.js';
+import {ReviewPanel} from './review.js';
 
 // Retry delays after a dropped connection, in milliseconds.
 const RETRY = [500, 1000, 2000, 4000, 8000, 10000];
@@ -979,9 +980,11 @@ export class MatchPage {
       // numbers: the headline and the table say it in words and names.)
       h('div', {id: 'hints-used', class: 'hints-used'}),
       h('div', {id: 'rematch', class: 'rematch'}),
+      h('section', {id: 'analysis', class: 'analysis', 'aria-labelledby': 'analysis-h'}),
       h('div', {id: 'review'}, h('p', {}, t('end.loading'))));
     this.drawRematch();
     drawHintsUsed(this, end.querySelector('#hints-used'));
+    if (this.summary.status === 'finished' || (this.msg && this.msg.status === 'finished')) new ReviewPanel(this, end.querySelector('#analysis')).load();
     if (!this.replay) {
       try {
         this.replay = await api('GET', '/api/matches/' + this.id + '/replay');
