@@ -53,6 +53,10 @@ func TestReviewOnTheEndScreen(t *testing.T) {
 				js[bool](p, `(document.querySelector('#analysis-costly li button').focus(), true)`)
 				p.do("enter", chromedpKey("\r"))
 				p.wait(`document.querySelector('#review-board') && document.querySelector('#review-board').dataset.step === '`+strconv.Itoa(seq-1)+`' && document.querySelector('#review-board').dataset.seat === '0'`, 10*time.Second)
+				// One step on, the replay says the decision's band and the
+				// move the bot preferred.
+				p.click("#step-next")
+				p.wait(`document.querySelector('#step-text').textContent.includes(`+strconv.Quote(strings.SplitN(d["review.stepNote"], "{", 3)[1][len("band}"):])+`)`, 10*time.Second)
 			} else {
 				t.Logf("no costly move in this match")
 			}

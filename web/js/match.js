@@ -18,7 +18,7 @@ import {seatMark, icon} from '/pieces/common.js';
 import {currentMe} from './session.js';
 import {inviteFriend} from './friends.js';
 import {HintPanel, drawHintsUsed} from './hints.js';
-import {ReviewPanel} from './review.js';
+import {ReviewPanel, decisionNote} from './review.js';
 
 // Retry delays after a dropped connection, in milliseconds.
 const RETRY = [500, 1000, 2000, 4000, 8000, 10000];
@@ -1115,7 +1115,7 @@ export class MatchPage {
     const range = this.el.end.querySelector('#scrubber');
     if (range) range.setAttribute('aria-valuetext', t('end.stepOf', {k, n}));
     let line = k === 0 ? t('end.start') : this.recordText(this.replay.log[k - 1]);
-    text.textContent = t('end.stepOf', {k, n}) + ' — ' + line;
+    text.textContent = t('end.stepOf', {k, n}) + ' — ' + line + decisionNote(this, k);
     // The board is drawn at the step's time (its countdowns, a real-time
     // game's clock), not at the match's last.
     let view = null, events = [], clock = this.msg ? this.msg.clock : 0;

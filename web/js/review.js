@@ -65,6 +65,7 @@ export class ReviewPanel {
       fill(this.el, head, h('p', {class: 'muted', role: 'status'}, t('review.working')));
       return;
     }
+    if (p.replay) p.drawStep(); // (the replay's step says its band now)
     if (rv.status === 'error') {
       fill(this.el, head, h('p', {class: 'muted'}, errorText(rv.error)));
       return;
@@ -146,4 +147,19 @@ export class ReviewPanel {
     }
     return box;
   }
+}
+
+// decisionNote is what the review says of record k of the replay, when it
+// is a decision of a reviewed seat: its band, and the move the bot
+// preferred when it cost something ("" otherwise).
+export function decisionNote(page, k) {
+  const seat = page.reviews ? Object.keys(page.reviews).map(Number).find((st) => {
+    const rv = page.reviews[st];
+    return rv && rv.status === 'ready' && rv.decisions.some((d) => d.seq === k);
+  }) : undefined;
+  if (seat === undefined) return '';
+  const d = page.reviews[seat].decisions.find((x) => x.seq === k);
+  const label = (a) => labelAction(page.mod, a, page.ctx([], null, {seat}));
+  if (d.band === 'best' || d.band === 'good') return ' (' + t('hints.band.' + d.band) + ')';
+  return ' (' + t('review.stepNote', {band: t('hints.band.' + d.band), best: label(d.best), points: points(d.loss)}) + ')';
 }
