@@ -145,4 +145,3 @@ func TestHintPanel(t *testing.T) {
 		})
 	}
 }
-

@@ -79,4 +79,3 @@ func TestReviewOnTheEndScreen(t *testing.T) {
 		})
 	}
 }
-

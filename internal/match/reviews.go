@@ -61,7 +61,6 @@ type reviewResult struct {
 // CodeNoReview refuses the review of a match of a game that has none.
 const CodeNoReview = "no_review"
 
-
 // startReviews starts the node's reviews' worker, once.
 func (m *Manager) startReviews() {
 	m.mu.Lock()

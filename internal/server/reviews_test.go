@@ -112,4 +112,3 @@ func TestReviewIsADurableJob(t *testing.T) {
 		t.Errorf("the review changed when asked again")
 	}
 }
-
