@@ -70,3 +70,57 @@ func BenchmarkReview(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkHint times a hint's analysis (the server's: DefaultRollouts,
+// cut at one second of wall time) at the decisions of seat 0 in the first
+// twenty records of a two-player match between medium bots of every game,
+// and reports the wall time and CPU time per hint, and the rollouts the
+// second allowed (1200 when it was not cut). The target: 1 s of one core.
+//
+//	go test ./coach -run '^$' -bench Hint -cpu 1 -benchtime 1x
+func BenchmarkHint(b *testing.B) {
+	for _, g := range all.Games() {
+		b.Run(g.Info().ID, func(b *testing.B) {
+			setup, log := recorded(b, g, 1)
+			opts, _ := g.Info().Check(setup)
+			var positions []coach.Position
+			s, _ := g.New(setup)
+			var past []engine.Event
+			for _, rec := range log[:min(20, len(log))] {
+				if pos, ok := coach.At(g, s.Clone(), 0, setup.Players, opts, rec.At); ok && len(pos.Legal) > 1 {
+					pos.Past = append([]engine.Event(nil), past...)
+					positions = append(positions, pos)
+				}
+				evs, err := engine.Play(s, rec)
+				if err != nil {
+					b.Fatal(err)
+				}
+				past = engine.Visible(past, evs, 0)
+			}
+			if len(positions) == 0 {
+				b.Skip("no decision of seat 0 early in the match")
+			}
+			hints, rollouts, cut := 0, 0, 0
+			var worst time.Duration
+			cpu := cputime.Process()
+			start := time.Now()
+			for b.Loop() {
+				for i, pos := range positions {
+					a := coach.Analyze(pos, coach.Options{Rollouts: coach.DefaultRollouts, Wall: time.Second, Seed: uint64(i)})
+					hints++
+					rollouts += a.Rollouts
+					worst = max(worst, a.Elapsed)
+					if a.Cut {
+						cut++
+					}
+				}
+			}
+			used := cputime.Process() - cpu
+			b.ReportMetric(float64(time.Since(start).Milliseconds())/float64(hints), "wall-ms/hint")
+			b.ReportMetric(float64(used.Milliseconds())/float64(hints), "cpu-ms/hint")
+			b.ReportMetric(float64(worst.Milliseconds()), "worst-wall-ms")
+			b.ReportMetric(float64(rollouts)/float64(hints), "rollouts/hint")
+			b.ReportMetric(float64(cut)/float64(hints), "cut")
+		})
+	}
+}
