@@ -87,6 +87,8 @@ func TestHintPanel(t *testing.T) {
 				t.Errorf("the bot's choice's button is not pressed (aria-pressed %q)", pressed)
 			}
 
+			p.shot("hints-best")
+
 			// Level 3: a move of the list, checked.
 			if !js[bool](p, `!!document.querySelector('#hint-action')`) {
 				t.Fatal("no list of moves to check")
