@@ -3,6 +3,8 @@ package server_test
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -10,6 +12,8 @@ import (
 	"sortie/engine"
 	"sortie/games/all"
 	"sortie/internal/match"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // playOut plays seat's first legal action at each of its turns in match id
@@ -110,5 +114,68 @@ func TestReviewIsADurableJob(t *testing.T) {
 	again, _ := e.review(id, 0)
 	if a, b := mustJSON(t, rv), mustJSON(t, again); a != b {
 		t.Errorf("the review changed when asked again")
+	}
+}
+
+// Given two nodes that both review matches, sharing PostgreSQL, when a
+// match of a person against a bot finishes (the seat's bot playing for its
+// person, out of time), then its review is made once: one node logs it,
+// its job was claimed once, and both nodes answer it ready.
+func TestReviewOnceOnSeveralNodes(t *testing.T) {
+	c := newCluster(t, 2, "--reviews")
+	ctx := context.Background()
+	cl := c.client(0)
+	limit := int64(1)
+	cm, err := cl.Create(ctx, match.CreateRequest{Game: "plandesecours", Seats: []match.SeatRequest{{Bot: "medium"}, {Kind: "bot", Bot: "medium"}}, MoveLimitMs: &limit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := cm.Match.ID
+	if _, err := cl.Join(ctx, id, cm.Seats[0].Token, "Ana"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cl.Start(ctx, id, cm.HostToken); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(50 * time.Millisecond) {
+		sum, err := cl.Match(ctx, id)
+		if err == nil && sum.Status == "finished" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the match did not end: %+v %v", sum, err)
+		}
+	}
+	for i := range 2 {
+		var rv match.ReviewAnswer
+		for deadline := time.Now().Add(2 * time.Minute); rv.Status != match.ReviewReady; time.Sleep(200 * time.Millisecond) {
+			if err := c.client(i).Do(ctx, "GET", "/api/matches/"+id+"/review?seat=0", "", nil, &rv); err != nil {
+				t.Fatalf("node %d: %v", i, err)
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("node %d: the review is still %q", i, rv.Status)
+			}
+		}
+		if len(rv.Decisions) == 0 {
+			t.Errorf("node %d: a review without decisions", i)
+		}
+	}
+	conn, err := pgx.Connect(ctx, c.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var tries int
+	var owner string
+	if err := conn.QueryRow(ctx, `SELECT tries, owner FROM jobs WHERE kind = 'review' AND key = $1`, id).Scan(&tries, &owner); err != nil || tries != 1 {
+		t.Errorf("the review's job was claimed %d times (last by %q): %v", tries, owner, err)
+	}
+	reviewed := 0
+	for _, nd := range c.nodes {
+		b, _ := os.ReadFile(nd.log)
+		reviewed += strings.Count(string(b), `msg="match reviewed" match=`+id)
+	}
+	if reviewed != 1 {
+		t.Errorf("the nodes logged the review %d times", reviewed)
 	}
 }
