@@ -151,9 +151,13 @@ func (m *Manager) runReview(ctx context.Context, j *store.Job) {
 			}
 			renewed = time.Now()
 		}
-		for !m.budget.take(time.Second, m.done) {
-			if ctx.Err() != nil {
+		// Only a free place: the bots of people's matches waiting for one
+		// are handed the places given back first.
+		for !m.budget.take(0, m.done) {
+			select {
+			case <-ctx.Done():
 				return ctx.Err()
+			case <-time.After(100 * time.Millisecond):
 			}
 		}
 		defer m.budget.give()
