@@ -98,6 +98,15 @@ const (
 	DefaultMaxCandidates = 256
 )
 
+// A hint's analysis: its budget of rollouts, and the wall time that cuts
+// it, which leaves a fifth of the second a hint may take to what a round
+// of rollouts under way adds after the cut (a round plays every candidate
+// once: Room 25's overshoot up to 0.2 s) and to rebuilding the position.
+const (
+	HintRollouts = DefaultRollouts
+	HintWall     = 800 * time.Millisecond
+)
+
 // ToTheEnd is the [Options.Horizon] that plays every rollout to the end.
 const ToTheEnd = -1
 

@@ -9,8 +9,8 @@
 // view is, so any node serves it wherever the match runs.
 //
 // A hint search is bot thinking: it takes a place of the node's budget of
-// searches (budget.go), one per seat at a time, and lasts at most
-// hintWall. Hints are kept per match, step, seat and question, so that
+// searches (budget.go), one per seat at a time, and answers within a
+// second (coach.HintWall). Hints are kept per match, step, seat and question, so that
 // asking again costs nothing, and each one given is counted in the store,
 // to be said at the end of the match.
 
@@ -42,15 +42,10 @@ const (
 	HintCheck = 3 // what one action is worth against the best
 )
 
-// hintWall bounds a hint's wall time, from the request to the answer;
-// hintWait is how long a hint waits for a place of the budget of searches.
-const (
-	hintWall = time.Second
-	hintWait = 300 * time.Millisecond
-)
-
-// hintRollouts is a hint's budget of playouts, which hintWall may cut.
-const hintRollouts = coach.DefaultRollouts
+// hintWait is how long a hint waits for a place of the budget of
+// searches; its analysis is then cut at coach.HintWall from the request,
+// so that the answer comes within a second.
+const hintWait = 150 * time.Millisecond
 
 // hintCacheSize bounds the hints a node keeps.
 const hintCacheSize = 2048
@@ -367,7 +362,7 @@ func (m *Manager) analyseHint(ctx context.Context, g engine.Game, rec *store.Mat
 		return nil, nil, refuse(CodeUnavailable, "The server's bots are all thinking; ask again in a moment.")
 	}
 	defer m.budget.give()
-	o := coach.Options{Rollouts: hintRollouts, Wall: max(10*time.Millisecond, hintWall-time.Since(start)), Seed: hintSeed(k)}
+	o := coach.Options{Rollouts: coach.HintRollouts, Wall: max(10*time.Millisecond, coach.HintWall-time.Since(start)), Seed: hintSeed(k)}
 	if check != nil {
 		o.Keep = []engine.Action{check}
 	}

@@ -185,15 +185,17 @@ func TestHintsRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The bot waits a minute before each move: once seat 0 has no move to
+	// make (at once if the bot opens the round, else after seat 0's moves),
+	// it is the bot's turn for a while.
 	for range 50 {
-		m := e.decisionOf(wait.Match.ID, 0)
-		if err := x.Act(ctx, 0, m.Seq, m.Legal[0]); err != nil {
+		b, err := x.Snapshot(ctx, 0)
+		if err != nil {
 			t.Fatal(err)
 		}
-		b, _ := x.Snapshot(ctx, 0)
-		var after match.Message
-		json.Unmarshal(b, &after)
-		if len(after.Legal) == 0 {
+		var m match.Message
+		json.Unmarshal(b, &m)
+		if m.Status == "running" && len(m.Legal) == 0 {
 			hintRefused(t, e.c, "the bot's turn", "/api/matches/"+wait.Match.ID+"/hint?level=1", wait.Seats[0].Token, engine.CodeNotYourTurn, http.StatusConflict)
 			used, _ := e.c.HintsUsed(ctx, wait.Match.ID)
 			if len(used) != 1 || used[0] != (match.HintsUsed{}) {
@@ -201,6 +203,12 @@ func TestHintsRefused(t *testing.T) {
 			}
 			return
 		}
+		if len(m.Legal) > 0 {
+			if err := x.Act(ctx, 0, m.Seq, m.Legal[0]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 	t.Fatal("seat 0 never handed the turn to the bot")
 }
