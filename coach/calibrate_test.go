@@ -136,3 +136,39 @@ func meanCI(xs []float64) (mean, half float64) {
 	}
 	return mean, 1.96 * math.Sqrt(ss/float64(len(xs)-1)/float64(len(xs)))
 }
+
+// TestHintStrength seats the hints' analysis (coach.Policy with a hint's
+// options) against the hard bot in two-player matches of the games named
+// by SORTIE_HINT_STRENGTH, seats swapped every match, and prints each
+// side's wins with their 95% interval: a hint should be no weaker than
+// the hard bot (docs/bots.md, "Hints and reviews").
+//
+//	SORTIE_HINT_STRENGTH=plandesecours,evades SORTIE_HINT_MATCHES=40 go test ./coach -run TestHintStrength -v -timeout 0
+func TestHintStrength(t *testing.T) {
+	ids := os.Getenv("SORTIE_HINT_STRENGTH")
+	if ids == "" {
+		t.Skip("set SORTIE_HINT_STRENGTH to the games to measure")
+	}
+	n, _ := strconv.Atoi(os.Getenv("SORTIE_HINT_MATCHES"))
+	if n <= 0 {
+		n = 40
+	}
+	for _, id := range strings.Split(ids, ",") {
+		g, err := all.Find(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hard, err := bot.Level(g, "hard")
+		if err != nil {
+			t.Fatal(err)
+		}
+		hint := coach.Policy{Label: "hint", Options: coach.Options{Rollouts: coach.HintRollouts, Wall: coach.HintWall}}
+		st, err := sim.Run(t.Context(), sim.Config{Game: g, Players: 2, Policies: []bot.Policy{hint, hard}, Games: n, Seed: 3, Workers: runtime.GOMAXPROCS(0), Rotate: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range st.Policies {
+			t.Logf("%s: %s won %d of %d seatings, %+v", id, p.Policy, p.Wins, p.Seatings, p.WinRate)
+		}
+	}
+}
