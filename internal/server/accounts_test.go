@@ -527,11 +527,25 @@ func TestMatchesOfAnAccount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ana.Join(ctx, cm.Match.ID, cm.Seats[0].Token, "Ana"); err != nil {
-		t.Fatal(err)
+	// Joining without a name, she sits under her account's.
+	if j, err := ana.Join(ctx, cm.Match.ID, cm.Seats[0].Token, ""); err != nil || j.Seats[0].Name != me.Name || me.Name == "" {
+		t.Fatalf("joined as %q (%v), not under the account's name %q", j.Seats[0].Name, err, me.Name)
 	}
 	// A guest, in another browser, sits in the other seat.
 	guest := e.browser(addrB)
+	// The match's summary tells its creating account, and nobody else, that
+	// it hosts it: her page offers to start it from any device.
+	for _, c := range []struct {
+		b    *browser
+		want bool
+	}{{ana, true}, {guest, false}} {
+		var sum struct {
+			YouHost bool `json:"you_host"`
+		}
+		if err := c.b.Do(ctx, "GET", "/api/matches/"+cm.Match.ID, "", nil, &sum); err != nil || sum.YouHost != c.want {
+			t.Fatalf("you_host is %v (%v) for a browser that hosts: %v", sum.YouHost, err, c.want)
+		}
+	}
 	if _, err := guest.Join(ctx, cm.Match.ID, cm.Seats[1].Token, "Bo"); err != nil {
 		t.Fatal(err)
 	}

@@ -334,7 +334,19 @@ func (s *Server) getMatch(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, sum)
+	// The account that created the match hosts it from any device: its
+	// page offers to start, close and invite without the host token.
+	out := struct {
+		match.Summary
+		YouHost bool `json:"you_host,omitempty"`
+	}{Summary: sum}
+	if me := s.who(r); me != "" && sum.Status == store.Open {
+		_ = s.mgr.Use(r.Context(), sum.ID, func(x match.Handle) error {
+			out.YouHost = x.CreatorAccount() == me
+			return nil
+		})
+	}
+	writeJSON(w, http.StatusOK, out)
 }
 
 // seatOf returns the seat of the request's token in match x, or, without
@@ -377,6 +389,12 @@ func (s *Server) joinMatch(w http.ResponseWriter, r *http.Request) {
 		Match match.Summary `json:"match"`
 	}
 	me := s.who(r)
+	if body.Name == "" && me != "" {
+		// Signed in, a player is seated under their account's name.
+		if a, err := s.acc.Player(r.Context(), me); err == nil {
+			body.Name = a.Name
+		}
+	}
 	err := s.mgr.Use(r.Context(), r.PathValue("id"), func(x match.Handle) error {
 		seat, err := seatOf(r, x, me)
 		if err != nil {

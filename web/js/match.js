@@ -641,20 +641,26 @@ export class MatchPage {
   drawHost() {
     const mine = held(this.id);
     const open = this.msg.status === 'open';
-    if (!open || !mine || !mine.host) { this.el.host.hidden = true; return; }
-    const invites = Object.entries(mine.invites || {}).filter(([s]) => +s !== this.seat);
+    // The host token this browser keeps, or else the signed-in account that
+    // created the match (its cookie stands for the token; no invite links
+    // then, which only the creating browser knows).
+    const host = mine && mine.host;
+    if (!open || (!host && !(this.summary && this.summary.you_host))) { this.el.host.hidden = true; return; }
+    const invites = host ? Object.entries(mine.invites || {}) :
+      (this.seats || []).map((st, i) => [String(i), null]).filter(([s]) => this.seats[+s].kind === 'human');
+    const others = invites.filter(([s]) => +s !== this.seat);
     fill(this.el.host, h('h2', {}, t('match.hostTitle')),
-      invites.length ? h('ul', {class: 'invites'}, invites.map(([s, url]) => {
+      others.length ? h('ul', {class: 'invites'}, others.map(([s, url]) => {
         const st = this.seats[+s];
         return h('li', {'data-seat': s}, h('span', {}, t('seat.n', {n: +s + 1}), st && st.joined ? [' ', icon('check'), ' ', t('seat.joined')] : ''), ' ',
-          h('input', {type: 'text', readonly: true, value: url, class: 'invite-url', 'aria-label': t('lobby.inviteFor', {n: +s + 1}), onfocus: (e) => e.target.select()}),
-          h('button', {type: 'button', onclick: async () => toast(await copyText(url) ? t('lobby.copied') : t('lobby.copyFailed'))}, t('lobby.copy')),
-          this.me && st && !st.joined ? this.inviteBox(+s, mine.host) : null);
+          url ? [h('input', {type: 'text', readonly: true, value: url, class: 'invite-url', 'aria-label': t('lobby.inviteFor', {n: +s + 1}), onfocus: (e) => e.target.select()}),
+            h('button', {type: 'button', onclick: async () => toast(await copyText(url) ? t('lobby.copied') : t('lobby.copyFailed'))}, t('lobby.copy'))] : null,
+          this.me && st && !st.joined ? this.inviteBox(+s, host || undefined) : null);
       })) : null,
       h('button', {type: 'button', id: 'start-btn', onclick: async () => {
-        try { await api('POST', '/api/matches/' + this.id + '/start', undefined, mine.host); } catch (e) { this.showError(e); }
+        try { await api('POST', '/api/matches/' + this.id + '/start', undefined, host || undefined); } catch (e) { this.showError(e); }
       }}, t('match.startNow')),
-      ' ', this.closeButton(mine.host, () => this.drawHost()));
+      ' ', this.closeButton(host || undefined, () => this.drawHost()));
     this.el.host.hidden = false;
   }
 
