@@ -552,12 +552,18 @@ func TestMyGamesPutsYourTurnFirst(t *testing.T) {
 	s.signInByMail(bo, "bo@example.org")
 	anaID := ana.me().ID
 
-	// Ana waits for a guest in one match (seat 2) and is waited for in
-	// another (seat 1): Draw's first seat plays first.
-	waiting := ana.createAs("draw", []string{"human", "human"}, false)
+	// Ana waits for a guest in one match, Gus's (she sits in seat 2), and
+	// is waited for in another (seat 1): Draw's first seat plays first.
+	var guests struct {
+		Match     struct{ ID string }
+		HostToken string `json:"host_token"`
+		Seats     []struct{ Token string }
+	}
+	s.post("/api/matches", "", map[string]any{"game": "draw", "players": 2}, &guests)
+	waiting := created{ID: guests.Match.ID, Tokens: map[int]string{0: guests.Seats[0].Token, 1: guests.Seats[1].Token}}
 	ana.sit(waiting, 1)
 	s.post("/api/matches/"+waiting.ID+"/join", waiting.Tokens[0], map[string]string{"name": "Gus"}, nil)
-	ana.api("POST", "/api/matches/"+waiting.ID+"/start", nil, nil)
+	s.post("/api/matches/"+waiting.ID+"/start", guests.HostToken, nil, nil)
 	mine := ana.createAs("draw", []string{"human", "human"}, false)
 	ana.sit(mine, 0)
 	s.post("/api/matches/"+mine.ID+"/join", mine.Tokens[1], map[string]string{"name": "Gus"}, nil)

@@ -527,6 +527,10 @@ func TestMatchesOfAnAccount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Created signed in, its host seat (the first human one) is hers.
+	if cm.Match.Seats[0].Account != me.ID || cm.Match.Seats[1].Account != "" {
+		t.Fatalf("the seats of a match created signed in are held by %q and %q", cm.Match.Seats[0].Account, cm.Match.Seats[1].Account)
+	}
 	// Joining without a name, she sits under her account's.
 	if j, err := ana.Join(ctx, cm.Match.ID, cm.Seats[0].Token, ""); err != nil || j.Seats[0].Name != me.Name || me.Name == "" {
 		t.Fatalf("joined as %q (%v), not under the account's name %q", j.Seats[0].Name, err, me.Name)

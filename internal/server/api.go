@@ -256,6 +256,23 @@ func (s *Server) createMatch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.metrics.created.Inc()
+	if req.Account != "" {
+		// Signed in, the host's seat, the first human one, is the
+		// account's (held; the host joins it as before).
+		for _, st := range c.Match.Seats {
+			if st.Kind != match.Human {
+				continue
+			}
+			_ = s.mgr.Use(r.Context(), c.Match.ID, func(x match.Handle) error {
+				sum, err := x.Claim(r.Context(), st.Seat, req.Account)
+				if err == nil {
+					c.Match = sum
+				}
+				return err
+			})
+			break
+		}
+	}
 	writeJSON(w, http.StatusCreated, createdOf(c))
 }
 
