@@ -36,6 +36,27 @@ func TestPlayOneIsReproducible(t *testing.T) {
 	}
 }
 
+// A game whose states say what a match is for rating hands it over with
+// the outcome; one that does not leaves it nil.
+func TestPlayKeepsTheRatedResult(t *testing.T) {
+	res, err := sim.PlayOne(tg.Draw{}, engine.Setup{Players: 3, Seed: 5}, []bot.Policy{bot.Random{}, bot.Random{}, bot.Random{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Rated == nil || res.Rated.Family != engine.FreeForAll || len(res.Rated.Sides) != 3 {
+		t.Fatalf("rated result %+v", res.Rated)
+	}
+	for _, s := range res.Rated.Sides {
+		if s.Rank != res.Outcome.Ranks[s.Seats[0]] {
+			t.Fatalf("rated %+v, outcome ranks %v", res.Rated, res.Outcome.Ranks)
+		}
+	}
+	taps, err := sim.PlayOne(tg.Taps{}, engine.Setup{Players: 2, Seed: 7}, []bot.Policy{bot.Random{}, bot.Random{}})
+	if err != nil || taps.Rated != nil {
+		t.Fatalf("a game without ratings: %+v, %v", taps.Rated, err)
+	}
+}
+
 // Given a real-time game of ten seconds with taps at most every half second,
 // when random bots (reaction 0.4 to 1.6 s) play it on the virtual clock,
 // then it ends at ten seconds with a plausible number of taps per seat.
