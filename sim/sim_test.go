@@ -77,15 +77,26 @@ func TestRealTimeRunsOnTheVirtualClock(t *testing.T) {
 
 func TestRunSumsUpABatch(t *testing.T) {
 	done := 0
+	seen := make([]int, 2000)
 	st, err := sim.Run(context.Background(), sim.Config{
 		Game: tg.Draw{}, Players: 2, Policies: []bot.Policy{bot.Random{}, bot.Random{}},
 		Games: 2000, Seed: 1, Rotate: true, Progress: func(n int) { done = n },
+		Each: func(i int, r sim.Result) {
+			if r.Rated != nil {
+				seen[i]++
+			}
+		},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if st.Games != 2000 || done != 2000 {
 		t.Fatalf("played %d games, progress said %d", st.Games, done)
+	}
+	for i, n := range seen {
+		if n != 1 {
+			t.Fatalf("game %d was handed to Each %d times with its rated result", i, n)
+		}
 	}
 	if len(st.Policies) != 1 || st.Policies[0].Seatings != 4000 {
 		t.Fatalf("policy stats: %+v", st.Policies)

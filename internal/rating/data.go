@@ -13,16 +13,10 @@ import (
 
 // Data is what the lab measured for the rating: in each variant of a game
 // with sides (the team family) or a team against the game (co-op), how
-// often each side won when hard bots held every seat. It is written by
-// `sortie lab baselines` into baselines.json beside this file, which the
+// often each side won when hard bots held every seat. `sortie lab
+// baselines` writes it into baselines.json beside this file, which the
 // package embeds (see [Measured]); docs/balance.md says how it is made.
 type Data struct {
-	// Command is the command line that measured the data, and Date the
-	// day it ran (YYYY-MM-DD).
-	Command string `json:"command"`
-	Date    string `json:"date"`
-	// Bots is the bot level that held every seat.
-	Bots  string `json:"bots"`
 	Cells []Cell `json:"cells"`
 }
 
@@ -40,6 +34,11 @@ type Cell struct {
 	// Games is the number of games measured.
 	Games int        `json:"games"`
 	Sides []CellSide `json:"sides"`
+	// Bots is the bot level that held every seat; Command the command line
+	// that measured the cell, and Date the day it ran (YYYY-MM-DD).
+	Bots    string `json:"bots"`
+	Command string `json:"command"`
+	Date    string `json:"date"`
 }
 
 // CellSide is one side of a measured cell.
@@ -111,6 +110,8 @@ func (d *Data) Check() error {
 		switch {
 		case c.Game == "":
 			return fmt.Errorf("%s: no game", where)
+		case c.Bots == "" || c.Command == "" || c.Date == "":
+			return fmt.Errorf("%s: the bots, command or date that measured it is missing", where)
 		case c.Family != Team && c.Family != Coop:
 			return fmt.Errorf("%s: family %q has no measured cells (team or coop)", where, c.Family)
 		case c.Games < 1:
@@ -193,11 +194,11 @@ func (d *Data) cell(game, key string, comp []roleSize) (*Cell, error) {
 	return nil, fmt.Errorf("%w: %s %q at %d players with sides %s", ErrNotMeasured, game, key, players, strings.Join(parts, ", "))
 }
 
-// rates returns the cell's sides' win rates, as estimates kept off 0 and
+// Rates returns the cell's sides' win rates, as estimates kept off 0 and
 // 1: (points + 1/k) / (games + 1) with k the number of outcomes a side
 // shares (two for a lone side: success or failure), so that a variant the
 // bots always won still gives a finite handicap.
-func (c *Cell) rates() []float64 {
+func (c *Cell) Rates() []float64 {
 	k := max(len(c.Sides), 2)
 	out := make([]float64, len(c.Sides))
 	for i, s := range c.Sides {

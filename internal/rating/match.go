@@ -122,7 +122,7 @@ func (m Model) sides(d *Data, x Match, ranked bool) ([]Side, Strength, bool, err
 	if c.Family != x.Family {
 		return nil, 0, false, fmt.Errorf("%w: %s %q was measured as %s, not %s", ErrNotMeasured, x.Game, x.Key, c.Family, x.Family)
 	}
-	rates := c.rates()
+	rates := c.Rates()
 	if len(sides) == 1 {
 		n := len(sides[0].Players)
 		b, err := m.Benchmark(rates[0], n)

@@ -83,13 +83,13 @@ func TestBenchmarkReproducesTheSuccessRate(t *testing.T) {
 // succeed in 80 games of 100) and a hidden-traitor game at 4 players
 // (three Prisoners against one Guard: the Guard wins 70 of 100).
 func testData() *Data {
-	return &Data{Bots: "hard", Cells: []Cell{
+	return &Data{Cells: []Cell{
 		{Game: "coopgame", Key: "difficulty=normal", Family: Coop, Players: 3, Games: 99,
-			Sides: []CellSide{{Role: "team", Size: 3, Wins: 79, Points: 79}}},
+			Sides: []CellSide{{Role: "team", Size: 3, Wins: 79, Points: 79}}, Bots: "hard", Command: "test", Date: "2026-11-28"},
 		{Game: "traitors", Key: "mode=suspicion", Family: Team, Players: 4, Games: 99,
-			Sides: []CellSide{{Role: "prisoners", Size: 3, Wins: 29, Points: 29}, {Role: "guards", Size: 1, Wins: 70, Points: 70}}},
+			Sides: []CellSide{{Role: "prisoners", Size: 3, Wins: 29, Points: 29}, {Role: "guards", Size: 1, Wins: 70, Points: 70}}, Bots: "hard", Command: "test", Date: "2026-11-28"},
 		{Game: "traitors", Key: "mode=suspicion", Family: Team, Players: 4, Games: 9,
-			Sides: []CellSide{{Role: "prisoners", Size: 4, Wins: 4, Points: 4}}},
+			Sides: []CellSide{{Role: "prisoners", Size: 4, Wins: 4, Points: 4}}, Bots: "hard", Command: "test", Date: "2026-11-28"},
 	}}
 }
 
@@ -226,15 +226,17 @@ func TestRateMatchRefusals(t *testing.T) {
 }
 
 func TestReadData(t *testing.T) {
-	good := `{"command": "sortie lab baselines", "date": "2026-11-28", "bots": "hard", "cells": [
+	good := `{"cells": [
 		{"game": "coopgame", "key": "", "family": "coop", "players": 2, "games": 10,
-		 "sides": [{"role": "team", "size": 2, "wins": 7, "points": 7, "rate": {"p": 0.7, "lo": 0.39, "hi": 0.89}}]}]}`
+		 "sides": [{"role": "team", "size": 2, "wins": 7, "points": 7, "rate": {"p": 0.7, "lo": 0.39, "hi": 0.89}}],
+		 "bots": "hard", "command": "sortie lab baselines coopgame", "date": "2026-11-28"}]}`
 	if _, err := ReadData(strings.NewReader(good)); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct{ name, from, to, want string }{
 		{"not JSON", `"cells": [`, `"cells": {`, "rating data"},
 		{"an unknown field", `"bots"`, `"robots"`, "unknown field"},
+		{"no command", `"command": "sortie lab baselines coopgame"`, `"command": ""`, "command"},
 		{"no games", `"games": 10`, `"games": 0`, "no games"},
 		{"seats left empty", `"size": 2`, `"size": 1`, "hold 1 seats"},
 		{"more wins than games", `"wins": 7, "points": 7`, `"wins": 11, "points": 11`, "11 wins"},
@@ -253,15 +255,16 @@ func TestReadData(t *testing.T) {
 			}
 		})
 	}
-	twice := strings.Replace(good, `]}]}`, `]}, {"game": "coopgame", "key": "", "family": "coop", "players": 2, "games": 3, "sides": [{"role": "team", "size": 2, "wins": 1, "points": 1}]}]}`, 1)
+	twice := strings.Replace(good, `}]}`, `}, {"game": "coopgame", "key": "", "family": "coop", "players": 2, "games": 3, "sides": [{"role": "team", "size": 2, "wins": 1, "points": 1}], "bots": "hard", "command": "x", "date": "2026-11-28"}]}`, 1)
 	if _, err := ReadData(strings.NewReader(twice)); err == nil || !strings.Contains(err.Error(), "measured twice") {
 		t.Fatalf("a cell measured twice: %v", err)
 	}
 }
 
 func TestMeasuredDataIsValid(t *testing.T) {
-	d := Measured()
-	if d.Bots != "hard" {
-		t.Fatalf("the embedded data was measured with %q bots", d.Bots)
+	for _, c := range Measured().Cells {
+		if c.Bots != "hard" {
+			t.Errorf("%s %q at %d players was measured with %q bots", c.Game, c.Key, c.Players, c.Bots)
+		}
 	}
 }
