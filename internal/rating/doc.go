@@ -23,8 +23,17 @@
 // figures assume.
 //
 // Before a match, [Model.WinChances] gives each side's chance of finishing
-// first: each side performs its strength plus a normal noise of variance
-// β²; two sides give Φ((μ₁ − μ₂)/√(2β² + σ₁² + σ₂²)), more are integrated.
+// first. By default it is the model's own, Plackett–Luce's first place,
+// e^{μᵢ/c} / Σ e^{μₛ/c} (two sides: the logistic of (μ₁ − μ₂)/c), the
+// chance each update moves a side's μ against: once ratings settle, these
+// chances match how often sides win. The reference implementation's
+// prediction (openskill's predict_win, the one players.md's figures give:
+// 0.1695 for three new players against 3 × (30, 1), 0.9907 for four new
+// players against two) is the Thurstone form, Φ((μ₁ − μ₂)/√(2β² + σ₁² +
+// σ₂²)), available with [Model.Thurstone]; it is steeper than what the
+// updates fit (Φ(x) against the logistic of x), and docs/ratings.md
+// measures it overconfident in every game where the model's own chances
+// are calibrated.
 //
 // # Free-for-all, teams, co-op
 //
@@ -37,19 +46,20 @@
 //     ([Model.Handicaps]) from the side's baseline win rate in that game,
 //     variant, player count and composition of sides, measured by the lab
 //     with hard bots on every seat. The handicap is the μ offset that makes
-//     the model predict that baseline for two sides of equally skilled,
-//     established players: h₁ − h₂ = √2·β·Φ⁻¹(w₁). It is in the same units
-//     as skill because the prediction is what players see before a match
-//     and what the matchmaker pairs on, so "equal players, this role"
-//     must read as the game's own balance; the update then credits a side
-//     for beating the odds of its role, not for holding it. With a side
+//     the model expect that baseline between two sides of equally skilled,
+//     established players: h₁ − h₂ = √2·β·logit(w₁). It is in the same
+//     units as skill, and works on both halves of the model: the chances
+//     players see before a match (and the matchmaker pairs on) read
+//     "equal players, this role" as the game's own balance, and the update
+//     credits a side for beating the odds of its role, never for holding
+//     it (between equal players nobody's μ drifts with the roles). With a side
 //     of one player (a Guard) against three (the Prisoners), each
 //     Prisoner carries a third of the side and moves a third as far.
 //   - Co-op: the team plays a benchmark team of its own size, summed, as
 //     in the reference figures ([Model.Benchmark]). The benchmark is set
 //     from the success rate of hard bots in that variant (difficulty) and
 //     player count, so that a team of established players of μ = Anchor
-//     (μ₀) is predicted to succeed exactly as often: the hard bot's level
+//     (μ₀) is expected to succeed exactly as often: the hard bot's level
 //     is the co-op scale's anchor, whatever the difficulty and the team's
 //     size, and a harder variant costs a losing team less and pays a
 //     winning one more. A match of the team family with a single side (Room

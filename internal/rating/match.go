@@ -80,6 +80,14 @@ func (m Model) Chances(d *Data, x Match) ([]float64, error) {
 	return p, nil
 }
 
+// Sides returns the sides the model rates x as, and how it weighs them:
+// x's sides with their handicaps set, and for a lone side the benchmark
+// team after it. Ranks are not checked.
+func (m Model) Sides(d *Data, x Match) ([]Side, Strength, error) {
+	sides, by, _, err := m.sides(d, x, false)
+	return sides, by, err
+}
+
 // sides returns the sides the model rates for x, how they are weighed,
 // and whether the last one is the benchmark added for a lone side.
 func (m Model) sides(d *Data, x Match, ranked bool) ([]Side, Strength, bool, error) {

@@ -8,41 +8,73 @@ import (
 )
 
 // Two sides of equally skilled, established players are predicted to win
-// as often as the role's baseline says, for two sides and for more.
+// as often as the role's baseline says, for two sides and for more, in
+// both forms.
 func TestHandicapsReproduceTheBaseline(t *testing.T) {
-	m := Default()
-	known := Rating{25, 1e-6}
-	for _, rates := range [][]float64{{0.8, 0.2}, {0.5, 0.5}, {0.03, 0.97}, {0.5, 0.3, 0.2}, {0.1, 0.2, 0.3, 0.4}} {
-		h, err := m.Handicaps(rates)
-		if err != nil {
-			t.Fatal(err)
+	for _, thurstone := range []bool{false, true} {
+		m := Default()
+		m.Thurstone = thurstone
+		known := Rating{25, 1e-6}
+		for _, rates := range [][]float64{{0.8, 0.2}, {0.5, 0.5}, {0.03, 0.97}, {0.5, 0.3, 0.2}, {0.1, 0.2, 0.3, 0.4}} {
+			h, err := m.Handicaps(rates)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum := 0.0
+			sides := make([]Side, len(rates))
+			for i := range sides {
+				sides[i] = Side{Players: repeat(known, 1+i), Handicap: h[i]}
+				sum += h[i]
+			}
+			if math.Abs(sum) > 1e-9 {
+				t.Errorf("%v: the handicaps %v add up to %v", rates, h, sum)
+			}
+			p, err := m.WinChances(sides, Mean)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range rates {
+				if math.Abs(p[i]-rates[i]) > 1e-6 {
+					t.Errorf("Thurstone %v, %v: handicaps %v predict %v", thurstone, rates, h, p)
+					break
+				}
+			}
 		}
-		sum := 0.0
-		sides := make([]Side, len(rates))
-		for i := range sides {
-			sides[i] = Side{Players: repeat(known, 1+i), Handicap: h[i]}
-			sum += h[i]
-		}
-		if math.Abs(sum) > 1e-9 {
-			t.Errorf("%v: the handicaps %v add up to %v", rates, h, sum)
-		}
-		p, err := m.WinChances(sides, Mean)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := range rates {
-			if math.Abs(p[i]-rates[i]) > 1e-6 {
-				t.Errorf("%v: handicaps %v predict %v", rates, h, p)
-				break
+		for _, bad := range [][]float64{nil, {1}, {0, 1}, {0.5, math.NaN()}, {1.2, 0.3}} {
+			if _, err := m.Handicaps(bad); !errors.Is(err, ErrBadInput) {
+				t.Errorf("Handicaps(%v): %v", bad, err)
 			}
 		}
 	}
-	if h, _ := m.Handicaps([]float64{0.8, 0.2}); !near(h[0], math.Sqrt2*m.Beta*0.841621/2) {
+	m := Default()
+	if h, _ := m.Handicaps([]float64{0.8, 0.2}); !near(h[0], math.Sqrt2*m.Beta*math.Log(4)/2) {
 		t.Errorf("an 80%% role's handicap is %.4f", h[0])
 	}
-	for _, bad := range [][]float64{nil, {1}, {0, 1}, {0.5, math.NaN()}, {1.2, 0.3}} {
-		if _, err := m.Handicaps(bad); !errors.Is(err, ErrBadInput) {
-			t.Errorf("Handicaps(%v): %v", bad, err)
+	m.Thurstone = true
+	if h, _ := m.Handicaps([]float64{0.8, 0.2}); !near(h[0], math.Sqrt2*m.Beta*0.841621/2) {
+		t.Errorf("an 80%% role's handicap is %.4f in the Thurstone form", h[0])
+	}
+}
+
+// Between equally skilled, established sides with their handicaps, the
+// update moves nobody's μ on average: a win pays the favourite as much as
+// its rate of losing costs it. Handicaps of the Thurstone form do not: the
+// favourite gains.
+func TestHandicapsMoveNobodyOnAverage(t *testing.T) {
+	for _, thurstone := range []bool{false, true} {
+		m := Default()
+		m.Tau, m.Thurstone = 0, thurstone
+		h, _ := m.Handicaps([]float64{0.8, 0.2})
+		known := Rating{25, 0.01}
+		sides := func(first int) []Side {
+			return []Side{{Players: []Rating{known}, Handicap: h[0], Rank: first}, {Players: repeat(known, 3), Handicap: h[1], Rank: 3 - first}}
+		}
+		won, _ := m.Rate(sides(1), Mean)
+		lost, _ := m.Rate(sides(2), Mean)
+		step := won[0][0].Mu - known.Mu
+		drift := 0.8*step + 0.2*(lost[0][0].Mu-known.Mu)
+		if fair := math.Abs(drift) < 1e-3*step; fair == thurstone {
+			t.Errorf("Thurstone %v: the favoured side drifts by %.2g a match, a win paying %.2g", thurstone, drift, step)
 		}
 	}
 }
@@ -50,31 +82,34 @@ func TestHandicapsReproduceTheBaseline(t *testing.T) {
 // A team of established players at the anchor succeeds as often as the
 // hard bots did, at every size; a harder variant has a stronger benchmark.
 func TestBenchmarkReproducesTheSuccessRate(t *testing.T) {
-	m := Default()
-	known := Rating{m.Anchor, 1e-6}
-	for n := 1; n <= 6; n++ {
-		prev := math.Inf(-1)
-		for _, s := range []float64{0.95, 0.7, 0.4, 0.1} {
-			b, err := m.Benchmark(s, n)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if b.Mu <= prev {
-				t.Errorf("%d players: the benchmark of a %.0f%% variant (%.3f) is not stronger than an easier one's (%.3f)", n, 100*s, b.Mu, prev)
-			}
-			prev = b.Mu
-			p, _ := m.WinChances([]Side{{Players: repeat(known, n)}, {Players: repeat(b, n)}}, Sum)
-			if math.Abs(p[0]-s) > 1e-6 {
-				t.Errorf("%d players, success %.2f: the anchor team is predicted %.6f", n, s, p[0])
+	for _, thurstone := range []bool{false, true} {
+		m := Default()
+		m.Thurstone = thurstone
+		known := Rating{m.Anchor, 1e-6}
+		for n := 1; n <= 6; n++ {
+			prev := math.Inf(-1)
+			for _, s := range []float64{0.95, 0.7, 0.4, 0.1} {
+				b, err := m.Benchmark(s, n)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if b.Mu <= prev {
+					t.Errorf("%d players: the benchmark of a %.0f%% variant (%.3f) is not stronger than an easier one's (%.3f)", n, 100*s, b.Mu, prev)
+				}
+				prev = b.Mu
+				p, _ := m.WinChances([]Side{{Players: repeat(known, n)}, {Players: repeat(b, n)}}, Sum)
+				if math.Abs(p[0]-s) > 1e-6 {
+					t.Errorf("Thurstone %v, %d players, success %.2f: the anchor team is predicted %.6f", thurstone, n, s, p[0])
+				}
 			}
 		}
-	}
-	for _, c := range []struct {
-		s float64
-		n int
-	}{{0, 3}, {1, 3}, {math.NaN(), 3}, {0.5, 0}} {
-		if _, err := m.Benchmark(c.s, c.n); !errors.Is(err, ErrBadInput) {
-			t.Errorf("Benchmark(%v, %d): %v", c.s, c.n, err)
+		for _, c := range []struct {
+			s float64
+			n int
+		}{{0, 3}, {1, 3}, {math.NaN(), 3}, {0.5, 0}} {
+			if _, err := m.Benchmark(c.s, c.n); !errors.Is(err, ErrBadInput) {
+				t.Errorf("Benchmark(%v, %d): %v", c.s, c.n, err)
+			}
 		}
 	}
 }

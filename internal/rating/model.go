@@ -43,6 +43,13 @@ type Model struct {
 	Anchor float64
 	// BenchmarkSigma is the σ of each member of a benchmark team.
 	BenchmarkSigma float64
+	// Thurstone makes the chances before a match those of the reference
+	// implementation (openskill's predict_win): each side performs its
+	// strength plus a normal noise of variance β², and wins when it
+	// performs best. By default they are the model's own, Plackett–Luce's,
+	// which its updates are fitted to (see [Model.WinChances]). Handicaps
+	// and benchmarks follow the same form.
+	Thurstone bool
 }
 
 // Default returns the model's defaults: μ₀ = 25, σ₀ = 25/3, β = σ₀/2,
@@ -234,12 +241,21 @@ func (m Model) Rate(sides []Side, by Strength) ([][]Rating, error) {
 }
 
 // WinChances returns each side's chance of finishing first, before the
-// match (ranks are ignored). Each side's performance is its strength plus
-// a normal noise of variance β²: two sides win with Φ((μ_1 − μ_2) /
-// √(2β² + σ_1² + σ_2²)), and more sides with the chance that each
-// performs best, integrated numerically. Bad input gives an error wrapping
+// match (ranks are ignored). Bad input gives an error wrapping
 // [ErrBadInput]. Ratings are taken as they are (τ is not added: nothing
 // has happened yet).
+//
+// The chances are the Plackett–Luce model's own, the one the updates
+// fit: side i finishes first with e^{μ_i/c} / Σ_s e^{μ_s/c}, c as in
+// [Model.Rate] (two sides: the logistic of (μ_1 − μ_2)/c). An update moves
+// a side's μ by its result minus this chance, so once ratings have settled
+// these chances match how often sides win. With m.Thurstone they are the
+// reference implementation's instead: each side performs its strength
+// plus a normal noise of variance β², two sides win with
+// Φ((μ_1 − μ_2) / √(2β² + σ_1² + σ_2²)), more with the chance that each
+// performs best, integrated numerically. That form is steeper than the
+// one the updates fit (Φ(x) against the logistic of x), so it is
+// overconfident once ratings have settled; docs/ratings.md measures both.
 func (m Model) WinChances(sides []Side, by Strength) ([]float64, error) {
 	if err := m.check(sides, by, false); err != nil {
 		return nil, err
@@ -251,5 +267,30 @@ func (m Model) WinChances(sides []Side, by Strength) ([]float64, error) {
 		mu[i], v = strength(s, by, 0)
 		sd[i] = math.Sqrt(v + m.Beta*m.Beta)
 	}
-	return firstChances(mu, sd), nil
+	if m.Thurstone {
+		return firstChances(mu, sd), nil
+	}
+	return plackettLuceFirst(mu, sd), nil
+}
+
+// plackettLuceFirst returns each side's Plackett–Luce chance of finishing
+// first, for strengths mu whose performances spread by sd: e^{μ_i/c} /
+// Σ_s e^{μ_s/c} with c² = Σ sd².
+func plackettLuceFirst(mu, sd []float64) []float64 {
+	c2, top := 0.0, math.Inf(-1)
+	for i := range mu {
+		c2 += sd[i] * sd[i]
+		top = max(top, mu[i])
+	}
+	c := math.Sqrt(c2)
+	out := make([]float64, len(mu))
+	total := 0.0
+	for i := range mu {
+		out[i] = math.Exp((mu[i] - top) / c)
+		total += out[i]
+	}
+	for i := range out {
+		out[i] /= total
+	}
+	return out
 }

@@ -87,7 +87,9 @@ func TestReferenceFigures(t *testing.T) {
 		{"the trap: 4 new players vs 2 new players", []Side{{Players: repeat(n, 4)}, {Players: repeat(n, 2)}}, []float64{0.9907, 0.0093}},
 	} {
 		t.Run("win chances: "+c.name, func(t *testing.T) {
-			got, err := m.WinChances(c.sides, Sum)
+			ref := m
+			ref.Thurstone = true // the reference implementation's predict_win
+			got, err := ref.WinChances(c.sides, Sum)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -159,30 +161,61 @@ func TestTieBetweenEquals(t *testing.T) {
 	}
 }
 
-// More than two sides: equals are even, and a side that can never win
-// leaves the other two as the closed form has them.
+// More than two sides, in both forms: equals are even, the strongest is
+// the favourite, and the model's own chances are its Plackett–Luce
+// first-place probabilities.
 func TestWinChancesOfSeveralSides(t *testing.T) {
-	m := Default()
-	n := m.New()
-	p, err := m.WinChances([]Side{{Players: []Rating{n}}, {Players: []Rating{n}}, {Players: []Rating{n}}}, Sum)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, x := range p {
-		if math.Abs(x-1.0/3) > 1e-6 {
-			t.Fatalf("three equals: %v", p)
+	n := Default().New()
+	field := []Side{{Players: []Rating{{20, 2}}}, {Players: []Rating{{32, 2}}}, {Players: []Rating{{25, 2}}}, {Players: []Rating{{25, 8}}}}
+	for _, thurstone := range []bool{false, true} {
+		m := Default()
+		m.Thurstone = thurstone
+		p, err := m.WinChances([]Side{{Players: []Rating{n}}, {Players: []Rating{n}}, {Players: []Rating{n}}}, Sum)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, x := range p {
+			if math.Abs(x-1.0/3) > 1e-6 {
+				t.Fatalf("Thurstone %v, three equals: %v", thurstone, p)
+			}
+		}
+		four, _ := m.WinChances(field, Sum)
+		if slices.Index(four, slices.Max(four)) != 1 || math.Abs(four[0]+four[1]+four[2]+four[3]-1) > 1e-9 {
+			t.Fatalf("Thurstone %v, four sides: %v", thurstone, four)
 		}
 	}
+	m := Default()
+	four, _ := m.WinChances(field, Sum)
+	c := math.Sqrt(3*(4+m.Beta*m.Beta) + 64 + m.Beta*m.Beta)
+	den := math.Exp(20/c) + math.Exp(32/c) + 2*math.Exp(25/c)
+	if math.Abs(four[1]-math.Exp(32/c)/den) > 1e-12 {
+		t.Fatalf("the favourite's chance %v, Plackett–Luce's %v", four[1], math.Exp(32/c)/den)
+	}
+	// The Thurstone form: a side that can never win leaves the other two
+	// as the closed form has them.
+	m.Thurstone = true
 	a, b := Rating{30, 3}, Rating{24, 5}
 	two, _ := m.WinChances([]Side{{Players: []Rating{a}}, {Players: []Rating{b}}}, Sum)
 	three, _ := m.WinChances([]Side{{Players: []Rating{a}}, {Players: []Rating{b}}, {Players: []Rating{{-500, 1}}}}, Sum)
 	if math.Abs(two[0]-three[0]) > 1e-6 || math.Abs(two[1]-three[1]) > 1e-6 || three[2] > 1e-9 {
 		t.Fatalf("two sides %v, with a hopeless third %v", two, three)
 	}
-	// The favourite of a four-player field is the strongest.
-	four, _ := m.WinChances([]Side{{Players: []Rating{{20, 2}}}, {Players: []Rating{{32, 2}}}, {Players: []Rating{{25, 2}}}, {Players: []Rating{{25, 8}}}}, Sum)
-	if slices.Index(four, slices.Max(four)) != 1 {
-		t.Fatalf("four sides: %v", four)
+}
+
+// The model's own chances for two sides are the logistic of the gap over
+// c, the scale of its update; the reference's are steeper.
+func TestTwoSidesChances(t *testing.T) {
+	m := Default()
+	a, b := Rating{30, 3}, Rating{24, 5}
+	c := math.Sqrt(2*m.Beta*m.Beta + 9 + 25)
+	p, _ := m.WinChances([]Side{{Players: []Rating{a}}, {Players: []Rating{b}}}, Sum)
+	if want := 1 / (1 + math.Exp(-6/c)); math.Abs(p[0]-want) > 1e-12 {
+		t.Fatalf("got %v, want %v", p[0], want)
+	}
+	m.Thurstone = true
+	q, _ := m.WinChances([]Side{{Players: []Rating{a}}, {Players: []Rating{b}}}, Sum)
+	if q[0] <= p[0] {
+		t.Fatalf("the Thurstone form (%v) is not steeper than the model's own (%v)", q[0], p[0])
 	}
 }
 

@@ -17,7 +17,7 @@ func WriteMarkdown(w io.Writer, r Report) {
 		fmt.Fprintf(w, " (%d not rated: variant not measured)", r.Unrated)
 	}
 	fmt.Fprintf(w, "; levels ordered %s by their mean μ %s; every member ordered %s.\n\n",
-		strings.Join(reversed(r.Levels), " > "), after(r.Ordered, r.Matches), after(r.Separated, r.Matches))
+		strings.Join(reversed(r.Levels), " > "), after(r.Ordered, r.OrderedPlayed, r.Matches), after(r.Separated, r.SeparatedPlayed, r.Matches))
 	fmt.Fprintln(w, "| level | mean μ | μ range | mean σ | mean μ − 3σ |")
 	fmt.Fprintln(w, "|---|---:|---:|---:|---:|")
 	for _, s := range r.Summary {
@@ -35,23 +35,31 @@ func WriteMarkdown(w io.Writer, r Report) {
 	}
 	fmt.Fprintln(w)
 	c := r.Calibration
-	fmt.Fprintf(w, "Calibration over matches %d–%d (%d predictions): Brier %.4f against %.4f for the no-skill baseline, skill %+.3f.\n\n",
-		c.From, r.Matches, c.Sides, c.Brier, c.Baseline, c.Skill)
-	fmt.Fprintln(w, "| predicted | sides | mean predicted | observed |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|")
-	for _, b := range c.Bins {
-		if b.N == 0 {
+	fmt.Fprintf(w, "Calibration over matches %d–%d (%d predictions): Brier %.4f against %.4f for the no-skill baseline, skill %+.3f; the Thurstone form: Brier %.4f, skill %+.3f.\n\n",
+		c.From, r.Matches, c.Sides, c.Brier, c.Baseline, c.Skill, c.Thurstone.Brier, c.Thurstone.Skill)
+	fmt.Fprintln(w, "| predicted | sides | mean predicted | observed | Thurstone: sides | mean predicted | observed |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|")
+	for i, b := range c.Bins {
+		t := c.Thurstone.Bins[i]
+		if b.N == 0 && t.N == 0 {
 			continue
 		}
-		fmt.Fprintf(w, "| %.0f–%.0f%% | %d | %.1f%% | %.1f%% |\n", 100*b.Lo, 100*b.Hi, b.N, 100*b.Predicted, 100*b.Observed)
+		fmt.Fprintf(w, "| %.0f–%.0f%% | %s | %s |\n", 100*b.Lo, 100*b.Hi, binCells(b), binCells(t))
 	}
 }
 
-func after(n, total int) string {
+func binCells(b Bin) string {
+	if b.N == 0 {
+		return "0 | – | –"
+	}
+	return fmt.Sprintf("%d | %.1f%% | %.1f%%", b.N, 100*b.Predicted, 100*b.Observed)
+}
+
+func after(n int, perMember float64, total int) string {
 	if n == 0 {
 		return fmt.Sprintf("not at the end of %d matches", total)
 	}
-	return fmt.Sprintf("from match %d on", n)
+	return fmt.Sprintf("from match %d on (%.1f matches a member)", n, perMember)
 }
 
 func reversed(xs []string) []string {

@@ -96,6 +96,14 @@ type Calibration struct {
 	Baseline float64 `json:"baseline"`
 	Skill    float64 `json:"skill"`
 	Bins     []Bin   `json:"bins"`
+	// Thurstone is the same for the reference implementation's form of
+	// the chances (rating.Model.Thurstone), on the same ratings, sides,
+	// handicaps and benchmarks.
+	Thurstone struct {
+		Brier float64 `json:"brier"`
+		Skill float64 `json:"skill"`
+		Bins  []Bin   `json:"bins"`
+	} `json:"thurstone"`
 }
 
 // Report is what a population run found.
@@ -111,12 +119,16 @@ type Report struct {
 	// stood in order, strongest first, and stayed so to the end (0: not
 	// ordered at the end). Separated is the same for every member: each
 	// member of a level above every member of the levels below.
-	Ordered     int            `json:"ordered_after"`
-	Separated   int            `json:"separated_after"`
-	Members     []Member       `json:"members"`
-	Summary     []LevelSummary `json:"levels_at_end"`
-	Checkpoints []Checkpoint   `json:"checkpoints"`
-	Calibration Calibration    `json:"calibration"`
+	Ordered   int `json:"ordered_after"`
+	Separated int `json:"separated_after"`
+	// OrderedPlayed and SeparatedPlayed are the mean number of matches a
+	// member had played at those points.
+	OrderedPlayed   float64        `json:"ordered_after_per_member"`
+	SeparatedPlayed float64        `json:"separated_after_per_member"`
+	Members         []Member       `json:"members"`
+	Summary         []LevelSummary `json:"levels_at_end"`
+	Checkpoints     []Checkpoint   `json:"checkpoints"`
+	Calibration     Calibration    `json:"calibration"`
 }
 
 // match is one drawn match: its setup and the members at its seats.
@@ -200,6 +212,14 @@ func (p Population) Run(ctx context.Context) (Report, error) {
 	pending := map[int]sim.Result{}
 	next := 0
 	orderedSince, separatedSince := -1, -1
+	var orderedPlayed, separatedPlayed float64
+	meanPlayed := func() float64 {
+		total := 0
+		for _, k := range played {
+			total += k
+		}
+		return float64(total) / float64(n)
+	}
 	var failed error
 	fail := func(err error) {
 		if failed == nil {
@@ -243,14 +263,14 @@ func (p Population) Run(ctx context.Context) (Report, error) {
 			means := levelMeans(ratings, len(p.Levels), level)
 			if ordered(means) {
 				if orderedSince < 0 {
-					orderedSince = next
+					orderedSince, orderedPlayed = next, meanPlayed()
 				}
 			} else {
 				orderedSince = -1
 			}
 			if separated(ratings, len(p.Levels), level) {
 				if separatedSince < 0 {
-					separatedSince = next
+					separatedSince, separatedPlayed = next, meanPlayed()
 				}
 			} else {
 				separatedSince = -1
@@ -270,6 +290,12 @@ func (p Population) Run(ctx context.Context) (Report, error) {
 		return rep, ctx.Err()
 	}
 	rep.Ordered, rep.Separated = max(orderedSince, 0), max(separatedSince, 0)
+	if orderedSince > 0 {
+		rep.OrderedPlayed = orderedPlayed
+	}
+	if separatedSince > 0 {
+		rep.SeparatedPlayed = separatedPlayed
+	}
 	for m, rt := range ratings {
 		rep.Members = append(rep.Members, Member{
 			Name: fmt.Sprintf("%s %d", p.Levels[level(m)], m%p.PerLevel+1), Level: p.Levels[level(m)],
@@ -347,10 +373,11 @@ func (p Population) play(ctx context.Context, matches []match, policies []bot.Po
 	return out
 }
 
-// prediction is one side's chance before a match and its result.
+// prediction is one side's chance before a match (in the model's own form
+// and in the Thurstone form) and its result.
 type prediction struct {
-	group  string // the kind of match and side, for the no-skill baseline
-	p, won float64
+	group       string // the kind of match and side, for the no-skill baseline
+	p, ref, won float64
 }
 
 // rate rates one finished match from the members' ratings, returning each
@@ -366,6 +393,19 @@ func (p Population) rate(mt match, res sim.Result, ratings []rating.Rating) ([]r
 		x.Sides = append(x.Sides, side)
 	}
 	chances, err := p.Model.Chances(p.Data, x)
+	if err != nil {
+		return nil, nil, err
+	}
+	// The Thurstone form's chances, on the very sides the model rates
+	// (same handicaps and benchmark), so that the forms differ only by
+	// how they turn strengths into chances.
+	sides, by, err := p.Model.Sides(p.Data, x)
+	if err != nil {
+		return nil, nil, err
+	}
+	thurstone := p.Model
+	thurstone.Thurstone = true
+	other, err := thurstone.WinChances(sides, by)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -388,7 +428,7 @@ func (p Population) rate(mt match, res sim.Result, ratings []rating.Rating) ([]r
 		}
 		preds[i] = prediction{
 			group: fmt.Sprintf("%s|%d|%d|%s", r.Key, mt.setup.Players, len(r.Sides), role),
-			p:     chances[i], won: pts[s.Role],
+			p:     chances[i], ref: other[i], won: pts[s.Role],
 		}
 		if r.Family == engine.FreeForAll {
 			preds[i].won = ffaPoints(r.Sides, i)
@@ -459,7 +499,7 @@ func checkpoint(done, total int) bool {
 }
 
 // calibrate sums predictions up: the Brier score, the no-skill baseline's
-// and a reliability table of ten bins.
+// and a reliability table of ten bins, for both forms of the chances.
 func calibrate(preds []prediction, from int) Calibration {
 	c := Calibration{From: from, Sides: len(preds)}
 	if len(preds) == 0 {
@@ -470,31 +510,41 @@ func calibrate(preds []prediction, from int) Calibration {
 		m := mean[p.group]
 		mean[p.group] = [2]float64{m[0] + p.won, m[1] + 1}
 	}
-	c.Bins = make([]Bin, 10)
-	for i := range c.Bins {
-		c.Bins[i].Lo, c.Bins[i].Hi = float64(i)/10, float64(i+1)/10
-	}
 	for _, p := range preds {
-		c.Brier += (p.p - p.won) * (p.p - p.won)
 		m := mean[p.group]
 		base := m[0] / m[1]
 		c.Baseline += (base - p.won) * (base - p.won)
-		b := &c.Bins[min(int(p.p*10), 9)]
+	}
+	c.Baseline /= float64(len(preds))
+	c.Brier, c.Skill, c.Bins = score(preds, c.Baseline, func(p prediction) float64 { return p.p })
+	c.Thurstone.Brier, c.Thurstone.Skill, c.Thurstone.Bins = score(preds, c.Baseline, func(p prediction) float64 { return p.ref })
+	return c
+}
+
+// score returns the Brier score of one form of the predictions, its skill
+// against the baseline's score, and its reliability table.
+func score(preds []prediction, baseline float64, chance func(prediction) float64) (brier, skill float64, bins []Bin) {
+	bins = make([]Bin, 10)
+	for i := range bins {
+		bins[i].Lo, bins[i].Hi = float64(i)/10, float64(i+1)/10
+	}
+	for _, p := range preds {
+		x := chance(p)
+		brier += (x - p.won) * (x - p.won)
+		b := &bins[min(int(x*10), 9)]
 		b.N++
-		b.Predicted += p.p
+		b.Predicted += x
 		b.Observed += p.won
 	}
-	n := float64(len(preds))
-	c.Brier /= n
-	c.Baseline /= n
-	if c.Baseline > 0 {
-		c.Skill = 1 - c.Brier/c.Baseline
+	brier /= float64(len(preds))
+	if baseline > 0 {
+		skill = 1 - brier/baseline
 	}
-	for i := range c.Bins {
-		if b := &c.Bins[i]; b.N > 0 {
+	for i := range bins {
+		if b := &bins[i]; b.N > 0 {
 			b.Predicted /= float64(b.N)
 			b.Observed /= float64(b.N)
 		}
 	}
-	return c
+	return brier, skill, bins
 }
