@@ -6,11 +6,14 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
 	"sortie/engine"
@@ -98,6 +101,32 @@ func labProgress(total int, what string) (func(int), func()) {
 		}
 }
 
+// typedLine is the command as the flags were given to it, to stamp the
+// data it measures with: its path, its arguments, then each flag that was
+// set (a repeated flag once a value), leaving out --out and --date, which
+// do not change what is measured.
+func typedLine(cmd *cobra.Command, args []string) string {
+	parts := append(strings.Fields(cmd.CommandPath()), args...)
+	cmd.Flags().Visit(func(f *pflag.Flag) {
+		if f.Name == "out" || f.Name == "date" {
+			return
+		}
+		values := []string{f.Value.String()}
+		if sv, ok := f.Value.(pflag.SliceValue); ok {
+			values = sv.GetSlice()
+		}
+		for _, v := range values {
+			parts = append(parts, "--"+f.Name, v)
+		}
+	})
+	for i, p := range parts {
+		if strings.ContainsAny(p, " \t\"'*$&|;<>()") {
+			parts[i] = strconv.Quote(p)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
 func labBaselinesCmd() *cobra.Command {
 	var (
 		sf      setupFlags
@@ -141,6 +170,13 @@ the file: rebuild after measuring. --out - prints the JSON instead.`,
 			} else if _, err := time.Parse(time.DateOnly, date); err != nil {
 				return fmt.Errorf("--date %q: write it YYYY-MM-DD", date)
 			}
+			cfgs, skipped, err := labSetups(g, sf, sweeps, cmd.Flags().Changed("players"))
+			if err != nil {
+				return err
+			}
+			for _, s := range skipped {
+				fmt.Fprintf(cmd.ErrOrStderr(), "left out: %s\n", s)
+			}
 			var old *rating.Data
 			if out != "-" {
 				f, err := os.Open(out)
@@ -153,20 +189,13 @@ the file: rebuild after measuring. --out - prints the JSON instead.`,
 					return fmt.Errorf("%s: %v", out, err)
 				}
 			}
-			cfgs, skipped, err := labSetups(g, sf, sweeps, cmd.Flags().Changed("players"))
-			if err != nil {
-				return err
-			}
-			for _, s := range skipped {
-				fmt.Fprintf(cmd.ErrOrStderr(), "left out: %s\n", s)
-			}
 			for i := range cfgs {
 				cfgs[i].Games, cfgs[i].Workers = games, workers
 			}
 			progress, done := labProgress(games*len(cfgs), g.Info().ID)
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer stop()
-			cells, left, err := ratinglab.Baselines(ctx, cfgs, commandLine(), date, progress)
+			cells, left, err := ratinglab.Baselines(ctx, cfgs, typedLine(cmd, args), date, progress)
 			done()
 			for _, s := range left {
 				fmt.Fprintf(cmd.ErrOrStderr(), "left out: %s\n", s)
