@@ -172,6 +172,23 @@ func cellID(game, key string, players int, comp []roleSize) string {
 	return b.String()
 }
 
+// Has reports whether the lab measured the variant key of game at a player
+// count, in some composition of sides: what a lobby can check before a
+// team or co-op match starts (a free for all needs no data). A hidden
+// composition (Suspicion's Guards) is only known at the end, where
+// [Model.RateMatch] needs that very composition.
+func (d *Data) Has(game, key string, players int) bool {
+	if d == nil {
+		return false
+	}
+	for _, c := range d.Cells {
+		if c.Game == game && c.Key == key && c.Players == players {
+			return true
+		}
+	}
+	return false
+}
+
 // cell finds the cell of a match's variant and composition.
 func (d *Data) cell(game, key string, comp []roleSize) (*Cell, error) {
 	players := 0

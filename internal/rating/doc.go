@@ -40,8 +40,9 @@
 // [Model.RateMatch] and [Model.Chances] rate a [Match] by its [Family]:
 //
 //   - Free for all: every seat a side, summed (the plain model).
-//   - Team: the model adds members' means, so unequal sides come out
-//     absurd: four new players are given 99% against two. Sides of the
+//   - Team: the plain model sums the members' skills, so unequal sides come
+//     out absurd: four new players are given 99% against two (the
+//     reference's figure; 91% in the model's own form). Sides of the
 //     team family are compared by their mean player, plus a role handicap
 //     ([Model.Handicaps]) from the side's baseline win rate in that game,
 //     variant, player count and composition of sides, measured by the lab

@@ -217,6 +217,28 @@ func TestRateMatchTeams(t *testing.T) {
 	}
 }
 
+func TestDataHas(t *testing.T) {
+	d := testData()
+	for _, c := range []struct {
+		game, key string
+		players   int
+		want      bool
+	}{
+		{"traitors", "mode=suspicion", 4, true},
+		{"traitors", "mode=suspicion", 5, false},
+		{"coopgame", "difficulty=normal", 3, true},
+		{"coopgame", "difficulty=expert", 3, false},
+	} {
+		if got := d.Has(c.game, c.key, c.players); got != c.want {
+			t.Errorf("Has(%s, %q, %d) = %v", c.game, c.key, c.players, got)
+		}
+	}
+	var none *Data
+	if none.Has("coopgame", "difficulty=normal", 3) {
+		t.Error("nil data has a cell")
+	}
+}
+
 func TestRateMatchRefusals(t *testing.T) {
 	m := Default()
 	d := testData()
