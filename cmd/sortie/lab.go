@@ -148,8 +148,9 @@ counts each side's wins (a shared top counts 1/m to each of m sides; in
 co-op, the team's successes).
 
 The cells are merged into --out (` + ratingDataFile + ` by default, run from the
-repository's root), replacing those of the same game, variant and player
-count, each stamped with this command line and today's date, and printed
+repository's root) as each setup is measured (a run stopped halfway keeps
+the setups it finished), replacing those of the same game, variant and
+player count, each stamped with this command line and today's date, and printed
 as a Markdown table with what the rating makes of them: each role's
 handicap in μ, each co-op benchmark member's μ. The rating package embeds
 the file: rebuild after measuring. --out - prints the JSON instead.`,
@@ -195,27 +196,53 @@ the file: rebuild after measuring. --out - prints the JSON instead.`,
 			progress, done := labProgress(games*len(cfgs), g.Info().ID)
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer stop()
-			cells, left, err := ratinglab.Baselines(ctx, cfgs, typedLine(cmd, args), date, progress)
+			// One setup at a time, each written as soon as it is measured:
+			// a long run stopped halfway keeps what it finished.
+			var cells []rating.Cell
+			before := 0
+			for _, c := range cfgs {
+				var step func(int)
+				if progress != nil {
+					offset := before
+					step = func(n int) { progress(offset + n) }
+				}
+				measured, left, err := ratinglab.Baselines(ctx, []sim.Config{c}, typedLine(cmd, args), date, step)
+				before += c.Games
+				for _, s := range left {
+					fmt.Fprintf(cmd.ErrOrStderr(), "left out: %s\n", s)
+				}
+				if err != nil {
+					done()
+					return err
+				}
+				if len(measured) == 0 {
+					continue
+				}
+				cells = append(cells, measured...)
+				old = ratinglab.Merge(old, measured)
+				if out == "-" {
+					continue
+				}
+				b, err := ratinglab.Encode(old)
+				if err != nil {
+					done()
+					return err
+				}
+				if err := os.WriteFile(out, b, 0o644); err != nil {
+					done()
+					return err
+				}
+			}
 			done()
-			for _, s := range left {
-				fmt.Fprintf(cmd.ErrOrStderr(), "left out: %s\n", s)
-			}
-			if err != nil {
-				return err
-			}
 			if len(cells) == 0 {
 				return fmt.Errorf("no setup of %s is rated in the team or co-op family: nothing to measure", g.Info().ID)
 			}
-			merged := ratinglab.Merge(old, cells)
-			b, err := ratinglab.Encode(merged)
-			if err != nil {
-				return err
-			}
 			if out == "-" {
-				_, err := cmd.OutOrStdout().Write(b)
-				return err
-			}
-			if err := os.WriteFile(out, b, 0o644); err != nil {
+				b, err := ratinglab.Encode(old)
+				if err != nil {
+					return err
+				}
+				_, err = cmd.OutOrStdout().Write(b)
 				return err
 			}
 			ratinglab.WriteCells(cmd.OutOrStdout(), rating.Default(), cells)
