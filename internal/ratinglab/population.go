@@ -211,15 +211,7 @@ func (p Population) Run(ctx context.Context) (Report, error) {
 	var preds []prediction
 	pending := map[int]sim.Result{}
 	next := 0
-	orderedSince, separatedSince := -1, -1
-	var orderedPlayed, separatedPlayed float64
-	meanPlayed := func() float64 {
-		total := 0
-		for _, k := range played {
-			total += k
-		}
-		return float64(total) / float64(n)
-	}
+	conv := convergence{levels: len(p.Levels), level: level}
 	var failed error
 	fail := func(err error) {
 		if failed == nil {
@@ -260,21 +252,7 @@ func (p Population) Run(ctx context.Context) (Report, error) {
 				}
 			}
 			next++
-			means := levelMeans(ratings, len(p.Levels), level)
-			if ordered(means) {
-				if orderedSince < 0 {
-					orderedSince, orderedPlayed = next, meanPlayed()
-				}
-			} else {
-				orderedSince = -1
-			}
-			if separated(ratings, len(p.Levels), level) {
-				if separatedSince < 0 {
-					separatedSince, separatedPlayed = next, meanPlayed()
-				}
-			} else {
-				separatedSince = -1
-			}
+			means := conv.observe(next, ratings, played)
 			if checkpoint(next, p.Matches) {
 				rep.Checkpoints = append(rep.Checkpoints, Checkpoint{After: next, MeanMu: means})
 			}
@@ -289,13 +267,8 @@ func (p Population) Run(ctx context.Context) (Report, error) {
 	if next < p.Matches {
 		return rep, ctx.Err()
 	}
-	rep.Ordered, rep.Separated = max(orderedSince, 0), max(separatedSince, 0)
-	if orderedSince > 0 {
-		rep.OrderedPlayed = orderedPlayed
-	}
-	if separatedSince > 0 {
-		rep.SeparatedPlayed = separatedPlayed
-	}
+	rep.Ordered, rep.OrderedPlayed = conv.ordered, conv.orderedPlayed
+	rep.Separated, rep.SeparatedPlayed = conv.separated, conv.separatedPlayed
 	for m, rt := range ratings {
 		rep.Members = append(rep.Members, Member{
 			Name: fmt.Sprintf("%s %d", p.Levels[level(m)], m%p.PerLevel+1), Level: p.Levels[level(m)],
@@ -450,6 +423,43 @@ func ffaPoints(sides []engine.Side, i int) float64 {
 		}
 	}
 	return 1 / float64(top)
+}
+
+// convergence follows, match after match, since when the levels have
+// stood in order.
+type convergence struct {
+	levels int
+	level  func(member int) int
+	// ordered and separated are the number of matches after which the
+	// levels' means, and every member, have stood in order since (0: not
+	// in order now); the played fields, the mean matches a member had
+	// played then.
+	ordered, separated             int
+	orderedPlayed, separatedPlayed float64
+}
+
+// observe looks at the ratings after done matches and returns the levels'
+// mean μ.
+func (c *convergence) observe(done int, ratings []rating.Rating, played []int) []float64 {
+	total := 0
+	for _, k := range played {
+		total += k
+	}
+	perMember := float64(total) / float64(len(played))
+	means := levelMeans(ratings, c.levels, c.level)
+	switch {
+	case !ordered(means):
+		c.ordered, c.orderedPlayed = 0, 0
+	case c.ordered == 0:
+		c.ordered, c.orderedPlayed = done, perMember
+	}
+	switch {
+	case !separated(ratings, c.levels, c.level):
+		c.separated, c.separatedPlayed = 0, 0
+	case c.separated == 0:
+		c.separated, c.separatedPlayed = done, perMember
+	}
+	return means
 }
 
 func levelMeans(ratings []rating.Rating, levels int, level func(int) int) []float64 {
