@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -95,9 +96,9 @@ func (s *Postgres) MatchRating(ctx context.Context, match string) (*MatchRating,
 }
 
 // Unrated returns finished matches not decided yet, oldest first.
-func (s *Postgres) Unrated(ctx context.Context, limit int) ([]string, error) {
-	return s.ids(ctx, `SELECT id FROM matches m WHERE status = 'finished'
-		AND NOT EXISTS (SELECT 1 FROM rated_matches r WHERE r.match_id = m.id) ORDER BY finished, id LIMIT $1`, limitOr100(limit))
+func (s *Postgres) Unrated(ctx context.Context, since time.Time, limit int) ([]string, error) {
+	return s.ids(ctx, `SELECT id FROM matches m WHERE status = 'finished' AND finished >= $1
+		AND NOT EXISTS (SELECT 1 FROM rated_matches r WHERE r.match_id = m.id) ORDER BY finished, id LIMIT $2`, since, limitOr100(limit))
 }
 
 func (s *Postgres) ratings(ctx context.Context, q string, args ...any) ([]PlayerRating, error) {

@@ -105,9 +105,9 @@ type Ratings interface {
 	// MatchRating returns what a match counted for ([ErrNotFound] if it was
 	// not decided), with its changes.
 	MatchRating(ctx context.Context, match string) (*MatchRating, error)
-	// Unrated returns up to limit (0: 100) finished matches not decided
-	// yet, the oldest finished first.
-	Unrated(ctx context.Context, limit int) ([]string, error)
+	// Unrated returns up to limit (0: 100) matches finished at or after
+	// since and not decided yet, the oldest finished first.
+	Unrated(ctx context.Context, since time.Time, limit int) ([]string, error)
 	// PlayerRatings returns the stored ratings of these players in a game
 	// and family (a player without one is left out), in no set order.
 	PlayerRatings(ctx context.Context, game, family string, players []string) ([]PlayerRating, error)

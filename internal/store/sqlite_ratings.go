@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"time"
 )
 
 var _ Ratings = (*SQLite)(nil)
@@ -86,9 +87,10 @@ func (s *SQLite) MatchRating(ctx context.Context, match string) (*MatchRating, e
 }
 
 // Unrated returns finished matches not decided yet, oldest first.
-func (s *SQLite) Unrated(ctx context.Context, limit int) ([]string, error) {
-	return s.ids(ctx, `SELECT id FROM matches m WHERE status = 'finished'
-		AND NOT EXISTS (SELECT 1 FROM rated_matches r WHERE r.match_id = m.id) ORDER BY finished, id LIMIT ?`, limitOr100(limit))
+// (The condition on the status lets the index of matches over serve.)
+func (s *SQLite) Unrated(ctx context.Context, since time.Time, limit int) ([]string, error) {
+	return s.ids(ctx, `SELECT id FROM matches m WHERE status NOT IN ('open', 'running') AND finished >= ? AND status = 'finished'
+		AND NOT EXISTS (SELECT 1 FROM rated_matches r WHERE r.match_id = m.id) ORDER BY finished, id LIMIT ?`, millis(since), limitOr100(limit))
 }
 
 const ratingColumns = `player, game, family, mu, sigma, games, updated`

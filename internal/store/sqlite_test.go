@@ -96,7 +96,7 @@ func TestSQLiteMigratesAnOldFile(t *testing.T) {
 	}
 	// A match finished before ratings existed is decided as such, never
 	// rated afterwards.
-	if ids, err := s.Unrated(ctx, 0); err != nil || len(ids) != 0 {
+	if ids, err := s.Unrated(ctx, time.Time{}, 0); err != nil || len(ids) != 0 {
 		t.Fatalf("unrated after the migration: %q %v", ids, err)
 	}
 	if d, err := s.MatchRating(ctx, "done"); err != nil || d.Rated || d.Reason != "before_ratings" {

@@ -79,7 +79,7 @@ func (r *run) ratingsOf(s RatingStore, player string) string {
 }
 
 func (r *run) unrated(s RatingStore) string {
-	ids, err := s.Unrated(r.ctx, 0)
+	ids, err := s.Unrated(r.ctx, t0, 0)
 	r.ok(err, "unrated")
 	return strings.Join(ids, " ")
 }
@@ -97,6 +97,9 @@ func recordRating(r *run) {
 	r.running(s, "m4", t0)
 	if got := r.unrated(other); got != "m1 m2 m3" {
 		r.fail("unrated before any decision: %q, want the three finished matches oldest first", got)
+	}
+	if ids, err := other.Unrated(r.ctx, t0.Add(time.Minute), 1); err != nil || strings.Join(ids, " ") != "m2" {
+		r.fail("the first unrated match since m2 finished: %q %v", ids, err)
 	}
 	m1 := rated("m1", t0, change("ana", 0, 25, 8, 27, 7.5, 1), change("bot:hard", 0, 25, 8, 23, 7.5, 2))
 	r.ok(s.RecordRating(r.ctx, m1), "rate m1")
