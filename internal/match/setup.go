@@ -129,6 +129,20 @@ type Summary struct {
 	// Actors are the seats that may act now in a running match (whose turn
 	// it is), known when Live.
 	Actors []engine.Seat `json:"actors,omitempty"`
+	// Rated says whether the match counts for ratings (counted, once
+	// finished); Unrated says why not, as a code; Chances are each side's
+	// chance of finishing first (of succeeding, in co-op) before a rated
+	// match, where its sides are known before the end. The server sets
+	// them.
+	Rated   bool     `json:"rated"`
+	Unrated string   `json:"unrated,omitempty"`
+	Chances []Chance `json:"chances,omitempty"`
+}
+
+// Chance is a side's chance before a rated match.
+type Chance struct {
+	Seats  []engine.Seat `json:"seats"`
+	Chance float64       `json:"chance"`
 }
 
 // SettingsSummary are a match's timers as chosen at creation.

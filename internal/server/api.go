@@ -323,6 +323,9 @@ func (s *Server) listMatches(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
+	for i := range ms {
+		s.rateSummary(r.Context(), &ms[i], false)
+	}
 	writeJSON(w, http.StatusOK, struct {
 		Matches []match.Summary `json:"matches"`
 	}{append([]match.Summary{}, ms...)})
@@ -334,6 +337,7 @@ func (s *Server) getMatch(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
+	s.rateSummary(r.Context(), &sum, true)
 	writeJSON(w, http.StatusOK, sum)
 }
 
