@@ -59,6 +59,10 @@ func TestPostgresAccounts(t *testing.T) {
 	storetest.RunAccounts(t, pgHarness(store.PostgresOptions{}))
 }
 
+func TestPostgresTickets(t *testing.T) {
+	storetest.RunTickets(t, pgHarness(store.PostgresOptions{}))
+}
+
 func TestPostgresRatings(t *testing.T) {
 	storetest.RunRatings(t, pgHarness(store.PostgresOptions{}))
 }

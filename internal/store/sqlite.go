@@ -284,8 +284,9 @@ var sqliteMigrations = []string{
 
 	// Ratings per player (an account, or a bot level) x game x family,
 	// their history, and each finished match's decision (rated or why
-	// not), written once. Matches finished before ratings existed are
-	// decided as such.
+	// not), written once; matches finished before ratings existed are
+	// decided as such. Play now's tickets, and the locks that let one
+	// node at a time do a job (seating the players who wait).
 	`CREATE TABLE rated_matches (
 		match_id TEXT PRIMARY KEY,
 		rated    INTEGER NOT NULL,
@@ -322,7 +323,35 @@ var sqliteMigrations = []string{
 		PRIMARY KEY (player, match_id)
 	) WITHOUT ROWID;
 	CREATE INDEX rating_history_player ON rating_history(player, at);
-	CREATE INDEX rating_history_match ON rating_history(match_id);`,
+	CREATE INDEX rating_history_match ON rating_history(match_id);
+	CREATE TABLE tickets (
+		hash        BLOB PRIMARY KEY,
+		account     TEXT NOT NULL,
+		name        TEXT NOT NULL,
+		game        TEXT NOT NULL,
+		players     INTEGER NOT NULL,
+		mode        TEXT NOT NULL,
+		rated       INTEGER NOT NULL,
+		humans_only INTEGER NOT NULL,
+		bot_fill_ms INTEGER NOT NULL,
+		mu          REAL NOT NULL,
+		sigma       REAL NOT NULL,
+		leaver      INTEGER NOT NULL,
+		token_hash  BLOB NOT NULL,
+		created     INTEGER NOT NULL,
+		status      TEXT NOT NULL,
+		match_id    TEXT NOT NULL DEFAULT '',
+		seat        INTEGER NOT NULL DEFAULT 0,
+		done        INTEGER NOT NULL DEFAULT 0
+	) WITHOUT ROWID;
+	CREATE INDEX tickets_waiting ON tickets(created) WHERE status = 'waiting';
+	CREATE INDEX tickets_account ON tickets(account) WHERE status = 'waiting';
+	CREATE INDEX tickets_done ON tickets(done) WHERE status <> 'waiting';
+	CREATE TABLE locks (
+		name    TEXT PRIMARY KEY,
+		node    TEXT NOT NULL,
+		expires INTEGER NOT NULL
+	) WITHOUT ROWID;`,
 }
 
 // OpenSQLite opens the store in the file at path, creating the file (and its

@@ -346,3 +346,7 @@ func TestSQLiteAccounts(t *testing.T) {
 func TestSQLiteRatings(t *testing.T) {
 	storetest.RunRatings(t, sqliteHarness())
 }
+
+func TestSQLiteTickets(t *testing.T) {
+	storetest.RunTickets(t, sqliteHarness())
+}

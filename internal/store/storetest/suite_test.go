@@ -474,3 +474,49 @@ func TestRatingsSuiteCatchesFlaws(t *testing.T) {
 		t.Fatalf("the suite fails the store as it is: %v", err)
 	}
 }
+
+func ticketsHarness(wrap func(storetest.TicketStore) storetest.TicketStore) storetest.Harness {
+	return harness(func(s store.Store) store.Store { return wrap(s.(storetest.TicketStore)) })
+}
+
+// sharedLock gives a lock to whoever asks.
+type sharedLock struct{ storetest.TicketStore }
+
+func (sharedLock) TakeLock(context.Context, string, string, time.Duration) (bool, error) {
+	return true, nil
+}
+
+// anyonesTicket cancels a ticket whoever asks.
+type anyonesTicket struct{ storetest.TicketStore }
+
+func (a anyonesTicket) CancelTicket(ctx context.Context, hash []byte, _ string, at time.Time) error {
+	t, err := a.Ticket(ctx, hash)
+	if err != nil {
+		return err
+	}
+	return a.TicketStore.CancelTicket(ctx, hash, t.Account, at)
+}
+
+// TestTicketsSuiteCatchesFlaws plants one flaw at a time in a real store
+// and expects the tickets suite to name it.
+func TestTicketsSuiteCatchesFlaws(t *testing.T) {
+	for _, c := range []struct {
+		name, scenario, want string
+		wrap                 func(storetest.TicketStore) storetest.TicketStore
+	}{
+		{"a lock held by two nodes", "Locks", "B may not", func(s storetest.TicketStore) storetest.TicketStore { return sharedLock{s} }},
+		{"a ticket cancelled by another account", "Tickets", "cyd cancels bob's ticket",
+			func(s storetest.TicketStore) storetest.TicketStore { return anyonesTicket{s} }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			err := storetest.CheckTickets(t, ticketsHarness(c.wrap), c.scenario)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("the suite did not catch %s on %q: %v", c.name, c.want, err)
+			}
+			t.Logf("caught: %v", err)
+		})
+	}
+	if err := storetest.CheckTickets(t, ticketsHarness(func(s storetest.TicketStore) storetest.TicketStore { return s })); err != nil {
+		t.Fatalf("the suite fails the store as it is: %v", err)
+	}
+}
