@@ -45,7 +45,11 @@ func TestPair(t *testing.T) {
 	casual.Rated = false
 	humansOnly := player("h", duel, 25, 0)
 	humansOnly.HumansOnly = true
-	leaver := func(id string, mu float64, since int) Player { p := player(id, duel, mu, since); p.Leaver = true; return p }
+	leaver := func(id string, mu float64, since int) Player {
+		p := player(id, duel, mu, since)
+		p.Leaver = true
+		return p
+	}
 	for _, c := range []struct {
 		name    string
 		waiting []Player

@@ -71,6 +71,9 @@ var statusOf = map[string]int{
 	CodeServerBusy:          http.StatusServiceUnavailable,
 	CodeTimeout:             http.StatusRequestTimeout,
 	CodeForbidden:           http.StatusForbidden,
+	CodeUnknownTicket:       http.StatusNotFound,
+	CodeTicketMatched:       http.StatusConflict,
+	CodePlayOff:             http.StatusNotFound,
 }
 
 // ErrorBody is the JSON of every refused request: {"error":{"code","message"}}.

@@ -49,6 +49,7 @@ const (
 	UnratedNotMeasured = "not_measured"    // the lab has no baseline for the variant
 	UnratedUnreadable  = "log_unreadable"  // the log no longer replays
 	UnratedLeavers     = "leavers_only"    // rated, for the players who left alone
+	UnratedCasual      = "casual"          // a Play now table asked for casual
 )
 
 // ratingsSince is how far back a node looks for finished matches without
@@ -351,15 +352,15 @@ func (s *Server) rateSummary(ctx context.Context, sum *match.Summary, chances bo
 		sum.Unrated = UnratedOff
 		return
 	}
-	if sum.Status.Over() {
-		if sum.Status != store.Finished {
-			sum.Unrated = string(sum.Status)
-			return
-		}
-		if d, err := s.rater.store.MatchRating(ctx, sum.ID); err == nil {
-			sum.Rated, sum.Unrated = d.Rated, d.Reason
-			return
-		}
+	if sum.Status.Over() && sum.Status != store.Finished {
+		sum.Unrated = string(sum.Status)
+		return
+	}
+	// A decision taken (a finished match's, or a casual table's from its
+	// creation) stands.
+	if d, err := s.rater.store.MatchRating(ctx, sum.ID); err == nil {
+		sum.Rated, sum.Unrated = d.Rated, d.Reason
+		return
 	}
 	v, ok := s.mgr.RatedVariant(sum.Game, engine.Setup{Players: sum.Players, Options: sum.Options})
 	if !ok {
