@@ -39,10 +39,12 @@ func init() {
                                rated over simulated matches: how soon it
                                orders itself, how well the predicted chances
                                match the outcomes
+  sortie lab matchmaking       a crowd arriving at Play now at random:
+                               waits, rating gaps, tables filled with bots
 
 docs/balance.md and docs/ratings.md give the commands behind the figures.`,
 	}
-	lab.AddCommand(labBaselinesCmd(), labRatingsCmd())
+	lab.AddCommand(labBaselinesCmd(), labRatingsCmd(), labMatchmakingCmd())
 	root.AddCommand(lab)
 }
 

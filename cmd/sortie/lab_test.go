@@ -72,3 +72,24 @@ func TestLabRatings(t *testing.T) {
 		t.Fatalf("mixed families: %v\n%s", err, out)
 	}
 }
+
+// The matchmaking lab prints a row per arrival rate, the busier crowd
+// waiting less and meeting fewer bots; a rate that is not one is refused.
+func TestLabMatchmaking(t *testing.T) {
+	out, err := run(t, nil, "lab", "matchmaking", "--players", "300", "--rates", "5,500")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var rows []string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "| 5 |") || strings.HasPrefix(l, "| 500 |") {
+			rows = append(rows, l)
+		}
+	}
+	if len(rows) != 2 || !strings.Contains(out, "| arrivals a minute | median wait |") {
+		t.Fatalf("the table:\n%s", out)
+	}
+	if _, err := run(t, nil, "lab", "matchmaking", "--rates", "fast"); err == nil || !strings.Contains(err.Error(), "not a rate") {
+		t.Fatalf("a rate that is not one: %v", err)
+	}
+}

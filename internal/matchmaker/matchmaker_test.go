@@ -78,3 +78,28 @@ func TestPair(t *testing.T) {
 		}
 	}
 }
+
+// A simulated crowd: every player is seated once, none waits past their
+// wait before bots and a wave; a busy crowd meets people far more than a
+// thin one, and a humans-only player alone in a pool stays unseated.
+func TestSimulate(t *testing.T) {
+	pools, ws := DefaultPools()
+	run := func(rate float64) SimReport {
+		return Defaults().Simulate(SimConfig{Players: 1000, Rate: rate, Pools: pools, Weights: ws, Mu: 25, Spread: 4,
+			BotFill: 30 * time.Second, Leavers: 0.05, Wave: time.Second, Seed: 1})
+	}
+	busy, thin := run(600), run(6)
+	for _, r := range []SimReport{busy, thin} {
+		if r.Unseated != 0 || r.MaxWait > 31*time.Second || r.Tables == 0 {
+			t.Errorf("a crowd: %+v", r)
+		}
+	}
+	if busy.PlayersWithBots >= thin.PlayersWithBots || busy.MedianWait >= thin.MedianWait || busy.TablesOfPeople <= thin.TablesOfPeople {
+		t.Errorf("a busy crowd (%+v) fares no better than a thin one (%+v)", busy, thin)
+	}
+	lone := Defaults().Simulate(SimConfig{Players: 1, Rate: 1, Pools: pools[:1], Weights: []float64{1}, Mu: 25, Spread: 4,
+		BotFill: 30 * time.Second, HumansOnly: 1, Wave: time.Second})
+	if lone.Unseated != 1 || lone.Tables != 0 {
+		t.Errorf("a humans-only player alone: %+v", lone)
+	}
+}
