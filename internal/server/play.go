@@ -97,6 +97,7 @@ type playNode struct {
 	stop    chan struct{}
 	done    chan struct{}
 	started bool
+	pruned  time.Time // when the tickets were last pruned
 }
 
 // openPlay sets Play now up when the server keeps accounts in a store that
@@ -174,6 +175,13 @@ func (s *Server) playLoop() {
 		}
 		if held {
 			s.wave(ctx)
+			if time.Since(p.pruned) > time.Minute {
+				// Tickets a day past their end tell nobody anything more.
+				p.pruned = time.Now()
+				if _, err := p.store.PruneTickets(ctx, time.Now().Add(-24*time.Hour), 1000); err != nil {
+					s.log.Warn("cannot prune Play now's tickets", "err", err)
+				}
+			}
 		}
 		cancel()
 	}
