@@ -157,10 +157,10 @@ func TestRatingsOnProfileAndLeaderboard(t *testing.T) {
 	if got := ana.text(`#ratings tr[data-game=draw] [data-figure=rating]`); got != "? (provisional)" {
 		t.Errorf("ana's rating in Draw: %q", got)
 	}
-	if got := ana.text("#reputation"); got != "Over the last 30 days: 2 of 2 matches played to the end, 0 left." {
+	if got := ana.text("#reputation"); got != "Over the last 30 days: 2 of 2 matches played to the end; matches left: 0." {
 		t.Errorf("ana's reputation: %q", got)
 	}
-	if got := bo.text("#reputation"); got != "Ces 30\u00a0derniers jours\u00a0: 2 parties menées à leur terme sur 2, 0 quittées." {
+	if got := bo.text("#reputation"); got != "Ces 30\u00a0derniers jours\u00a0: 2 sur 2\u00a0parties menées à leur terme\u00a0; parties quittées\u00a0: 0." {
 		t.Errorf("ana's reputation in French: %q", got)
 	}
 	if got := bo.text(`#ratings tr[data-game=draw] td:nth-child(2)`); got != "Chacun pour soi" {
