@@ -38,7 +38,7 @@ type accountEnv struct {
 
 // newAccountEnv starts a server with accounts, sending mail through a test
 // SMTP server (STARTTLS), with cfg's other settings.
-func newAccountEnv(t *testing.T, tune func(*server.Config)) *accountEnv {
+func newAccountEnv(t testing.TB, tune func(*server.Config)) *accountEnv {
 	t.Helper()
 	mail, err := mailtest.Start(false)
 	if err != nil {
@@ -133,7 +133,7 @@ func (b *browser) me() (server.Me, error) {
 }
 
 // mustSignIn signs the browser in, and returns its account.
-func (b *browser) mustSignIn(t *testing.T, email string) server.Me {
+func (b *browser) mustSignIn(t testing.TB, email string) server.Me {
 	t.Helper()
 	if _, err := b.signIn(email); err != nil {
 		t.Fatal(err)

@@ -71,6 +71,9 @@ var statusOf = map[string]int{
 	CodeServerBusy:          http.StatusServiceUnavailable,
 	CodeTimeout:             http.StatusRequestTimeout,
 	CodeForbidden:           http.StatusForbidden,
+	CodeUnknownTicket:       http.StatusNotFound,
+	CodeTicketMatched:       http.StatusConflict,
+	CodePlayOff:             http.StatusNotFound,
 }
 
 // ErrorBody is the JSON of every refused request: {"error":{"code","message"}}.
@@ -340,6 +343,9 @@ func (s *Server) listMatches(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
+	for i := range ms {
+		s.rateSummary(r.Context(), &ms[i], false)
+	}
 	writeJSON(w, http.StatusOK, struct {
 		Matches []match.Summary `json:"matches"`
 	}{append([]match.Summary{}, ms...)})
@@ -351,6 +357,7 @@ func (s *Server) getMatch(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
+	s.rateSummary(r.Context(), &sum, true)
 	// The account that created the match hosts it from any device: its
 	// page offers to start, close and invite without the host token.
 	out := struct {

@@ -208,6 +208,12 @@ type Config struct {
 	// than the cores, at least one); a hard bot of a busy node decides
 	// without searching.
 	BotSearches int
+	// RateEvery is how often each node looks for finished matches to rate
+	// (it also looks as soon as a match of its own ends): 2 s by default.
+	RateEvery time.Duration
+	// PlayWave is how often Play now's matchmaker pairs the players who
+	// wait (it also pairs as soon as one asks): a second by default.
+	PlayWave time.Duration
 	// DrainWait is how long a node told to stop ([Server.Run]) goes on as
 	// it was while /healthz answers 503, before it hands its matches over
 	// and closes its port, so that a load balancer sees it: 5 s on several
@@ -249,6 +255,8 @@ type Server struct {
 	metrics  *metrics
 	acc      *account.Service // nil: no accounts
 	accounts store.Accounts   // the store's accounts, when acc is set
+	rater    *rater           // nil: no ratings (no accounts)
+	play     *playNode        // nil: no Play now (no accounts)
 	handler  http.Handler
 	admin    http.Handler
 	clients  *clients
@@ -288,7 +296,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	mc := match.Config{
 		Store: s.store, Bus: bus.NewLocal(), Games: cfg.Games, Logger: cfg.Logger, ClockSpeed: cfg.ClockSpeed,
-		MaxLive: cfg.MaxLive, Linger: cfg.Linger, Buffer: cfg.SocketBuffer, Hooks: s.metrics.hooks(s.matchEnded, s.matchLoaded),
+		MaxLive: cfg.MaxLive, Linger: cfg.Linger, Buffer: cfg.SocketBuffer, Hooks: s.metrics.hooks(s.ended, s.matchLoaded),
 		ExpireOpen: cfg.ExpireOpen, ExpireLonely: cfg.ExpireLonely, AbandonAfter: cfg.AbandonAfter, Retain: cfg.Retain, ClockSave: cfg.ClockSave,
 		BotSearches: cfg.BotSearches,
 	}
@@ -306,6 +314,8 @@ func New(cfg Config) (*Server, error) {
 		}
 		return nil, err
 	}
+	s.openRatings()
+	s.openPlay()
 	s.routes()
 	return s, nil
 }
@@ -438,6 +448,8 @@ func (s *Server) Resume(ctx context.Context) (int, error) {
 	if err != nil {
 		return n, err
 	}
+	s.startRating()
+	s.startPlay()
 	if w := s.clients.creationWindow(); w > 0 {
 		list, err := s.store.Creations(ctx, time.Now().Add(-w))
 		if err != nil {
@@ -470,6 +482,11 @@ func (s *Server) routes() {
 	mux.HandleFunc("GET /api/matches/{id}/replay", s.reads(s.matchReplay))
 	mux.HandleFunc("GET /api/matches/{id}/view", s.reads(s.matchView))
 	mux.HandleFunc("GET /api/matches/{id}/ws", s.socket)
+	mux.HandleFunc("GET /api/leaderboard/{game}", s.reads(s.getLeaderboard))
+	mux.HandleFunc("POST /api/play", s.needPlay(s.postPlay))
+	mux.HandleFunc("GET /api/play/pools", s.needPlay(s.getPools))
+	mux.HandleFunc("GET /api/play/{ticket}", s.needPlay(s.getTicket))
+	mux.HandleFunc("DELETE /api/play/{ticket}", s.needPlay(s.deleteTicket))
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &match.Error{Code: CodeNotFound, Message: "There is no such API endpoint (see docs/api.md)."})
 	})
@@ -611,6 +628,8 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		s.closeMu.Lock()
 		s.stopping = true
 		s.closeMu.Unlock()
+		s.stopPlay()
+		s.stopRating()
 		err = s.mgr.Shutdown(ctx)
 		done := make(chan struct{})
 		go func() { s.sockets.Wait(); close(done) }()

@@ -546,7 +546,15 @@ export class MatchPage {
 
   drawSeats() {
     const actors = this.msg ? this.msg.actors : [];
+    // Before the end, a rated table says so, with each side's chance
+    // (each seat's, or the whole team's in co-op) where it is known.
+    const sum = this.summary || {};
+    const chances = sum.status === 'finished' ? [] : sum.chances || [];
+    const pct = (c) => t('table.chance', {pct: new Intl.NumberFormat(getLang(), {style: 'percent'}).format(c.chance)});
+    const seatChance = (seat) => chances.find((c) => c.seats.length === 1 && c.seats[0] === seat);
+    const team = chances.find((c) => c.seats.length > 1);
     fill(this.el.seatsBox, h('h2', {id: 'seats-h'}, t('match.players')),
+      h('p', {class: 'muted rated-line', id: 'rated-line'}, sum.rated ? t('table.rated') : t('table.unrated'), team ? ' · ' + pct(team) : ''),
       this.seatControls(),
       h('ul', {class: 'seat-list'}, this.seats.map((st) => h('li', {
         class: 'seat' + (actors.includes(st.seat) && this.msg.status === 'running' ? ' acting' : '') + (st.seat === this.seat ? ' me' : ''),
@@ -557,6 +565,7 @@ export class MatchPage {
       st.account ? h('a', {class: 'seat-name', href: '/players/' + encodeURIComponent(st.account)}, this.name(st.seat)) : h('span', {class: 'seat-name'}, this.name(st.seat)),
       st.seat === this.seat ? h('span', {class: 'tag'}, t('match.you')) : null,
       h('span', {class: 'tag'}, st.kind === 'bot' ? t('seat.botLevel', {level: botName(st.bot)}) : st.left ? t('table.seatLeft') : st.played_by === 'bot' ? t('seat.byBot') : st.connected ? t('seat.online') : st.joined ? t('seat.offline') : t('seat.notJoined')),
+      seatChance(st.seat) ? h('span', {class: 'tag chance', 'data-chance': seatChance(st.seat).chance}, pct(seatChance(st.seat))) : null,
       actors.includes(st.seat) && this.msg.status === 'running' ? h('span', {class: 'tag acting-tag'}, t('match.toAct')) : null))));
   }
 
