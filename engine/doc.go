@@ -23,4 +23,9 @@
 // through encoding/json's reflection, byte for byte the same, and a state may
 // write a seat's view without keeping it ([ViewAppender]): the same bytes
 // again, from room it reuses.
+//
+// A finished match is also a result for rating: a state that implements
+// [Rated] says its mode family (free for all, team, co-op), the variant's
+// key, and which seats won or lost together, with their roles; the rating
+// model itself (internal/rating) knows no game.
 package engine

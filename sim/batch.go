@@ -32,6 +32,9 @@ type Config struct {
 	// Progress, if set, is called after each finished game with the number
 	// finished so far (from several goroutines, one call at a time).
 	Progress func(done int)
+	// Each, if set, is called with each finished game's index in the batch
+	// and its result, one call at a time, in the order games finish.
+	Each func(i int, r Result)
 	// Label names the batch in a sweep ("players=3 danger=true"); it is
 	// copied to its Stats.
 	Label string
@@ -188,6 +191,9 @@ func Run(ctx context.Context, c Config) (Stats, error) {
 			continue
 		}
 		acc.add(d.i, d.res)
+		if c.Each != nil {
+			c.Each(d.i, d.res)
+		}
 		finished++
 		if c.Progress != nil {
 			c.Progress(finished)

@@ -31,6 +31,9 @@ type Result struct {
 	Clock engine.Millis
 	// Log is the game's action log, kept when asked for.
 	Log []engine.Record
+	// Rated is what the match is for rating, when the game says
+	// (engine.Rated); nil otherwise.
+	Rated *engine.Result
 }
 
 // PlayOne plays one game between bots of the given policies, one per seat.
@@ -107,6 +110,11 @@ func Play(g engine.Game, setup engine.Setup, policies []bot.Policy, keepLog bool
 	for steps := 0; ; steps++ {
 		if out, over := s.Outcome(); over {
 			res.Outcome, res.Clock = out, now
+			if rs, ok := s.(engine.Rated); ok {
+				if r, ok := rs.RatedResult(); ok {
+					res.Rated = &r
+				}
+			}
 			return res, nil
 		}
 		if steps > 4*info.MaxActions+maxRefusals {

@@ -36,6 +36,27 @@ func TestPlayOneIsReproducible(t *testing.T) {
 	}
 }
 
+// A game whose states say what a match is for rating hands it over with
+// the outcome; one that does not leaves it nil.
+func TestPlayKeepsTheRatedResult(t *testing.T) {
+	res, err := sim.PlayOne(tg.Draw{}, engine.Setup{Players: 3, Seed: 5}, []bot.Policy{bot.Random{}, bot.Random{}, bot.Random{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Rated == nil || res.Rated.Family != engine.FreeForAll || len(res.Rated.Sides) != 3 {
+		t.Fatalf("rated result %+v", res.Rated)
+	}
+	for _, s := range res.Rated.Sides {
+		if s.Rank != res.Outcome.Ranks[s.Seats[0]] {
+			t.Fatalf("rated %+v, outcome ranks %v", res.Rated, res.Outcome.Ranks)
+		}
+	}
+	taps, err := sim.PlayOne(tg.Taps{}, engine.Setup{Players: 2, Seed: 7}, []bot.Policy{bot.Random{}, bot.Random{}})
+	if err != nil || taps.Rated != nil {
+		t.Fatalf("a game without ratings: %+v, %v", taps.Rated, err)
+	}
+}
+
 // Given a real-time game of ten seconds with taps at most every half second,
 // when random bots (reaction 0.4 to 1.6 s) play it on the virtual clock,
 // then it ends at ten seconds with a plausible number of taps per seat.
@@ -56,15 +77,26 @@ func TestRealTimeRunsOnTheVirtualClock(t *testing.T) {
 
 func TestRunSumsUpABatch(t *testing.T) {
 	done := 0
+	seen := make([]int, 2000)
 	st, err := sim.Run(context.Background(), sim.Config{
 		Game: tg.Draw{}, Players: 2, Policies: []bot.Policy{bot.Random{}, bot.Random{}},
 		Games: 2000, Seed: 1, Rotate: true, Progress: func(n int) { done = n },
+		Each: func(i int, r sim.Result) {
+			if r.Rated != nil {
+				seen[i]++
+			}
+		},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if st.Games != 2000 || done != 2000 {
 		t.Fatalf("played %d games, progress said %d", st.Games, done)
+	}
+	for i, n := range seen {
+		if n != 1 {
+			t.Fatalf("game %d was handed to Each %d times with its rated result", i, n)
+		}
 	}
 	if len(st.Policies) != 1 || st.Policies[0].Seatings != 4000 {
 		t.Fatalf("policy stats: %+v", st.Policies)

@@ -508,6 +508,38 @@ func (p *page) stopWhenAsked() {
 	}
 }
 
+// The account that created a table hosts it from any device: on another
+// browser signed in to it, the table's page offers to start it (and to
+// invite a friend), with no host token in that browser; a guest's page
+// does not. (Issue 31, item 4.)
+func TestTheCreatorHostsFromAnyDevice(t *testing.T) {
+	s := newAccountSite(t, testgames.Draw{})
+	ana := s.browser("ana", "en").tab("main")
+	phone := s.browser("ana-phone", "en").tab("main")
+	s.signInByMail(ana, "ana@example.org")
+	s.signInByMail(phone, "ana@example.org")
+	c := ana.createAs("draw", []string{"human", "human"}, false)
+	ana.sit(c, 0)
+	s.post("/api/matches/"+c.ID+"/join", c.Tokens[1], map[string]string{"name": "Gus"}, nil)
+
+	phone.open("/play/" + c.ID + "?seat=0")
+	phone.wait(`document.querySelector('#start-btn')`, 15*time.Second)
+	phone.axe("the host's panel on another device")
+	phone.click("#start-btn")
+	phone.wait(`(document.querySelector('.match-page')||{dataset:{}}).dataset.status === 'running'`, 15*time.Second)
+
+	// A guest at another open table of hers sees no host panel.
+	other := ana.createAs("draw", []string{"human", "human"}, false)
+	s.post("/api/matches/"+other.ID+"/join", other.Tokens[1], map[string]string{"name": "Gus"}, nil)
+	guest := s.browser("gus", "en").tab("main")
+	guest.openSeat(other, 1)
+	guest.wait(`document.querySelector('.match-page').dataset.status === 'open' && document.querySelector('#turn').textContent !== ''`, 15*time.Second)
+	time.Sleep(time.Second)
+	if js[bool](guest, `!!document.querySelector('#start-btn')`) {
+		t.Error("a guest's page offers to start a table it does not host")
+	}
+}
+
 // My games, signed in: the match where it is the player's turn first and
 // said so, then the others with whom they wait for, then the invitations;
 // an invitation taken opens its seat, played by the session with no token;
@@ -520,12 +552,18 @@ func TestMyGamesPutsYourTurnFirst(t *testing.T) {
 	s.signInByMail(bo, "bo@example.org")
 	anaID := ana.me().ID
 
-	// Ana waits for a guest in one match (seat 2) and is waited for in
-	// another (seat 1): Draw's first seat plays first.
-	waiting := ana.createAs("draw", []string{"human", "human"}, false)
+	// Ana waits for a guest in one match, Gus's (she sits in seat 2), and
+	// is waited for in another (seat 1): Draw's first seat plays first.
+	var guests struct {
+		Match     struct{ ID string }
+		HostToken string `json:"host_token"`
+		Seats     []struct{ Token string }
+	}
+	s.post("/api/matches", "", map[string]any{"game": "draw", "players": 2}, &guests)
+	waiting := created{ID: guests.Match.ID, Tokens: map[int]string{0: guests.Seats[0].Token, 1: guests.Seats[1].Token}}
 	ana.sit(waiting, 1)
 	s.post("/api/matches/"+waiting.ID+"/join", waiting.Tokens[0], map[string]string{"name": "Gus"}, nil)
-	ana.api("POST", "/api/matches/"+waiting.ID+"/start", nil, nil)
+	s.post("/api/matches/"+waiting.ID+"/start", guests.HostToken, nil, nil)
 	mine := ana.createAs("draw", []string{"human", "human"}, false)
 	ana.sit(mine, 0)
 	s.post("/api/matches/"+mine.ID+"/join", mine.Tokens[1], map[string]string{"name": "Gus"}, nil)

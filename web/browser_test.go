@@ -11,6 +11,7 @@ package web_test
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -33,6 +34,24 @@ import (
 	"sortie/internal/server"
 	"sortie/web"
 )
+
+// browsersAtOnce is how many browser tests run side by side unless -parallel
+// says otherwise: they mostly wait (for bots, move limits and real-time
+// clocks), so three keep two cores busy where GOMAXPROCS would leave them
+// half idle and the package past go test's ten minutes.
+const browsersAtOnce = "3"
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		if err := flag.Set("test.parallel", browsersAtOnce); err != nil {
+			panic(err)
+		}
+	}
+	os.Exit(m.Run())
+}
 
 // chromium returns the path of a Chromium binary, or "".
 func chromium() string {
@@ -78,7 +97,7 @@ func newSiteWith(t *testing.T, tune func(*server.Config), games ...engine.Game) 
 		t.Skip("no Chromium found: browser tests skipped (install Debian's chromium package or set SORTIE_CHROMIUM)")
 	}
 	// Browser tests mostly wait (for bots, for the clock of real-time games):
-	// they run side by side, at most -parallel (GOMAXPROCS) at once.
+	// they run side by side, at most -parallel (browsersAtOnce) at once.
 	t.Parallel()
 	// The listener first: a server with accounts is told its public
 	// address, on the listener's port.

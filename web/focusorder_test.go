@@ -45,9 +45,28 @@ func TestNextDecisionIsOneTabAway(t *testing.T) {
 		c := s.create("evades", bc.seats, bc.options, 300, "Ada")
 		p := s.browser("ada", "en").tab("ev")
 		p.openSeat(c, 0)
+		// A turn may open on another decision (a Pass-Pass card the bot
+		// played on the player): it is answered with the first action of the
+		// list, until the turn's draw comes.
+		// It says whether the draw came with nothing between (the focus
+		// then stands where the page put it).
+		toDraw := func() bool {
+			t.Helper()
+			for try := 0; ; try++ {
+				p.waitMove(60 * time.Second)
+				if p.waitOK(`document.querySelector('#ev-take-blind:not([disabled])')`, 3*time.Second) {
+					return try == 0
+				}
+				if try == 5 {
+					t.Fatalf("no draw to make after %d other decisions", try)
+				}
+				seq := p.state().Seq
+				js[bool](p, `(document.querySelector('#actions button.legal').click(), true)`)
+				p.wait(fmt.Sprintf(`+document.querySelector('.match-page').dataset.seq > %d`, seq), 10*time.Second)
+			}
+		}
 		for turn := 0; turn < 2; turn++ {
-			p.waitMove(60 * time.Second)
-			p.wait(`document.querySelector('#ev-take-blind:not([disabled])')`, 10*time.Second)
+			toDraw()
 			seq := p.state().Seq
 			p.press("#ev-take-blind")
 			p.wait(fmt.Sprintf(`+document.querySelector('.match-page').dataset.seq > %d && document.querySelector('#ev-end-turn:not([disabled])')`, seq), 10*time.Second)
@@ -55,10 +74,9 @@ func TestNextDecisionIsOneTabAway(t *testing.T) {
 				t.Errorf("turn %d, step 2: %d Tab presses to its first control from %s", turn+1, n, p.focusedText())
 			}
 			p.press("#ev-end-turn")
-			p.waitMove(60 * time.Second)
-			p.wait(`document.querySelector('#ev-take-blind:not([disabled])')`, 10*time.Second)
+			plain := toDraw()
 			time.Sleep(300 * time.Millisecond) // (the last redraws)
-			if n := p.tabsTo("#ev-controls button:not([disabled])", 40); n < 0 || n > 1 {
+			if n := p.tabsTo("#ev-controls button:not([disabled])", 40); plain && (n < 0 || n > 1) {
 				t.Errorf("turn %d: %d Tab presses to the next turn's first control from %s", turn+2, n, p.focusedText())
 			}
 		}

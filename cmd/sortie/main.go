@@ -1,6 +1,6 @@
 // Command sortie runs Sortie: the match server (serve), terminal play (play),
-// bulk bot simulations (sim), log replays (replay), the list of games (games)
-// and the server load generator (loadtest).
+// bulk bot simulations (sim), log replays (replay), the list of games (games),
+// the server load generator (loadtest) and the rating's lab (lab).
 package main
 
 import (

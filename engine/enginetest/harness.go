@@ -11,8 +11,11 @@
 // seats that may not act, are refused with a rule error and leave the state
 // unchanged to the last byte; Clone is independent; actions, events and views
 // survive a JSON round trip; games end within the bound they declare; real-time
-// games run on a virtual clock; and no view or event tells a seat anything of
-// what the game declares secret from it.
+// games run on a virtual clock; no view or event tells a seat anything of
+// what the game declares secret from it; and, in a game whose states say what
+// a match is for rating ([engine.Rated]), the rated result's sides appear
+// exactly when the game is over, agree with the outcome, and its family and
+// key never change.
 //
 // Secrets are declared by perturbation: the game gives a function that changes
 // everything a seat may not know (the order of a pile, the other hands) and

@@ -175,6 +175,7 @@ type run struct {
 	clone     engine.State // a clone kept from an earlier check
 	cloneDump string
 
+	rated *engine.Result   // the rated family and key the match started with
 	seen  [][]engine.Event // by seat, the events it was told (kept when hints are checked)
 	hints *int             // hint checks the setup has left; nil: none
 }
@@ -226,6 +227,9 @@ func (ru *run) play() error {
 			return ru.checkReplay()
 		}
 		if err := ru.checkActors(); err != nil {
+			return err
+		}
+		if err := ru.ratedBefore(); err != nil {
 			return err
 		}
 		if ru.r.Float64() < ru.h.CheckEvery {
@@ -359,6 +363,9 @@ func (ru *run) checkOver(out engine.Outcome) error {
 		if r < 1 || r > n {
 			return fmt.Errorf("seat %d has rank %d", p, r)
 		}
+	}
+	if err := ru.ratedOver(out); err != nil {
+		return err
 	}
 	if a := ru.s.Actors(); len(a) != 0 {
 		return fmt.Errorf("the game is over but Actors() is %v", a)

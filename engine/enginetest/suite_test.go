@@ -40,6 +40,8 @@ func TestSuiteCatchesFlaws(t *testing.T) {
 		{"a clone that shares memory", tg.SharedClone, "Clone"},
 		{"a global random source", tg.Nondeterministic, "nondeterminism"},
 		{"a game that never ends", tg.Endless, "MaxActions"},
+		{"a rated result before the end", tg.RatedEarly, "not over but RatedResult"},
+		{"a rated result that disagrees with the outcome", tg.RatedUpsideDown, "RatedResult"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			err := enginetest.Check(harness(c.flaw))

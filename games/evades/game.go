@@ -35,6 +35,7 @@ var (
 	_ bot.Provider        = Game{}
 	_ bot.Evaluator       = (*State)(nil)
 	_ engine.Determinizer = (*State)(nil)
+	_ engine.Rated        = (*State)(nil)
 	_ engine.Offerer      = (*State)(nil)
 	_ engine.TextParser   = Game{}
 )

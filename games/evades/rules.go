@@ -85,6 +85,17 @@ func (s *State) Outcome() (engine.Outcome, bool) {
 	return o, true
 }
 
+// RatedResult says what the match is for rating: every prisoner for
+// themselves, the one who escaped first and the others behind (all tied
+// when nobody escaped).
+func (s *State) RatedResult() (engine.Result, bool) {
+	o, over := s.Outcome()
+	if !over {
+		return engine.Result{Family: engine.FreeForAll}, false
+	}
+	return engine.FreeForAllResult(o, ""), true
+}
+
 // ---- Legal ----
 
 // slotPairs are the 10 ways to pick two face-up slots, in order, and

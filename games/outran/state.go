@@ -435,6 +435,17 @@ func (s *state) Outcome() (engine.Outcome, bool) {
 	}, true
 }
 
+var _ engine.Rated = (*state)(nil)
+
+// RatedResult says what the match is for rating: every runner for
+// themselves, ranked as the outcome ranks them.
+func (s *state) RatedResult() (engine.Result, bool) {
+	if s.phase != PhaseOver {
+		return engine.Result{Family: engine.FreeForAll}, false
+	}
+	return engine.FreeForAllResult(engine.Outcome{Ranks: s.ranks}, ""), true
+}
+
 // ---- Memory: what the state hands out is carved from chunks ----
 //
 // Events, their bodies and the lists in them are kept by whoever receives

@@ -261,6 +261,17 @@ func (s *State) Outcome() (engine.Outcome, bool) {
 	return *s.outcome, true
 }
 
+var _ engine.Rated = (*State)(nil)
+
+// RatedResult says what the match is for rating: every player for
+// themselves, ranked as the outcome ranks them (shared victories tie).
+func (s *State) RatedResult() (engine.Result, bool) {
+	if s.outcome == nil {
+		return engine.Result{Family: engine.FreeForAll}, false
+	}
+	return engine.FreeForAllResult(*s.outcome, ""), true
+}
+
 // Clone returns an independent copy. Reveals and the outcome are never
 // changed once made, so the copy shares them.
 func (s *State) Clone() engine.State {

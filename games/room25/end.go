@@ -1,6 +1,11 @@
 package room25
 
-import "sortie/engine"
+import (
+	"strconv"
+	"strings"
+
+	"sortie/engine"
+)
 
 // The global checks (§4.18), role reveals in Suspicion (§4.17) and the end
 // of the game (§5).
@@ -279,4 +284,97 @@ func (s *State) finish(reason string, winners []engine.Seat, scores, ranks []int
 	}
 	w, sc := ints[:nw:nw], nilIfEmpty(append(ints[nw:], scores...))
 	s.tell(GameOver{Reason: reason, Winners: w, Scores: sc, Summary: summary})
+}
+
+var _ engine.Rated = (*State)(nil)
+
+// RatedResult says what the match is for rating (engine.Rated). Cooperation
+// and Solo are co-op; Competition is free for all; Suspicion and Team are
+// the team family: the Prisoners against the Guards dealt (a Suspicion game
+// dealt no Guard is the Prisoners alone against the game, D35), team A (the
+// even seats) against team B. The key is the mode, with the room set when it
+// is not the mode's own and the beacons when they are off; the team chat
+// changes nothing (O17) and is left out.
+func (s *State) RatedResult() (engine.Result, bool) {
+	r := engine.Result{Key: s.ratedKey()}
+	switch s.mode {
+	case Cooperation, Solo:
+		r.Family = engine.Coop
+	case Competition:
+		r.Family = engine.FreeForAll
+	default:
+		r.Family = engine.Team
+	}
+	if !s.over {
+		return r, false
+	}
+	o := s.outcome
+	switch s.mode {
+	case Cooperation, Solo:
+		return engine.CoopResult(o, s.seats, r.Key), true
+	case Competition:
+		return engine.FreeForAllResult(o, r.Key), true
+	}
+	var groups [2][]engine.Seat
+	var roles [2]string
+	if s.mode == Suspicion {
+		roles = [2]string{"prisoners", "guards"}
+		for q := range s.seats {
+			g := 0
+			if s.role[q] == Guard {
+				g = 1
+			}
+			groups[g] = append(groups[g], engine.Seat(q))
+		}
+	} else {
+		roles = [2]string{"team_a", "team_b"}
+		for q := range s.seats {
+			groups[s.team[q]] = append(groups[s.team[q]], engine.Seat(q))
+		}
+	}
+	for g, seats := range groups {
+		if len(seats) > 0 {
+			r.Sides = append(r.Sides, engine.Side{Role: roles[g], Seats: seats})
+		}
+	}
+	if len(r.Sides) == 1 {
+		r.Sides[0].Rank = 2
+		if o.Won(r.Sides[0].Seats[0]) {
+			r.Sides[0].Rank = 1
+		}
+		return r, true
+	}
+	for i, a := range r.Sides {
+		rank := 1
+		for _, b := range r.Sides {
+			if o.Ranks[b.Seats[0]] < o.Ranks[a.Seats[0]] {
+				rank++
+			}
+		}
+		r.Sides[i].Rank = rank
+	}
+	return r, true
+}
+
+// ratedKey names the variant: mode=…, then room_set=… when the set is not
+// the mode's default (with a custom set's rooms, joined by "+"), then
+// beacons=off.
+func (s *State) ratedKey() string {
+	key := optMode + "=" + s.mode.String()
+	if s.set != modes[s.mode].defaultSet {
+		key += "," + optRoomSet + "=" + s.set.String()
+		if s.set == SetCustom {
+			var parts []string
+			for r, k := range s.custom {
+				if k > 0 && Room(r) != RoomCentral && Room(r) != Room25 { // in every set
+					parts = append(parts, Room(r).String()+":"+strconv.Itoa(int(k)))
+				}
+			}
+			key += "," + optCustom + "=" + strings.Join(parts, "+")
+		}
+	}
+	if !s.beacons {
+		key += "," + optBeacons + "=off"
+	}
+	return key
 }

@@ -28,6 +28,7 @@ var (
 	_ engine.Game         = Game{}
 	_ bot.Provider        = Game{}
 	_ engine.Determinizer = (*State)(nil)
+	_ engine.Rated        = (*State)(nil)
 )
 
 // Option keys.

@@ -2,6 +2,7 @@ package temple
 
 import (
 	"slices"
+	"strconv"
 
 	"sortie/engine"
 )
@@ -709,6 +710,37 @@ func (s *State) Outcome() (engine.Outcome, bool) {
 		o.Summary = "The untimed game reached its one-hour limit."
 	}
 	return o, true
+}
+
+// RatedResult says what the match is for rating: co-op, the team against
+// the game, in the variant its options make. The key names the difficulty
+// always and the other options that change the team's chances when they
+// are not at their defaults: the modules, the timer (with the hourglass's
+// run), the roll cooldown. The track is left out: both share one schedule
+// (D23).
+func (s *State) RatedResult() (engine.Result, bool) {
+	o := s.opt
+	key := OptDifficulty + "=" + o.difficulty
+	if o.curses {
+		key += "," + OptCurses + "=true"
+	}
+	if o.treasures {
+		key += "," + OptTreasures + "=true"
+	}
+	if o.timer != "soundtrack" {
+		key += "," + OptTimer + "=" + o.timer
+		if o.timer == "sand" {
+			key += "," + OptSandMs + "=" + strconv.FormatInt(int64(o.sandMs), 10)
+		}
+	}
+	if o.cooldown != defaultRollCooldown {
+		key += "," + OptCooldown + "=" + strconv.FormatInt(int64(o.cooldown), 10)
+	}
+	out, over := s.Outcome()
+	if !over {
+		return engine.Result{Family: engine.Coop, Key: key}, false
+	}
+	return engine.CoopResult(out, len(s.players), key), true
 }
 
 // Stats returns the figures of the game so far (§5), for simulations.

@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -36,6 +37,12 @@ type SeatRequest struct {
 	// Account keeps a human seat for an account (a rematch's), which may
 	// play it signed in; set by the server, never by a client.
 	Account string `json:"-"`
+	// TokenHash, if set, is the SHA-256 of the human seat's token, made by
+	// the server beforehand (Play now's): no token is handed out for the
+	// seat. Joined seats the seat's player at once. Both are set by the
+	// server, never by a client.
+	TokenHash []byte `json:"-"`
+	Joined    bool   `json:"-"`
 }
 
 // CreateRequest is what a new match is made of.
@@ -134,6 +141,20 @@ type Summary struct {
 	// Actors are the seats that may act now in a running match (whose turn
 	// it is), known when Live.
 	Actors []engine.Seat `json:"actors,omitempty"`
+	// Rated says whether the match counts for ratings (counted, once
+	// finished); Unrated says why not, as a code; Chances are each side's
+	// chance of finishing first (of succeeding, in co-op) before a rated
+	// match, where its sides are known before the end. The server sets
+	// them.
+	Rated   bool     `json:"rated"`
+	Unrated string   `json:"unrated,omitempty"`
+	Chances []Chance `json:"chances,omitempty"`
+}
+
+// Chance is a side's chance before a rated match.
+type Chance struct {
+	Seats  []engine.Seat `json:"seats"`
+	Chance float64       `json:"chance"`
 }
 
 // SettingsSummary are a match's timers as chosen at creation.
@@ -392,9 +413,13 @@ func prepare(g engine.Game, req CreateRequest, now time.Time) (*store.Match, *Cr
 		if sr.Kind == Human {
 			s.Account = sr.Account
 		}
-		if sr.Kind == Human {
+		switch {
+		case sr.Kind == Human && len(sr.TokenHash) == sha256.Size:
+			s.TokenHash, s.Joined = slices.Clone(sr.TokenHash), sr.Joined
+		case sr.Kind == Human:
 			c.Tokens[i], s.TokenHash = newToken()
-		} else {
+			s.Joined = sr.Joined
+		default:
 			s.Joined = true // (a bot seat keeps the name it was given, or none: clients name it by its level)
 		}
 		m.Seats[i] = s

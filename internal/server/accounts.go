@@ -598,6 +598,12 @@ type Profile struct {
 	Created time.Time            `json:"created"`
 	Stats   map[string]GameStats `json:"stats"`
 	Recent  []MyMatch            `json:"recent"`
+	// Ratings are the player's ratings by game and mode family, their
+	// last rated matches (RatingHistory, oldest first), and how often
+	// they finish what they start (see ratings_api.go).
+	Ratings       map[string]map[string]RatingOut `json:"ratings"`
+	RatingHistory []RatingPoint                   `json:"rating_history"`
+	Reputation    Reputation                      `json:"reputation"`
 }
 
 // GameStats are a player's figures in one game.
@@ -672,6 +678,10 @@ func (s *Server) getPlayer(w http.ResponseWriter, r *http.Request) {
 	for k, g := range p.Stats {
 		slices.SortFunc(g.By, func(a, b StatsBy) int { return cmp.Or(cmp.Compare(a.Players, b.Players), cmp.Compare(a.Mode, b.Mode)) })
 		p.Stats[k] = g
+	}
+	if err := s.profileRatings(ctx, &p); err != nil {
+		writeError(w, accountError(err))
+		return
 	}
 	writeJSON(w, http.StatusOK, p)
 }

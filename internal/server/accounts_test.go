@@ -38,7 +38,7 @@ type accountEnv struct {
 
 // newAccountEnv starts a server with accounts, sending mail through a test
 // SMTP server (STARTTLS), with cfg's other settings.
-func newAccountEnv(t *testing.T, tune func(*server.Config)) *accountEnv {
+func newAccountEnv(t testing.TB, tune func(*server.Config)) *accountEnv {
 	t.Helper()
 	mail, err := mailtest.Start(false)
 	if err != nil {
@@ -133,7 +133,7 @@ func (b *browser) me() (server.Me, error) {
 }
 
 // mustSignIn signs the browser in, and returns its account.
-func (b *browser) mustSignIn(t *testing.T, email string) server.Me {
+func (b *browser) mustSignIn(t testing.TB, email string) server.Me {
 	t.Helper()
 	if _, err := b.signIn(email); err != nil {
 		t.Fatal(err)
@@ -527,11 +527,29 @@ func TestMatchesOfAnAccount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ana.Join(ctx, cm.Match.ID, cm.Seats[0].Token, "Ana"); err != nil {
-		t.Fatal(err)
+	// Created signed in, its host seat (the first human one) is hers.
+	if cm.Match.Seats[0].Account != me.ID || cm.Match.Seats[1].Account != "" {
+		t.Fatalf("the seats of a match created signed in are held by %q and %q", cm.Match.Seats[0].Account, cm.Match.Seats[1].Account)
+	}
+	// Joining without a name, she sits under her account's.
+	if j, err := ana.Join(ctx, cm.Match.ID, cm.Seats[0].Token, ""); err != nil || j.Seats[0].Name != me.Name || me.Name == "" {
+		t.Fatalf("joined as %q (%v), not under the account's name %q", j.Seats[0].Name, err, me.Name)
 	}
 	// A guest, in another browser, sits in the other seat.
 	guest := e.browser(addrB)
+	// The match's summary tells its creating account, and nobody else, that
+	// it hosts it: her page offers to start it from any device.
+	for _, c := range []struct {
+		b    *browser
+		want bool
+	}{{ana, true}, {guest, false}} {
+		var sum struct {
+			YouHost bool `json:"you_host"`
+		}
+		if err := c.b.Do(ctx, "GET", "/api/matches/"+cm.Match.ID, "", nil, &sum); err != nil || sum.YouHost != c.want {
+			t.Fatalf("you_host is %v (%v) for a browser that hosts: %v", sum.YouHost, err, c.want)
+		}
+	}
 	if _, err := guest.Join(ctx, cm.Match.ID, cm.Seats[1].Token, "Bo"); err != nil {
 		t.Fatal(err)
 	}

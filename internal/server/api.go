@@ -71,6 +71,9 @@ var statusOf = map[string]int{
 	CodeServerBusy:          http.StatusServiceUnavailable,
 	CodeTimeout:             http.StatusRequestTimeout,
 	CodeForbidden:           http.StatusForbidden,
+	CodeUnknownTicket:       http.StatusNotFound,
+	CodeTicketMatched:       http.StatusConflict,
+	CodePlayOff:             http.StatusNotFound,
 	match.CodeHintsOff:      http.StatusForbidden,
 	match.CodeHintsClock:    http.StatusConflict,
 	match.CodeHintBusy:      http.StatusTooManyRequests,
@@ -260,6 +263,23 @@ func (s *Server) createMatch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.metrics.created.Inc()
+	if req.Account != "" {
+		// Signed in, the host's seat, the first human one, is the
+		// account's (held; the host joins it as before).
+		for _, st := range c.Match.Seats {
+			if st.Kind != match.Human {
+				continue
+			}
+			_ = s.mgr.Use(r.Context(), c.Match.ID, func(x match.Handle) error {
+				sum, err := x.Claim(r.Context(), st.Seat, req.Account)
+				if err == nil {
+					c.Match = sum
+				}
+				return err
+			})
+			break
+		}
+	}
 	writeJSON(w, http.StatusCreated, createdOf(c))
 }
 
@@ -327,6 +347,9 @@ func (s *Server) listMatches(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
+	for i := range ms {
+		s.rateSummary(r.Context(), &ms[i], false)
+	}
 	writeJSON(w, http.StatusOK, struct {
 		Matches []match.Summary `json:"matches"`
 	}{append([]match.Summary{}, ms...)})
@@ -338,7 +361,20 @@ func (s *Server) getMatch(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, sum)
+	s.rateSummary(r.Context(), &sum, true)
+	// The account that created the match hosts it from any device: its
+	// page offers to start, close and invite without the host token.
+	out := struct {
+		match.Summary
+		YouHost bool `json:"you_host,omitempty"`
+	}{Summary: sum}
+	if me := s.who(r); me != "" && sum.Status == store.Open {
+		_ = s.mgr.Use(r.Context(), sum.ID, func(x match.Handle) error {
+			out.YouHost = x.CreatorAccount() == me
+			return nil
+		})
+	}
+	writeJSON(w, http.StatusOK, out)
 }
 
 // seatOf returns the seat of the request's token in match x, or, without
@@ -381,6 +417,12 @@ func (s *Server) joinMatch(w http.ResponseWriter, r *http.Request) {
 		Match match.Summary `json:"match"`
 	}
 	me := s.who(r)
+	if body.Name == "" && me != "" {
+		// Signed in, a player is seated under their account's name.
+		if a, err := s.acc.Player(r.Context(), me); err == nil {
+			body.Name = a.Name
+		}
+	}
 	err := s.mgr.Use(r.Context(), r.PathValue("id"), func(x match.Handle) error {
 		seat, err := seatOf(r, x, me)
 		if err != nil {

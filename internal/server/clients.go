@@ -357,6 +357,13 @@ func (s *Server) reserveMatch(c client, now time.Time) error {
 // node, or its creation failed (the match manager's Ended hook).
 func (s *Server) matchEnded(_, owner string) { s.clients.release(client(owner), openCount) }
 
+// ended is the match manager's Ended hook: the client's count, and a
+// match to rate, perhaps.
+func (s *Server) ended(id, owner string) {
+	s.matchEnded(id, owner)
+	s.kickRating()
+}
+
 // matchLoaded counts a match of owner that came into memory under way
 // otherwise than by its creation here (the node started, or took it over):
 // it holds a place, whatever the limit (the match manager's Loaded hook).

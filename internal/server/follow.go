@@ -477,12 +477,27 @@ func (c *sockConn) answerAll() {
 				// (The socket's end lets go of the watch.)
 				state, _ := c.acknowledge(h, w)
 				c.seen = w.Seq
+				c.refuseOwed()
 				c.sendState(state)
 				return
 			}
 		}
 	}
+	c.refuseOwed()
 	c.answerHeld()
+}
+
+// refuseOwed refuses, as what may or may not have been done, what the
+// socket still owes as it closes: an answer it waited for in vain, a match
+// it could not reach, a second action played that its last state does not
+// acknowledge. The client looks at the match again when it connects.
+func (c *sockConn) refuseOwed() {
+	c.attMu.Lock()
+	defer c.attMu.Unlock()
+	for _, o := range slices.Clone(c.owed) {
+		c.forget(o)
+		c.hold(&o.re, match.AsError(match.ErrLost))
+	}
 }
 
 // asking reports whether the socket waits for its match's answer to an

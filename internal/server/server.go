@@ -208,6 +208,12 @@ type Config struct {
 	// than the cores, at least one); a hard bot of a busy node decides
 	// without searching.
 	BotSearches int
+	// RateEvery is how often each node looks for finished matches to rate
+	// (it also looks as soon as a match of its own ends): 2 s by default.
+	RateEvery time.Duration
+	// PlayWave is how often Play now's matchmaker pairs the players who
+	// wait (it also pairs as soon as one asks): a second by default.
+	PlayWave time.Duration
 	// Reviews has this node review finished matches in the background
 	// (see match.Config.Reviews).
 	Reviews bool
@@ -252,6 +258,8 @@ type Server struct {
 	metrics  *metrics
 	acc      *account.Service // nil: no accounts
 	accounts store.Accounts   // the store's accounts, when acc is set
+	rater    *rater           // nil: no ratings (no accounts)
+	play     *playNode        // nil: no Play now (no accounts)
 	handler  http.Handler
 	admin    http.Handler
 	clients  *clients
@@ -291,7 +299,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	mc := match.Config{
 		Store: s.store, Bus: bus.NewLocal(), Games: cfg.Games, Logger: cfg.Logger, ClockSpeed: cfg.ClockSpeed,
-		MaxLive: cfg.MaxLive, Linger: cfg.Linger, Buffer: cfg.SocketBuffer, Hooks: s.metrics.hooks(s.matchEnded, s.matchLoaded),
+		MaxLive: cfg.MaxLive, Linger: cfg.Linger, Buffer: cfg.SocketBuffer, Hooks: s.metrics.hooks(s.ended, s.matchLoaded),
 		ExpireOpen: cfg.ExpireOpen, ExpireLonely: cfg.ExpireLonely, AbandonAfter: cfg.AbandonAfter, Retain: cfg.Retain, ClockSave: cfg.ClockSave,
 		BotSearches: cfg.BotSearches, Reviews: cfg.Reviews,
 	}
@@ -309,6 +317,8 @@ func New(cfg Config) (*Server, error) {
 		}
 		return nil, err
 	}
+	s.openRatings()
+	s.openPlay()
 	s.routes()
 	return s, nil
 }
@@ -441,6 +451,8 @@ func (s *Server) Resume(ctx context.Context) (int, error) {
 	if err != nil {
 		return n, err
 	}
+	s.startRating()
+	s.startPlay()
 	if w := s.clients.creationWindow(); w > 0 {
 		list, err := s.store.Creations(ctx, time.Now().Add(-w))
 		if err != nil {
@@ -476,6 +488,11 @@ func (s *Server) routes() {
 	mux.HandleFunc("GET /api/matches/{id}/hints", s.reads(s.matchHints))
 	mux.HandleFunc("GET /api/matches/{id}/review", s.reads(s.matchReview))
 	mux.HandleFunc("GET /api/matches/{id}/ws", s.socket)
+	mux.HandleFunc("GET /api/leaderboard/{game}", s.reads(s.getLeaderboard))
+	mux.HandleFunc("POST /api/play", s.needPlay(s.postPlay))
+	mux.HandleFunc("GET /api/play/pools", s.needPlay(s.getPools))
+	mux.HandleFunc("GET /api/play/{ticket}", s.needPlay(s.getTicket))
+	mux.HandleFunc("DELETE /api/play/{ticket}", s.needPlay(s.deleteTicket))
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &match.Error{Code: CodeNotFound, Message: "There is no such API endpoint (see docs/api.md)."})
 	})
@@ -617,6 +634,8 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		s.closeMu.Lock()
 		s.stopping = true
 		s.closeMu.Unlock()
+		s.stopPlay()
+		s.stopRating()
 		err = s.mgr.Shutdown(ctx)
 		done := make(chan struct{})
 		go func() { s.sockets.Wait(); close(done) }()

@@ -98,8 +98,8 @@ type Accounts interface {
 	// DeleteAccount deletes an account and everything of it: passkeys,
 	// sessions, the sign-in tokens pending for its address, follows and
 	// blocks both ways, invitations both ways, the matches' memory of whom
-	// it created ([Match.Account]); the seats it
-	// held stay in their matches, held by nobody, marked as a deleted
+	// it created ([Match.Account]), its ratings and their history (in a
+	// store that keeps [Ratings]); the seats it held stay in their matches, held by nobody, marked as a deleted
 	// player's ([Seat.Deleted]), their names cleared. Unknown:
 	// [ErrNoAccount].
 	DeleteAccount(ctx context.Context, id string) error

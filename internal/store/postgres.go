@@ -204,6 +204,78 @@ var postgresMigrations = []string{
 		PRIMARY KEY (from_account, to_account)
 	);
 	CREATE INDEX blocks_to ON blocks (to_account);`,
+
+	// Ratings per player (an account, or a bot level) x game x family,
+	// their history, and each finished match's decision (rated or why
+	// not), written once; matches finished before ratings existed are
+	// decided as such. Play now's tickets, and the locks that let one
+	// node at a time do a job (seating the players who wait).
+	`CREATE TABLE rated_matches (
+		match_id text PRIMARY KEY,
+		rated    boolean NOT NULL,
+		reason   text NOT NULL DEFAULT '',
+		game     text NOT NULL DEFAULT '',
+		family   text NOT NULL DEFAULT '',
+		at       timestamptz NOT NULL
+	);
+	INSERT INTO rated_matches (match_id, rated, reason, game, at)
+		SELECT id, false, 'before_ratings', game, coalesce(finished, created) FROM matches WHERE status = 'finished';
+	CREATE TABLE ratings (
+		player  text NOT NULL,
+		game    text NOT NULL,
+		family  text NOT NULL,
+		mu      double precision NOT NULL,
+		sigma   double precision NOT NULL,
+		games   integer NOT NULL,
+		updated timestamptz NOT NULL,
+		PRIMARY KEY (player, game, family)
+	);
+	CREATE INDEX ratings_board ON ratings (game, family, (mu - 3 * sigma));
+	CREATE TABLE rating_history (
+		player       text NOT NULL,
+		match_id     text NOT NULL,
+		game         text NOT NULL,
+		family       text NOT NULL,
+		before_mu    double precision NOT NULL,
+		before_sigma double precision NOT NULL,
+		mu           double precision NOT NULL,
+		sigma        double precision NOT NULL,
+		rank         integer NOT NULL,
+		games        integer NOT NULL,
+		at           timestamptz NOT NULL,
+		PRIMARY KEY (player, match_id)
+	);
+	CREATE INDEX rating_history_player ON rating_history (player, at);
+	CREATE INDEX rating_history_match ON rating_history (match_id);
+	CREATE TABLE tickets (
+		hash        bytea PRIMARY KEY,
+		account     text NOT NULL,
+		name        text NOT NULL,
+		game        text NOT NULL,
+		players     integer NOT NULL,
+		mode        text NOT NULL,
+		rated       boolean NOT NULL,
+		humans_only boolean NOT NULL,
+		bot_fill_ms bigint NOT NULL,
+		mu          double precision NOT NULL,
+		sigma       double precision NOT NULL,
+		leaver      boolean NOT NULL,
+		token_hash  bytea NOT NULL,
+		created     timestamptz NOT NULL,
+		status      text NOT NULL,
+		match_id    text NOT NULL DEFAULT '',
+		seat        integer NOT NULL DEFAULT 0,
+		done        timestamptz
+	);
+	CREATE INDEX tickets_waiting ON tickets (created) WHERE status = 'waiting';
+	CREATE INDEX tickets_account ON tickets (account) WHERE status = 'waiting';
+	CREATE INDEX tickets_done ON tickets (done) WHERE status <> 'waiting';
+	CREATE TABLE locks (
+		name    text PRIMARY KEY,
+		node    text NOT NULL,
+		expires timestamptz NOT NULL
+	);`,
+
 	// Background jobs (a match's review), the hints used, the daily
 	// challenges (postgres_teach.go).
 	postgresTeachSchema,

@@ -164,6 +164,8 @@ func (s *Postgres) DeleteAccount(ctx context.Context, id string) error {
 			`DELETE FROM invitations WHERE account = $1 OR from_account = $1`,
 			`DELETE FROM follows WHERE from_account = $1 OR to_account = $1`,
 			`DELETE FROM blocks WHERE from_account = $1 OR to_account = $1`,
+			`DELETE FROM ratings WHERE player = $1`,
+			`DELETE FROM rating_history WHERE player = $1`,
 			`DELETE FROM accounts WHERE id = $1`,
 		} {
 			b.Queue(q, id)

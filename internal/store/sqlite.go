@@ -281,6 +281,78 @@ var sqliteMigrations = []string{
 		PRIMARY KEY (from_account, to_account)
 	) WITHOUT ROWID;
 	CREATE INDEX blocks_to ON blocks(to_account);`,
+
+	// Ratings per player (an account, or a bot level) x game x family,
+	// their history, and each finished match's decision (rated or why
+	// not), written once; matches finished before ratings existed are
+	// decided as such. Play now's tickets, and the locks that let one
+	// node at a time do a job (seating the players who wait).
+	`CREATE TABLE rated_matches (
+		match_id TEXT PRIMARY KEY,
+		rated    INTEGER NOT NULL,
+		reason   TEXT NOT NULL DEFAULT '',
+		game     TEXT NOT NULL DEFAULT '',
+		family   TEXT NOT NULL DEFAULT '',
+		at       INTEGER NOT NULL
+	) WITHOUT ROWID;
+	INSERT INTO rated_matches (match_id, rated, reason, game, at)
+		SELECT id, 0, 'before_ratings', game, finished FROM matches WHERE status = 'finished';
+	CREATE TABLE ratings (
+		player  TEXT NOT NULL,
+		game    TEXT NOT NULL,
+		family  TEXT NOT NULL,
+		mu      REAL NOT NULL,
+		sigma   REAL NOT NULL,
+		games   INTEGER NOT NULL,
+		updated INTEGER NOT NULL,
+		PRIMARY KEY (player, game, family)
+	) WITHOUT ROWID;
+	CREATE INDEX ratings_board ON ratings(game, family, (mu - 3 * sigma));
+	CREATE TABLE rating_history (
+		player       TEXT NOT NULL,
+		match_id     TEXT NOT NULL,
+		game         TEXT NOT NULL,
+		family       TEXT NOT NULL,
+		before_mu    REAL NOT NULL,
+		before_sigma REAL NOT NULL,
+		mu           REAL NOT NULL,
+		sigma        REAL NOT NULL,
+		rank         INTEGER NOT NULL,
+		games        INTEGER NOT NULL,
+		at           INTEGER NOT NULL,
+		PRIMARY KEY (player, match_id)
+	) WITHOUT ROWID;
+	CREATE INDEX rating_history_player ON rating_history(player, at);
+	CREATE INDEX rating_history_match ON rating_history(match_id);
+	CREATE TABLE tickets (
+		hash        BLOB PRIMARY KEY,
+		account     TEXT NOT NULL,
+		name        TEXT NOT NULL,
+		game        TEXT NOT NULL,
+		players     INTEGER NOT NULL,
+		mode        TEXT NOT NULL,
+		rated       INTEGER NOT NULL,
+		humans_only INTEGER NOT NULL,
+		bot_fill_ms INTEGER NOT NULL,
+		mu          REAL NOT NULL,
+		sigma       REAL NOT NULL,
+		leaver      INTEGER NOT NULL,
+		token_hash  BLOB NOT NULL,
+		created     INTEGER NOT NULL,
+		status      TEXT NOT NULL,
+		match_id    TEXT NOT NULL DEFAULT '',
+		seat        INTEGER NOT NULL DEFAULT 0,
+		done        INTEGER NOT NULL DEFAULT 0
+	) WITHOUT ROWID;
+	CREATE INDEX tickets_waiting ON tickets(created) WHERE status = 'waiting';
+	CREATE INDEX tickets_account ON tickets(account) WHERE status = 'waiting';
+	CREATE INDEX tickets_done ON tickets(done) WHERE status <> 'waiting';
+	CREATE TABLE locks (
+		name    TEXT PRIMARY KEY,
+		node    TEXT NOT NULL,
+		expires INTEGER NOT NULL
+	) WITHOUT ROWID;`,
+
 	// Background jobs (a match's review), the hints used, the daily
 	// challenges (sqlite_teach.go).
 	sqliteTeachSchema,

@@ -59,6 +59,8 @@ func TestSQLiteMigratesAnOldFile(t *testing.T) {
 		`CREATE TABLE IF NOT EXISTS records (match_id TEXT NOT NULL, n INTEGER NOT NULL, rec BLOB NOT NULL, PRIMARY KEY (match_id, n)) WITHOUT ROWID`,
 		`INSERT INTO matches VALUES ('old', 'testcards', '{"players":2,"seed":7}', '[{"kind":"human","joined":true,"hash":"0102"},{"kind":"bot","bot":"random","joined":true}]',
 			x'0909', x'7b7d', 'running', 1500, NULL, 1700000000000, 1700000001000, 0)`,
+		`INSERT INTO matches VALUES ('done', 'testcards', '{"players":2,"seed":8}', '[{"kind":"bot","bot":"hard","joined":true},{"kind":"bot","bot":"easy","joined":true}]',
+			x'0909', x'7b7d', 'finished', 1500, '{"ranks":[1,2]}', 1700000000000, 1700000001000, 1700000002000)`,
 		`INSERT INTO records VALUES ('old', 1, '{"at":10}'), ('old', 2, '{"at":20}')`,
 	} {
 		if _, err := db.Exec(q); err != nil {
@@ -89,8 +91,16 @@ func TestSQLiteMigratesAnOldFile(t *testing.T) {
 		t.Fatalf("log after reopening: %q %v", log, err)
 	}
 	versions := readVersions(t, path)
-	if versions != "1 2 3 4 5 6 7 8" { // (3: the table talk, 4: ends and their reasons, 5: since when nobody plays, 6: who created each match, 7: accounts, 8: jobs, hints and daily challenges)
+	if versions != "1 2 3 4 5 6 7 8 9" { // (3: the table talk, 4: ends and their reasons, 5: since when nobody plays, 6: who created each match, 7: accounts, 8: ratings, 9: jobs, hints and daily challenges)
 		t.Fatalf("schema versions recorded: %q", versions)
+	}
+	// A match finished before ratings existed is decided as such, never
+	// rated afterwards.
+	if ids, err := s.Unrated(ctx, time.Time{}, 0); err != nil || len(ids) != 0 {
+		t.Fatalf("unrated after the migration: %q %v", ids, err)
+	}
+	if d, err := s.MatchRating(ctx, "done"); err != nil || d.Rated || d.Reason != "before_ratings" {
+		t.Fatalf("the decision of a match finished before ratings: %+v %v", d, err)
 	}
 }
 
@@ -331,4 +341,12 @@ func TestSQLiteCheckFailsWhenTheFileIsImmutable(t *testing.T) {
 
 func TestSQLiteAccounts(t *testing.T) {
 	storetest.RunAccounts(t, sqliteHarness())
+}
+
+func TestSQLiteRatings(t *testing.T) {
+	storetest.RunRatings(t, sqliteHarness())
+}
+
+func TestSQLiteTickets(t *testing.T) {
+	storetest.RunTickets(t, sqliteHarness())
 }

@@ -1,8 +1,8 @@
 // The client's entry point: loads the languages, draws the language switch
 // and the header's sign-in (js/session.js), and routes: /play/<match id> is
 // the match page, /help/<game id> a game's How to play, /signin, /account,
-// /friends and /players/<player id> the pages of accounts, anything else
-// the lobby.
+// /friends and /players/<player id> the pages of accounts, /leaderboard/<game
+// id> a game's leaderboard, anything else the lobby.
 
 import {initI18n, t, setLang, getLang, LANGS, onLang} from './i18n.js';
 import {h, fill} from './ui.js';
@@ -34,6 +34,7 @@ async function main() {
   const m = path.match(/^\/play\/([A-Za-z0-9_-]+)$/);
   const help = path.match(/^\/help\/([a-z0-9_]+)$/);
   const player = path.match(/^\/players\/([A-Za-z0-9_-]+)$/);
+  const board = path.match(/^\/leaderboard\/([a-z0-9_]+)$/);
   const pages = {
     '/signin': async () => new (await import('./signin.js')).SignInPage(root),
     '/account': async () => new (await import('./account.js')).AccountPage(root),
@@ -44,6 +45,9 @@ async function main() {
   } else if (player) {
     const {ProfilePage} = await import('./profile.js');
     new ProfilePage(root, player[1]).start();
+  } else if (board) {
+    const {LeaderboardPage} = await import('./ratings.js');
+    new LeaderboardPage(root, board[1]).start();
   } else if (help) {
     const {HelpPage} = await import('./help.js');
     new HelpPage(root, help[1]).start();

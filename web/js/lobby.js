@@ -13,6 +13,7 @@ import {currentMe, accountsOn} from './session.js';
 import {MyGames} from './mygames.js';
 import {wantSave, savingWanted, dropIntent, guestSeats, saveProgress} from './progress.js';
 import {inviteFriend} from './friends.js';
+import {PlayNow} from './playnow.js';
 
 export {botName};
 
@@ -42,6 +43,7 @@ export class Lobby {
     this.notice = null; // {key, error, link}: what signing in or out did
     this.saved = null; // {saved, failed} or {error}: what saving a guest's matches did
     this.offer = 0; // the matches a guest played here that may be saved
+    this.playNow = null; // Play now, on a server with accounts
   }
 
   async start() {
@@ -50,6 +52,10 @@ export class Lobby {
     if (games instanceof Error) this.error = errorText(games);
     else this.games = games.games || [];
     this.me = me;
+    if (accountsOn()) {
+      this.playNow = new PlayNow(this.games, me);
+      await this.playNow.start();
+    }
     this.returned();
     if (me) {
       this.myGames = new MyGames(me, (id) => this.gameName(id), () => this.draw());
@@ -196,6 +202,7 @@ export class Lobby {
       this.error ? h('p', {class: 'error', role: 'alert'}, this.error) : null,
       this.drawNotice(),
       this.myGames ? this.myGames.section() : null,
+      this.playNow ? this.playNow.section() : null,
       h('section', {class: 'panel', 'aria-labelledby': 'new-h'},
         h('h2', {id: 'new-h'}, t('lobby.new')),
         this.drawGames(),
@@ -218,6 +225,7 @@ export class Lobby {
     this.drawMatches();
     this.drawMineList();
     this.myGames?.drawList();
+    this.playNow?.draw();
   }
 
   // showTab shows the matches of a tab; the focus stays on (or goes to)
@@ -505,6 +513,7 @@ export class Lobby {
       return h('li', {class: 'match', 'data-match': m.id},
         h('span', {class: 'game-name'}, this.gameName(m.game)), ' ',
         h('span', {class: 'badge'}, t('status.' + m.status)), ' ',
+        m.rated ? [h('span', {class: 'badge rated', 'data-rated': 'true'}, t('lobby.rated')), ' '] : null,
         h('span', {class: 'seats-list'}, seatTexts.join(' · ')), ' ',
         m.outcome && m.outcome.winners ? h('span', {class: 'winners'}, t('lobby.won', {names: m.outcome.winners.map((w) => names[w] || t('seat.n', {n: w + 1})).join(', ')})) : null,
         ENDED.includes(m.status) ? h('span', {class: 'reason'}, endedText(m.status, m.reason)) : null,

@@ -551,7 +551,15 @@ export class MatchPage {
 
   drawSeats() {
     const actors = this.msg ? this.msg.actors : [];
+    // Before the end, a rated table says so, with each side's chance
+    // (each seat's, or the whole team's in co-op) where it is known.
+    const sum = this.summary || {};
+    const chances = sum.status === 'finished' ? [] : sum.chances || [];
+    const pct = (c) => t('table.chance', {pct: new Intl.NumberFormat(getLang(), {style: 'percent'}).format(c.chance)});
+    const seatChance = (seat) => chances.find((c) => c.seats.length === 1 && c.seats[0] === seat);
+    const team = chances.find((c) => c.seats.length > 1);
     fill(this.el.seatsBox, h('h2', {id: 'seats-h'}, t('match.players')),
+      h('p', {class: 'muted rated-line', id: 'rated-line'}, sum.rated ? t('table.rated') : t('table.unrated'), team ? ' · ' + pct(team) : ''),
       this.seatControls(),
       h('ul', {class: 'seat-list'}, this.seats.map((st) => h('li', {
         class: 'seat' + (actors.includes(st.seat) && this.msg.status === 'running' ? ' acting' : '') + (st.seat === this.seat ? ' me' : ''),
@@ -562,6 +570,7 @@ export class MatchPage {
       st.account ? h('a', {class: 'seat-name', href: '/players/' + encodeURIComponent(st.account)}, this.name(st.seat)) : h('span', {class: 'seat-name'}, this.name(st.seat)),
       st.seat === this.seat ? h('span', {class: 'tag'}, t('match.you')) : null,
       h('span', {class: 'tag'}, st.kind === 'bot' ? t('seat.botLevel', {level: botName(st.bot)}) : st.left ? t('table.seatLeft') : st.played_by === 'bot' ? t('seat.byBot') : st.connected ? t('seat.online') : st.joined ? t('seat.offline') : t('seat.notJoined')),
+      seatChance(st.seat) ? h('span', {class: 'tag chance', 'data-chance': seatChance(st.seat).chance}, pct(seatChance(st.seat))) : null,
       actors.includes(st.seat) && this.msg.status === 'running' ? h('span', {class: 'tag acting-tag'}, t('match.toAct')) : null))));
   }
 
@@ -646,20 +655,26 @@ export class MatchPage {
   drawHost() {
     const mine = held(this.id);
     const open = this.msg.status === 'open';
-    if (!open || !mine || !mine.host) { this.el.host.hidden = true; return; }
-    const invites = Object.entries(mine.invites || {}).filter(([s]) => +s !== this.seat);
+    // The host token this browser keeps, or else the signed-in account that
+    // created the match (its cookie stands for the token; no invite links
+    // then, which only the creating browser knows).
+    const host = mine && mine.host;
+    if (!open || (!host && !(this.summary && this.summary.you_host))) { this.el.host.hidden = true; return; }
+    const invites = host ? Object.entries(mine.invites || {}) :
+      (this.seats || []).map((st, i) => [String(i), null]).filter(([s]) => this.seats[+s].kind === 'human');
+    const others = invites.filter(([s]) => +s !== this.seat);
     fill(this.el.host, h('h2', {}, t('match.hostTitle')),
-      invites.length ? h('ul', {class: 'invites'}, invites.map(([s, url]) => {
+      others.length ? h('ul', {class: 'invites'}, others.map(([s, url]) => {
         const st = this.seats[+s];
         return h('li', {'data-seat': s}, h('span', {}, t('seat.n', {n: +s + 1}), st && st.joined ? [' ', icon('check'), ' ', t('seat.joined')] : ''), ' ',
-          h('input', {type: 'text', readonly: true, value: url, class: 'invite-url', 'aria-label': t('lobby.inviteFor', {n: +s + 1}), onfocus: (e) => e.target.select()}),
-          h('button', {type: 'button', onclick: async () => toast(await copyText(url) ? t('lobby.copied') : t('lobby.copyFailed'))}, t('lobby.copy')),
-          this.me && st && !st.joined ? this.inviteBox(+s, mine.host) : null);
+          url ? [h('input', {type: 'text', readonly: true, value: url, class: 'invite-url', 'aria-label': t('lobby.inviteFor', {n: +s + 1}), onfocus: (e) => e.target.select()}),
+            h('button', {type: 'button', onclick: async () => toast(await copyText(url) ? t('lobby.copied') : t('lobby.copyFailed'))}, t('lobby.copy'))] : null,
+          this.me && st && !st.joined ? this.inviteBox(+s, host || undefined) : null);
       })) : null,
       h('button', {type: 'button', id: 'start-btn', onclick: async () => {
-        try { await api('POST', '/api/matches/' + this.id + '/start', undefined, mine.host); } catch (e) { this.showError(e); }
+        try { await api('POST', '/api/matches/' + this.id + '/start', undefined, host || undefined); } catch (e) { this.showError(e); }
       }}, t('match.startNow')),
-      ' ', this.closeButton(mine.host, () => this.drawHost()));
+      ' ', this.closeButton(host || undefined, () => this.drawHost()));
     this.el.host.hidden = false;
   }
 

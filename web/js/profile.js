@@ -1,5 +1,6 @@
 // A player's profile (/players/<id>), as anyone sees it: their name, since
-// when they play, their figures in each game (matches, wins, by number of
+// when they play, their ratings with their history and how often they finish
+// what they start (js/ratings.js), their figures in each game (matches, wins, by number of
 // players and mode, a match's mean length, the time played) and their
 // recent matches with their replays. Signed in, a visitor may follow or
 // block them from here. It never shows an e-mail address: the server's
@@ -12,6 +13,7 @@ import {currentMe} from './session.js';
 import {loadRelations} from './friends.js';
 import {seatNames} from './names.js';
 import {choiceText} from './lobby.js';
+import {ratingsSection} from './ratings.js';
 
 export class ProfilePage {
   constructor(root, id) {
@@ -57,6 +59,7 @@ export class ProfilePage {
       h('h1', {id: 'profile-h', tabindex: '-1'}, p.name),
       h('p', {class: 'lead'}, t('profile.since', {date: since}), ' · ', tn('profile.matchesPlayed', total)),
       this.drawRelation(),
+      ratingsSection(p, (g) => this.gameName(g)),
       h('section', {class: 'panel', 'aria-labelledby': 'stats-h', id: 'stats'},
         h('h2', {id: 'stats-h'}, t('profile.stats')),
         games.length ? games.map((g) => this.drawGame(g, p.stats[g])) : h('p', {class: 'muted'}, t('profile.noStats'))),

@@ -28,6 +28,8 @@ const (
 	SharedClone           // Clone shares the hands with the original
 	Nondeterministic      // the first player comes from a global source
 	Endless               // the game never ends
+	RatedEarly            // the rated result is told before the end
+	RatedUpsideDown       // the rated result ranks the seats the other way round
 	PeekingSampler        // Determinize (of SampledDraw) keeps the deck and the other hands as they are
 )
 
@@ -200,6 +202,24 @@ func (s *drawState) Outcome() (engine.Outcome, bool) {
 		}
 	}
 	return engine.OutcomeFromScores(scores, ""), true
+}
+
+// RatedResult: every seat for itself, ranked as the outcome ranks it.
+func (s *drawState) RatedResult() (engine.Result, bool) {
+	o, over := s.Outcome()
+	if !over && s.flaw == RatedEarly && s.draws > 0 {
+		o, over = engine.OutcomeFromScores(make([]int, len(s.hands)), ""), true
+	}
+	if !over {
+		return engine.Result{Family: engine.FreeForAll}, false
+	}
+	r := engine.FreeForAllResult(o, "")
+	if s.flaw == RatedUpsideDown {
+		for i := range r.Sides {
+			r.Sides[i].Rank = len(r.Sides) + 1 - r.Sides[i].Rank
+		}
+	}
+	return r, true
 }
 
 func (s *drawState) Clone() engine.State {

@@ -286,3 +286,12 @@ func (s *CardsState) Clone() engine.State {
 	}
 	return &c
 }
+
+// RatedResult says every seat plays for itself (engine.Rated).
+func (s *CardsState) RatedResult() (engine.Result, bool) {
+	o, over := s.Outcome()
+	if !over {
+		return engine.Result{Family: engine.FreeForAll}, false
+	}
+	return engine.FreeForAllResult(o, ""), true
+}

@@ -485,3 +485,120 @@ func TestAccountsSuiteCatchesFlaws(t *testing.T) {
 func wrapWith(w func(storetest.AccountStore) storetest.AccountStore) func() func(storetest.AccountStore) storetest.AccountStore {
 	return func() func(storetest.AccountStore) storetest.AccountStore { return w }
 }
+
+func ratingsHarness(wrap func(storetest.RatingStore) storetest.RatingStore) storetest.Harness {
+	return harness(func(s store.Store) store.Store { return wrap(s.(storetest.RatingStore)) })
+}
+
+// blindRatings computes every change from the rating stored now, as a
+// store that never checked what a change was computed from would.
+type blindRatings struct{ storetest.RatingStore }
+
+func (b blindRatings) RecordRating(ctx context.Context, r *store.MatchRating) error {
+	for i, c := range r.Changes {
+		rs, _ := b.PlayerRatings(ctx, r.Game, r.Family, []string{c.Player})
+		r.Changes[i].Before.Games = 0
+		if len(rs) == 1 {
+			r.Changes[i].Before.Games = rs[0].Games
+		}
+	}
+	return b.RatingStore.RecordRating(ctx, r)
+}
+
+// boardOfAll ranks every rating, established or not.
+type boardOfAll struct{ storetest.RatingStore }
+
+func (a boardOfAll) Leaderboard(ctx context.Context, b store.Board) ([]store.PlayerRating, error) {
+	b.MaxSigma = 0
+	return a.RatingStore.Leaderboard(ctx, b)
+}
+
+// keptRatings keeps an account's ratings when it is deleted.
+type keptRatings struct{ storetest.RatingStore }
+
+func (k keptRatings) DeleteAccount(ctx context.Context, id string) error {
+	rs, _ := k.RatingsOf(ctx, id)
+	if err := k.RatingStore.DeleteAccount(ctx, id); err != nil || len(rs) == 0 {
+		return err
+	}
+	return k.RecordRating(ctx, &store.MatchRating{Match: "kept", Rated: true, Game: rs[0].Game, Family: rs[0].Family,
+		Changes: []store.RatingChange{{Player: id, Mu: rs[0].Mu, Sigma: rs[0].Sigma}}})
+}
+
+// TestRatingsSuiteCatchesFlaws plants one flaw at a time in a real store
+// and expects the ratings suite to name it.
+func TestRatingsSuiteCatchesFlaws(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		wrap      func(storetest.RatingStore) storetest.RatingStore
+		scenarios []string
+		want      string
+	}{
+		{"changes written whatever rating they start from", func(s storetest.RatingStore) storetest.RatingStore { return blindRatings{s} },
+			[]string{"RatingConflicts"}, "a change from ana's first rating"},
+		{"a leaderboard of uncertain ratings", func(s storetest.RatingStore) storetest.RatingStore { return boardOfAll{s} },
+			[]string{"Leaderboard"}, "the established two best"},
+		{"ratings kept past their account", func(s storetest.RatingStore) storetest.RatingStore { return keptRatings{s} },
+			[]string{"DeleteAccountRatings"}, "a deleted account keeps its ratings"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			err := storetest.CheckRatings(t, ratingsHarness(c.wrap), c.scenarios...)
+			if err == nil {
+				t.Fatalf("the suite passed a store with %s", c.name)
+			}
+			if !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("the suite failed, but not on %q: %v", c.want, err)
+			}
+			t.Logf("caught: %v", strings.SplitN(err.Error(), "\n", 2)[0])
+		})
+	}
+	if err := storetest.CheckRatings(t, ratingsHarness(func(s storetest.RatingStore) storetest.RatingStore { return s })); err != nil {
+		t.Fatalf("the suite fails the store as it is: %v", err)
+	}
+}
+
+func ticketsHarness(wrap func(storetest.TicketStore) storetest.TicketStore) storetest.Harness {
+	return harness(func(s store.Store) store.Store { return wrap(s.(storetest.TicketStore)) })
+}
+
+// sharedLock gives a lock to whoever asks.
+type sharedLock struct{ storetest.TicketStore }
+
+func (sharedLock) TakeLock(context.Context, string, string, time.Duration) (bool, error) {
+	return true, nil
+}
+
+// anyonesTicket cancels a ticket whoever asks.
+type anyonesTicket struct{ storetest.TicketStore }
+
+func (a anyonesTicket) CancelTicket(ctx context.Context, hash []byte, _ string, at time.Time) error {
+	t, err := a.Ticket(ctx, hash)
+	if err != nil {
+		return err
+	}
+	return a.TicketStore.CancelTicket(ctx, hash, t.Account, at)
+}
+
+// TestTicketsSuiteCatchesFlaws plants one flaw at a time in a real store
+// and expects the tickets suite to name it.
+func TestTicketsSuiteCatchesFlaws(t *testing.T) {
+	for _, c := range []struct {
+		name, scenario, want string
+		wrap                 func(storetest.TicketStore) storetest.TicketStore
+	}{
+		{"a lock held by two nodes", "Locks", "B may not", func(s storetest.TicketStore) storetest.TicketStore { return sharedLock{s} }},
+		{"a ticket cancelled by another account", "Tickets", "cyd cancels bob's ticket",
+			func(s storetest.TicketStore) storetest.TicketStore { return anyonesTicket{s} }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			err := storetest.CheckTickets(t, ticketsHarness(c.wrap), c.scenario)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("the suite did not catch %s on %q: %v", c.name, c.want, err)
+			}
+			t.Logf("caught: %v", err)
+		})
+	}
+	if err := storetest.CheckTickets(t, ticketsHarness(func(s storetest.TicketStore) storetest.TicketStore { return s })); err != nil {
+		t.Fatalf("the suite fails the store as it is: %v", err)
+	}
+}
