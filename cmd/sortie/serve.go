@@ -241,6 +241,7 @@ they play their cheaper level's move.`,
 	f.DurationVar(&lim.ExpireLonely, "expire-lonely", time.Hour, "an open match nobody but its creator joined expires this long after its creation (0: at --expire-open)")
 	f.DurationVar(&lim.AbandonAfter, "abandon-after", 72*time.Hour, "a running match with no player connected for this long is abandoned (0: never)")
 	f.DurationVar(&lim.Retain, "retain", 0, "delete matches over for longer than this, e.g. 720h for 30 days (0: keep them)")
+	f.BoolVar(&lim.Reviews, "reviews", true, "review every finished match in the background, within the budget of --bot-searches (the reviews are jobs of the store: one node of several does each)")
 	f.IntVar(&lim.BotSearches, "bot-searches", 0, "bot decisions searched at once; beyond, hard bots play their cheaper move (0: one fewer than the cores, at least one)")
 	_ = f.MarkHidden("clock-speed")
 	_ = f.MarkHidden("pprof")

@@ -64,4 +64,30 @@ type Harness struct {
 	// CheckEvery is the share of steps at which the expensive checks (clone,
 	// secrets, refusals, JSON) run: 0.25 by default.
 	CheckEvery float64
+	// Hint, if set, gives the hint a seat would be shown (the game's
+	// coach.HintCheck): the suite checks, at HintChecks states of each
+	// setup, that two states that differ only in what the seat may not
+	// know give the same hint, byte for byte. Hints draw their states from
+	// the seat's sampler, so this holds when Determinize reads nothing but
+	// what the seat may know (its unseen cards dealt in an order that does
+	// not depend on where they are) and the hint reads nothing else.
+	Hint func(HintInput) ([]byte, error)
+	// HintPerturb changes what seat p may not know for the hint checks: by
+	// default Determinize itself. A game whose seats remember what their
+	// views no longer show (Plan de Secours's stack, D33) keeps to it;
+	// others give Perturb, which may change more.
+	HintPerturb func(s engine.State, p engine.Seat, r *rand.Rand) engine.State
+	// HintChecks is how many states of each setup the hints are compared
+	// at (each costs two searches): 4 by default.
+	HintChecks int
+}
+
+// HintInput is what a hint is computed from: the match's setup, the state
+// (which the hint may only sample from, never read), the seat that asks and
+// the events that seat was told so far.
+type HintInput struct {
+	Setup engine.Setup
+	State engine.State
+	Seat  engine.Seat
+	Past  []engine.Event
 }

@@ -29,8 +29,9 @@ func Run(t *testing.T, h Harness) {
 	for _, setup := range h.Setups {
 		t.Run(SetupName(setup), func(t *testing.T) {
 			t.Parallel()
+			hints := h.HintChecks
 			for i := range h.Playouts {
-				if err := h.playout(setup, playoutSeed(setup, i)); err != nil {
+				if err := h.playout(setup, playoutSeed(setup, i), &hints); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -46,8 +47,9 @@ func Check(h Harness) error {
 	}
 	h = h.withDefaults(testing.Short())
 	for _, setup := range h.Setups {
+		hints := h.HintChecks
 		for i := range h.Playouts {
-			if err := h.playout(setup, playoutSeed(setup, i)); err != nil {
+			if err := h.playout(setup, playoutSeed(setup, i), &hints); err != nil {
 				return err
 			}
 		}
@@ -151,6 +153,9 @@ func (h Harness) withDefaults(short bool) Harness {
 	if h.CheckEvery == 0 {
 		h.CheckEvery = 0.25
 	}
+	if h.HintChecks == 0 {
+		h.HintChecks = 4
+	}
 	return h
 }
 
@@ -170,10 +175,13 @@ type run struct {
 	clone     engine.State // a clone kept from an earlier check
 	cloneDump string
 
-	rated *engine.Result // the rated family and key the match started with
+	rated *engine.Result   // the rated family and key the match started with
+	seen  [][]engine.Event // by seat, the events it was told (kept when hints are checked)
+	hints *int             // hint checks the setup has left; nil: none
 }
 
-func (h Harness) playout(setup engine.Setup, seed uint64) (err error) {
+// playout plays one game; hints counts the hint checks the setup has left.
+func (h Harness) playout(setup engine.Setup, seed uint64, hints *int) (err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = fmt.Errorf("%s seed %d: panic: %v\n%s", SetupName(setup), seed, v, debug.Stack())
@@ -189,6 +197,10 @@ func (h Harness) playout(setup engine.Setup, seed uint64) (err error) {
 		h: h, setup: setup, seed: seed, s: s, players: setup.Players,
 		r:     rand.New(rand.NewPCG(seed, 0x7e57)),
 		realT: g.Info().Timing == engine.RealTime,
+	}
+	if h.Hint != nil && *hints > 0 {
+		ru.seen = make([][]engine.Event, setup.Players)
+		ru.hints = hints
 	}
 	if err := ru.play(); err != nil {
 		return fmt.Errorf("%s seed %d, after %d records: %w", SetupName(setup), seed, len(ru.log), err)
@@ -298,6 +310,11 @@ func (ru *run) record(evs []engine.Event) error {
 			return fmt.Errorf("event %T does not encode: %v", e.Body, err)
 		}
 		fmt.Fprintf(&ru.stream, "%d %s\n", e.To, b)
+		for p := range ru.seen {
+			if e.To.Sees(engine.Seat(p)) {
+				ru.seen[p] = append(ru.seen[p], e)
+			}
+		}
 		if err := roundTrip(e.Body, b); err != nil {
 			return fmt.Errorf("event %s: %v", e.Body.Kind(), err)
 		}
@@ -438,6 +455,7 @@ func (ru *run) heavyChecks() error {
 		{"legal actions", ru.checkLegalJSON},
 		{"refusals", ru.checkRefusals},
 		{"secrets", ru.checkSecrets},
+		{"hints", ru.checkHints},
 	}
 	for _, st := range steps {
 		if err := st.f(); err != nil {
@@ -778,6 +796,57 @@ func (ru *run) checkSecretsOf(p engine.Seat, perturb func(engine.State, engine.S
 	}
 	if a, b := js(engine.Visible(nil, evA, p)), js(engine.Visible(nil, evB, p)); a != b {
 		return fmt.Errorf("leak: the events %s is told of %s's %s depend on what it may not know: %s", p, q, js(rec.Action), diff(a, b))
+	}
+	return nil
+}
+
+// checkHints checks, for an actor with a choice, that its hint is the same
+// on the state and on a copy in which what it may not know has changed.
+func (ru *run) checkHints() error {
+	if ru.hints == nil || *ru.hints <= 0 || ru.r.Float64() >= 0.3 {
+		return nil
+	}
+	var p engine.Seat = -1
+	for _, q := range ru.s.Actors() {
+		if len(ru.s.Legal(q)) > 1 {
+			p = q
+			break
+		}
+	}
+	if p < 0 {
+		return nil
+	}
+	perturb := ru.h.HintPerturb
+	if perturb == nil {
+		if _, ok := ru.s.(engine.Determinizer); !ok {
+			return nil
+		}
+		perturb = func(s engine.State, p engine.Seat, r *rand.Rand) engine.State {
+			return s.(engine.Determinizer).Determinize(p, r)
+		}
+	}
+	*ru.hints--
+	alt := perturb(ru.s, p, ru.r)
+	if a, b := js(ru.s.View(p)), js(alt.View(p)); a != b {
+		return fmt.Errorf("the hints' perturbation changed what %s sees: %s", p, diff(a, b))
+	}
+	hint := func(s engine.State) (string, error) {
+		b, err := ru.h.Hint(HintInput{Setup: ru.setup, State: s, Seat: p, Past: ru.seen[p]})
+		if err != nil {
+			return "", fmt.Errorf("the hint of %s failed: %v", p, err)
+		}
+		return string(b), nil
+	}
+	a, err := hint(ru.s)
+	if err != nil {
+		return err
+	}
+	b, err := hint(alt)
+	if err != nil {
+		return err
+	}
+	if a != b {
+		return fmt.Errorf("leak: the hint of %s changes when what it may not know changes: %s", p, diff(a, b))
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"testing"
 
+	"sortie/coach/coachtest"
 	"sortie/engine"
 	"sortie/engine/enginetest"
 )
@@ -36,7 +37,8 @@ func TestConformance(t *testing.T) {
 		}
 	}
 	t.Run("random_first", func(t *testing.T) {
-		enginetest.Run(t, enginetest.Harness{Game: Game{}, Setups: main, Playouts: playouts, Perturb: perturb, CheckEvery: 0.1})
+		enginetest.Run(t, enginetest.Harness{Game: Game{}, Setups: main, Playouts: playouts, Perturb: perturb, CheckEvery: 0.1,
+			Hint: coachtest.Hint(Game{}), HintPerturb: perturb})
 	})
 	t.Run("fixed_first", func(t *testing.T) {
 		enginetest.Run(t, enginetest.Harness{Game: Game{}, Setups: firsts, Playouts: few, Perturb: perturb, CheckEvery: 0.1})

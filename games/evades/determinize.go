@@ -1,7 +1,9 @@
 package evades
 
 import (
+	"cmp"
 	"math/rand/v2"
+	"slices"
 
 	"sortie/engine"
 )
@@ -64,6 +66,9 @@ func (s *State) resample(p int, r *rand.Rand, k resampleKeep) {
 			}
 			*h = sure
 		}
+		// Sorted first: the deal depends on what p may know and on r alone,
+		// never on where the unseen cards really are (hints, coach).
+		slices.Sort(pool)
 		r.Shuffle(len(pool), func(i, j int) { pool[i], pool[j] = pool[j], pool[i] })
 		for _, q := range free {
 			s.seats[q].hand.add(pool[:need[q]]...)
@@ -78,8 +83,9 @@ func (s *State) resample(p int, r *rand.Rand, k resampleKeep) {
 	s.resamplePlans(free, r)
 }
 
-func shuffleBelow[T any](r *rand.Rand, pile []T, top int) {
+func shuffleBelow[T cmp.Ordered](r *rand.Rand, pile []T, top int) {
 	deep := len(pile) - min(top, len(pile))
+	slices.Sort(pile[:deep])
 	r.Shuffle(deep, func(i, j int) { pile[i], pile[j] = pile[j], pile[i] })
 }
 
@@ -93,6 +99,7 @@ func (s *State) resamplePlans(free []int, r *rand.Rand) {
 		vals = append(vals, s.seats[q].plan)
 	}
 	vals = append(vals, s.aside...)
+	slices.Sort(vals) // (the deals are then listed in the same order whoever holds which plan)
 	var deals [maxDeals][numPlans]Plan
 	n := 0
 	permute(vals, 0, func(perm []Plan) {

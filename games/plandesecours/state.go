@@ -15,6 +15,7 @@ package plandesecours
 
 import (
 	"math/rand/v2"
+	"slices"
 
 	"sortie/bot"
 	"sortie/engine"
@@ -281,6 +282,10 @@ func (s *State) Clone() engine.State {
 // Determinize returns a copy in which the hands of the other seats and the
 // order of the draw pile are resampled (D33), and whose generator is reseeded
 // from r. The stack counts as known: every tile was shown face up when laid.
+// The unseen tiles are sorted before they are dealt again, so that the copy
+// depends on what p may know and on r alone, never on where the unseen
+// tiles really are: hints drawn from it are the same for two states p cannot
+// tell apart (coach).
 func (s *State) Determinize(p engine.Seat, r *rand.Rand) engine.State {
 	c := *s
 	var pool [numPlayable]TileID
@@ -291,6 +296,7 @@ func (s *State) Determinize(p engine.Seat, r *rand.Rand) engine.State {
 		}
 	}
 	n += copy(pool[n:], c.draw[c.drawPos:])
+	slices.Sort(pool[:n])
 	r.Shuffle(n, func(i, j int) { pool[i], pool[j] = pool[j], pool[i] })
 	n = 0
 	for q := int8(0); q < s.n; q++ {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"sortie/bot"
+	"sortie/coach/coachtest"
 	"sortie/engine"
 	"sortie/engine/enginetest"
 	"sortie/sim"
@@ -56,10 +57,12 @@ func TestConformance(t *testing.T) {
 		playouts = 2
 	}
 	enginetest.Run(t, enginetest.Harness{
-		Game:     Game{},
-		Setups:   conformanceSetups(),
-		Playouts: playouts,
-		Perturb:  perturb,
+		Game:        Game{},
+		Setups:      conformanceSetups(),
+		Playouts:    playouts,
+		Perturb:     perturb,
+		Hint:        coachtest.Hint(Game{}),
+		HintPerturb: perturb,
 		RandomAction: func(r *rand.Rand) engine.Action {
 			return randomAction(r)
 		},

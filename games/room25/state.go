@@ -3,6 +3,7 @@ package room25
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 
 	"sortie/engine"
 )
@@ -442,6 +443,10 @@ func (s *State) resample(p engine.Seat, r *rand.Rand, keep []engine.Seat) *State
 		pool = append(pool, s.room[t])
 	}
 	if len(hidden) > 0 {
+		// The unseen rooms are sorted before they are dealt again: the
+		// copy depends on what p may know and on r alone, never on where
+		// the rooms really are (hints, coach).
+		slices.Sort(pool)
 		for _, t := range hidden {
 			if origin(t) == "exit" {
 				hiddenExit = append(hiddenExit, t)
@@ -525,6 +530,7 @@ func (s *State) resample(p engine.Seat, r *rand.Rand, keep []engine.Seat) *State
 				tiles = append(tiles, s.role[q])
 			}
 		}
+		slices.Sort(tiles)
 		r.Shuffle(len(tiles), func(i, j int) { tiles[i], tiles[j] = tiles[j], tiles[i] })
 		for i, q := range free {
 			d.role[q] = tiles[i]

@@ -46,9 +46,9 @@ var traceSetups = []engine.Setup{
 // traceHashes are the recorded hashes of traceGames random games of each
 // setup, in order (-short checks the first four).
 var traceHashes = []string{
-	"e1f2c57d1dd78078", "980c8555a92664d5", "db727ebe9e8e8652", "48fa4cff0c551829", "7be6b3da335e99cc",
-	"e29c79434fefae23", "6e9c81a5a6218ff5", "1c1e919252bb414f", "835bb59388460b53", "7253ed7c035a11a7",
-	"6aba6b448bf7e3ee", "7120ef4861c7736d", "80cb91ec0e637834",
+	"10054e065bfaffce", "8ee4225036356832", "7bc1ce86a761e6b0", "b56646e45f03ad51", "12571e6bdef090df",
+	"1399f7f235fc723c", "8f8f147ed009a3b5", "cc5ed8007d968b12", "ef95e44b185bd4fd", "a893a67e07aca1dd",
+	"1b8bc4fec52f8cfa", "f5d8ec073f8ac90b", "f71310fe0ca2e8e7",
 }
 
 // traceGames is the number of games per setup (SORTIE_TRACE_GAMES changes

@@ -74,6 +74,10 @@ type Config struct {
 	// BotSearches is how many bot decisions the node searches at once
 	// (see budget.go): one fewer than the cores, at least one, if zero.
 	BotSearches int
+	// Reviews has the node review finished matches, as background jobs of
+	// the store (see reviews.go); off, a review asked for is queued for the
+	// nodes that do.
+	Reviews bool
 	// LogCache is how many bytes of stored logs the node keeps in memory
 	// (see logcache.go): 32 MiB if zero; negative: none.
 	LogCache int64
@@ -134,6 +138,11 @@ type Manager struct {
 	expireOpen, expireLonely, abandonAfter, retain, clockSave time.Duration
 
 	budget *budget
+	hints  hintDesk // the hints given and being computed (hints.go)
+	// reviews says the node runs reviews; reviewKick wakes their worker
+	// (reviews.go).
+	reviews, reviewing bool
+	reviewKick         chan struct{}
 	// historyLost is set while histories cannot be read (one log line an
 	// incident).
 	historyLost atomic.Bool
@@ -168,7 +177,7 @@ func NewManager(c Config) *Manager {
 		store: c.Store, bus: c.Bus, games: c.Games, log: c.Logger, speed: c.ClockSpeed,
 		max: c.MaxLive, linger: c.Linger, buffer: c.Buffer, hooks: c.Hooks,
 		expireOpen: c.ExpireOpen, expireLonely: c.ExpireLonely, abandonAfter: c.AbandonAfter, retain: c.Retain, clockSave: c.ClockSave,
-		budget: newBudget(c.BotSearches, c.Hooks.Busy), done: make(chan struct{}),
+		budget: newBudget(c.BotSearches, c.Hooks.Busy), done: make(chan struct{}), reviews: c.Reviews, reviewKick: make(chan struct{}, 1),
 		live: make(map[string]*Match), loading: make(map[string]*loadCall), failed: make(map[string]bool),
 	}
 	for _, d := range []struct {
@@ -696,6 +705,9 @@ func (m *Manager) Resume(ctx context.Context) (int, error) {
 		go m.prune(m.retain)
 	}
 	m.mu.Unlock()
+	if m.reviews {
+		m.startReviews()
+	}
 	if m.node != nil {
 		return m.node.start(ctx)
 	}

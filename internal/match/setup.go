@@ -73,6 +73,10 @@ type CreateRequest struct {
 	// has its player on the match, a socket open (at once if there is no
 	// human seat): nobody's clock runs while a player is elsewhere.
 	AutoStart bool `json:"auto_start,omitempty"`
+	// Hints lets the seats' players ask for hints (see hints.go); nil: on
+	// at a table where one seat is human and every other a bot, off
+	// elsewhere.
+	Hints *bool `json:"hints,omitempty"`
 	// Owner is who asked for the match, as the server tells clients apart
 	// (their network); it is stored as the match's creator, and handed
 	// back by Hooks.Loaded and Hooks.Ended.
@@ -89,6 +93,7 @@ type settings struct {
 	MoveLimit     engine.Millis `json:"move_limit_ms,omitempty"`
 	BotDelay      engine.Millis `json:"bot_delay_ms,omitempty"`
 	AutoStart     bool          `json:"auto_start,omitempty"`
+	Hints         bool          `json:"hints,omitempty"`
 	// BotSeed seeds the bots' own randomness. It is not the match seed, so
 	// that no bot can foresee a draw.
 	BotSeed uint64 `json:"bot_seed"`
@@ -158,6 +163,7 @@ type SettingsSummary struct {
 	MoveLimitMs     int64 `json:"move_limit_ms"`
 	BotDelayMs      int64 `json:"bot_delay_ms"`
 	AutoStart       bool  `json:"auto_start"`
+	Hints           bool  `json:"hints"`
 }
 
 // SeatSummary is one seat as the lobby sees it.
@@ -194,7 +200,7 @@ func summarize(m *store.Match, opts engine.Options) Summary {
 		Seq: uint64(m.Records), Clock: m.Clock, CreatedAt: m.Created, Outcome: m.Outcome, Reason: decodeReason(m.Reason),
 		Settings: SettingsSummary{
 			TakeoverAfterMs: int64(st.TakeoverAfter), MoveLimitMs: int64(st.MoveLimit),
-			BotDelayMs: int64(st.BotDelay), AutoStart: st.AutoStart,
+			BotDelayMs: int64(st.BotDelay), AutoStart: st.AutoStart, Hints: st.Hints,
 		},
 	}
 	if s.Options == nil {
@@ -312,6 +318,21 @@ func defaultBot(g engine.Game) string {
 	return bot.Random{}.Name()
 }
 
+// hintsByDefault says whether a match gives hints when its request does
+// not say: at a table where one seat is human and every other a bot.
+func hintsByDefault(req CreateRequest, players int) bool {
+	if len(req.Seats) == 0 {
+		return players == 1
+	}
+	humans := 0
+	for _, sr := range req.Seats {
+		if sr.Kind == "" || sr.Kind == Human {
+			humans++
+		}
+	}
+	return humans == 1
+}
+
 // prepare checks a create request against its game and builds the match to
 // store, with the tokens to hand out.
 func prepare(g engine.Game, req CreateRequest, now time.Time) (*store.Match, *Created, error) {
@@ -353,7 +374,10 @@ func prepare(g engine.Game, req CreateRequest, now time.Time) (*store.Match, *Cr
 	}
 	st := settings{
 		TakeoverAfter: engine.Millis(timers.TakeoverAfterMs), MoveLimit: engine.Millis(timers.MoveLimitMs),
-		BotDelay: engine.Millis(req.BotDelayMs), AutoStart: req.AutoStart, BotSeed: randomSeed(),
+		BotDelay: engine.Millis(req.BotDelayMs), AutoStart: req.AutoStart, Hints: hintsByDefault(req, players), BotSeed: randomSeed(),
+	}
+	if req.Hints != nil {
+		st.Hints = *req.Hints
 	}
 	raw, _ := json.Marshal(st)
 	m := &store.Match{

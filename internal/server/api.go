@@ -74,6 +74,10 @@ var statusOf = map[string]int{
 	CodeUnknownTicket:       http.StatusNotFound,
 	CodeTicketMatched:       http.StatusConflict,
 	CodePlayOff:             http.StatusNotFound,
+	match.CodeHintsOff:      http.StatusForbidden,
+	match.CodeHintsClock:    http.StatusConflict,
+	match.CodeHintBusy:      http.StatusTooManyRequests,
+	match.CodeNoReview:      http.StatusConflict,
 }
 
 // ErrorBody is the JSON of every refused request: {"error":{"code","message"}}.

@@ -157,7 +157,7 @@ func (c *cluster) start(i int) {
 	args := append([]string{"serve", "--addr", fmt.Sprintf("127.0.0.1:%d", nd.port), "--store", db, "--bus", c.nats.URL(),
 		"--node", nd.name, "--lease", clusterLease.String(), "--message-rate", "1000", "--create-rate", "0",
 		"--matches-per-client", "0", "--sockets-per-client", "0", "--conns-per-client", "0", "--grace", "10s",
-		"--log-level", "debug"}, c.args...)
+		"--log-level", "debug", "--reviews=false"}, c.args...) // (reviews_test.go turns reviews on where it tests them)
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		cmd := exec.Command(c.bin, args...)

@@ -263,6 +263,10 @@ func setupOf(p matchmaker.Pool) engine.Setup {
 // seat creates a wave's table and marks its tickets matched.
 func (s *Server) seat(ctx context.Context, table matchmaker.Table, byID map[string]*store.Ticket) error {
 	req := match.CreateRequest{Game: table.Pool.Game, Players: table.Pool.Players, AutoStart: true}
+	if table.Pool.Rated {
+		off := false
+		req.Hints = &off // (never hints in a rated match, even against bots)
+	}
 	if table.Pool.Mode != "" {
 		req.Options = map[string]string{"mode": table.Pool.Mode}
 	}

@@ -133,6 +133,9 @@ func TestPlayNowBotsAfterTheWait(t *testing.T) {
 	if len(sum.Seats) != 3 || bots != 2 || !sum.Rated {
 		t.Fatalf("ana's table: %+v", sum)
 	}
+	if sum.Settings.Hints {
+		t.Errorf("ana's rated table against bots gives hints")
+	}
 	time.Sleep(300 * time.Millisecond)
 	if o := bo.ticketWhen(t, tb.Ticket, "bo", func(server.TicketOut) bool { return true }); o.Status != "waiting" {
 		t.Fatalf("bo, humans only, alone: %+v", o)

@@ -214,6 +214,9 @@ type Config struct {
 	// PlayWave is how often Play now's matchmaker pairs the players who
 	// wait (it also pairs as soon as one asks): a second by default.
 	PlayWave time.Duration
+	// Reviews has this node review finished matches in the background
+	// (see match.Config.Reviews).
+	Reviews bool
 	// DrainWait is how long a node told to stop ([Server.Run]) goes on as
 	// it was while /healthz answers 503, before it hands its matches over
 	// and closes its port, so that a load balancer sees it: 5 s on several
@@ -298,7 +301,7 @@ func New(cfg Config) (*Server, error) {
 		Store: s.store, Bus: bus.NewLocal(), Games: cfg.Games, Logger: cfg.Logger, ClockSpeed: cfg.ClockSpeed,
 		MaxLive: cfg.MaxLive, Linger: cfg.Linger, Buffer: cfg.SocketBuffer, Hooks: s.metrics.hooks(s.ended, s.matchLoaded),
 		ExpireOpen: cfg.ExpireOpen, ExpireLonely: cfg.ExpireLonely, AbandonAfter: cfg.AbandonAfter, Retain: cfg.Retain, ClockSave: cfg.ClockSave,
-		BotSearches: cfg.BotSearches,
+		BotSearches: cfg.BotSearches, Reviews: cfg.Reviews,
 	}
 	if err := s.joinCluster(&mc); err != nil {
 		if s.ownStore {
@@ -481,6 +484,9 @@ func (s *Server) routes() {
 	mux.HandleFunc("GET /api/matches/{id}/state", s.reads(s.matchState))
 	mux.HandleFunc("GET /api/matches/{id}/replay", s.reads(s.matchReplay))
 	mux.HandleFunc("GET /api/matches/{id}/view", s.reads(s.matchView))
+	mux.HandleFunc("GET /api/matches/{id}/hint", s.reads(s.matchHint))
+	mux.HandleFunc("GET /api/matches/{id}/hints", s.reads(s.matchHints))
+	mux.HandleFunc("GET /api/matches/{id}/review", s.reads(s.matchReview))
 	mux.HandleFunc("GET /api/matches/{id}/ws", s.socket)
 	mux.HandleFunc("GET /api/leaderboard/{game}", s.reads(s.getLeaderboard))
 	mux.HandleFunc("POST /api/play", s.needPlay(s.postPlay))

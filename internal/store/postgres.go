@@ -275,6 +275,10 @@ var postgresMigrations = []string{
 		node    text NOT NULL,
 		expires timestamptz NOT NULL
 	);`,
+
+	// Background jobs (a match's review), the hints used, the daily
+	// challenges (postgres_teach.go).
+	postgresTeachSchema,
 }
 
 // idleInTransaction is how long PostgreSQL lets a connection of the store
@@ -640,7 +644,7 @@ func (s *Postgres) Prune(ctx context.Context, before time.Time, limit int) (int,
 			r AS (DELETE FROM records WHERE match_id IN (SELECT id FROM gone)),
 			c AS (DELETE FROM chat WHERE match_id IN (SELECT id FROM gone)),
 			sa AS (DELETE FROM seat_accounts WHERE match_id IN (SELECT id FROM gone)),
-			i AS (DELETE FROM invitations WHERE match_id IN (SELECT id FROM gone)),
+			i AS (DELETE FROM invitations WHERE match_id IN (SELECT id FROM gone)),` + postgresTeachPrune + `
 			m AS (DELETE FROM matches WHERE id IN (SELECT id FROM gone) RETURNING 1)
 			SELECT count(*) FROM m`,
 		args: []any{before, limitOr100(limit)},

@@ -352,6 +352,10 @@ var sqliteMigrations = []string{
 		node    TEXT NOT NULL,
 		expires INTEGER NOT NULL
 	) WITHOUT ROWID;`,
+
+	// Background jobs (a match's review), the hints used, the daily
+	// challenges (sqlite_teach.go).
+	sqliteTeachSchema,
 }
 
 // OpenSQLite opens the store in the file at path, creating the file (and its
@@ -840,8 +844,8 @@ func (s *SQLite) Prune(ctx context.Context, before time.Time, limit int) (int, e
 			return err
 		}
 		for _, id := range ids {
-			for _, q := range []string{`DELETE FROM records WHERE match_id = ?`, `DELETE FROM chat WHERE match_id = ?`,
-				`DELETE FROM seat_accounts WHERE match_id = ?`, `DELETE FROM invitations WHERE match_id = ?`, `DELETE FROM matches WHERE id = ?`} {
+			for _, q := range append([]string{`DELETE FROM records WHERE match_id = ?`, `DELETE FROM chat WHERE match_id = ?`,
+				`DELETE FROM seat_accounts WHERE match_id = ?`, `DELETE FROM invitations WHERE match_id = ?`}, append(sqliteTeachPrune, `DELETE FROM matches WHERE id = ?`)...) {
 				if _, err := tx.Exec(q, id); err != nil {
 					return err
 				}

@@ -317,4 +317,8 @@ type Store interface {
 	Check(ctx context.Context) error
 	// Close finishes the writes under way and releases the store.
 	Close() error
+
+	// Background work and teaching (see teach.go).
+	Jobs
+	Teaching
 }

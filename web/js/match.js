@@ -17,6 +17,8 @@ import {prefsPanel, shortcutsOn, singleKey} from './prefs.js';
 import {seatMark, icon} from '/pieces/common.js';
 import {currentMe} from './session.js';
 import {inviteFriend} from './friends.js';
+import {HintPanel, drawHintsUsed} from './hints.js';
+import {ReviewPanel, decisionNote} from './review.js';
 
 // Retry delays after a dropped connection, in milliseconds.
 const RETRY = [500, 1000, 2000, 4000, 8000, 10000];
@@ -144,12 +146,14 @@ export class MatchPage {
         h('aside', {class: 'side'},
           mk('seatsBox', 'section', {class: 'panel', id: 'seats', 'aria-labelledby': 'seats-h'}),
           mk('actions', 'section', {class: 'panel', id: 'actions', 'aria-labelledby': 'actions-h'}),
+          mk('hints', 'section', {class: 'panel hints', id: 'hints', 'aria-labelledby': 'hints-h', hidden: true}),
           mk('logBox', 'section', {class: 'panel log-panel', id: 'log-panel', 'aria-labelledby': 'log-h'}),
           mk('prefs', 'section', {class: 'panel', id: 'prefs-panel'})))));
     this.root.querySelector('.back').textContent = t('match.backToLobby');
     this.drawChrome();
     installTips();
     this.keeper = new FocusKeeper(this.el.board);
+    this.hints = new HintPanel(this, this.el.hints);
     // The shortcuts setting changes what the board offers and the turn says.
     this.el.prefs.addEventListener('change', (e) => { if (e.target.id === 'pref-shortcuts') this.draw(); });
     this.actionsKeeper = new FocusKeeper(this.el.actions);
@@ -425,6 +429,7 @@ export class MatchPage {
     this.drawSeats();
     this.drawBoard(events, prevView);
     this.drawActions();
+    this.hints.draw();
     this.drawHost();
     this.drawClock();
     this.sayTurn();
@@ -988,9 +993,13 @@ export class MatchPage {
           ranked ? h('td', {}, r.rank ?? '—', trophy(r)) : null, h('td', {}, seatMark(r.seat), ' ', this.name(r.seat), ranked ? '' : trophy(r)), h('td', {}, r.score ?? '—'))))),
       // (The outcome's summary is the game's English sentence about seat
       // numbers: the headline and the table say it in words and names.)
+      h('div', {id: 'hints-used', class: 'hints-used'}),
       h('div', {id: 'rematch', class: 'rematch'}),
+      h('section', {id: 'analysis', class: 'analysis', 'aria-labelledby': 'analysis-h'}),
       h('div', {id: 'review'}, h('p', {}, t('end.loading'))));
     this.drawRematch();
+    drawHintsUsed(this, end.querySelector('#hints-used'));
+    if (this.summary.status === 'finished' || (this.msg && this.msg.status === 'finished')) new ReviewPanel(this, end.querySelector('#analysis')).load();
     if (!this.replay) {
       try {
         this.replay = await api('GET', '/api/matches/' + this.id + '/replay');
@@ -1121,7 +1130,7 @@ export class MatchPage {
     const range = this.el.end.querySelector('#scrubber');
     if (range) range.setAttribute('aria-valuetext', t('end.stepOf', {k, n}));
     let line = k === 0 ? t('end.start') : this.recordText(this.replay.log[k - 1]);
-    text.textContent = t('end.stepOf', {k, n}) + ' — ' + line;
+    text.textContent = t('end.stepOf', {k, n}) + ' — ' + line + decisionNote(this, k);
     // The board is drawn at the step's time (its countdowns, a real-time
     // game's clock), not at the match's last.
     let view = null, events = [], clock = this.msg ? this.msg.clock : 0;

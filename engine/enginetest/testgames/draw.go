@@ -30,6 +30,7 @@ const (
 	Endless               // the game never ends
 	RatedEarly            // the rated result is told before the end
 	RatedUpsideDown       // the rated result ranks the seats the other way round
+	PeekingSampler        // Determinize (of SampledDraw) keeps the deck and the other hands as they are
 )
 
 // Draw is the game; its zero value is sound.
@@ -234,8 +235,62 @@ func (s *drawState) Clone() engine.State {
 	return &c
 }
 
+// SampledDraw is Draw made searchable: its states can be determinized, so
+// that search bots and hints can play it.
+type SampledDraw struct{ Draw }
+
+// New sets up a match of Draw whose states can be determinized.
+func (g SampledDraw) New(s engine.Setup) (engine.State, error) {
+	st, err := g.Draw.New(s)
+	if err != nil {
+		return nil, err
+	}
+	return &sampledState{st.(*drawState)}, nil
+}
+
+type sampledState struct{ *drawState }
+
+func (s *sampledState) Clone() engine.State { return &sampledState{s.drawState.Clone().(*drawState)} }
+
+// Determinize deals the deck and the hands p may not see anew from r,
+// keeping their sizes. The unseen cards are sorted first, so that the copy
+// depends on p's view and r alone (what a fair hint needs); with the flaw
+// PeekingSampler it keeps them where they are, as a sampler that peeks
+// would.
+func (st *sampledState) Determinize(p engine.Seat, r *rand.Rand) engine.State {
+	s := st.drawState
+	c := *s // (a copy of its own, whatever flaw Clone has)
+	c.deck = slices.Clone(s.deck)
+	c.hands = make([][]int, len(s.hands))
+	for i, h := range s.hands {
+		c.hands[i] = slices.Clone(h)
+	}
+	c.rng = engine.NewRNG(r.Uint64())
+	if s.flaw == PeekingSampler || s.over {
+		return &sampledState{&c}
+	}
+	pool := slices.Clone(c.deck)
+	for q, h := range c.hands {
+		if engine.Seat(q) != p {
+			pool = append(pool, h...)
+		}
+	}
+	slices.Sort(pool)
+	r.Shuffle(len(pool), func(i, j int) { pool[i], pool[j] = pool[j], pool[i] })
+	c.deck, pool = pool[:len(c.deck)], pool[len(c.deck):]
+	for q := range c.hands {
+		if engine.Seat(q) != p {
+			c.hands[q], pool = slices.Clone(pool[:len(c.hands[q])]), pool[len(c.hands[q]):]
+		}
+	}
+	return &sampledState{&c}
+}
+
 // PerturbDraw shuffles the deck with the hands p may not see, keeping the sizes.
 func PerturbDraw(st engine.State, p engine.Seat, r *rand.Rand) engine.State {
+	if ss, ok := st.(*sampledState); ok {
+		return &sampledState{PerturbDraw(ss.drawState, p, r).(*drawState)}
+	}
 	s := st.Clone().(*drawState)
 	pool := slices.Clone(s.deck)
 	for q, h := range s.hands {

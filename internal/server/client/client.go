@@ -166,6 +166,31 @@ func (c *Client) View(ctx context.Context, id string, seat engine.Seat, step int
 	return &out, nil
 }
 
+// Hint asks for a hint of the given level for the seat holding token in
+// match id; action is the action to check (level 3), nil otherwise.
+func (c *Client) Hint(ctx context.Context, id, token string, level int, action []byte) (*match.Hint, error) {
+	q := "?level=" + strconv.Itoa(level)
+	if action != nil {
+		q += "&action=" + url.QueryEscape(string(action))
+	}
+	var out match.Hint
+	if err := c.Do(ctx, "GET", "/api/matches/"+id+"/hint"+q, token, nil, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// HintsUsed returns the hints each human seat of match id asked for.
+func (c *Client) HintsUsed(ctx context.Context, id string) ([]match.HintsUsed, error) {
+	var out struct {
+		Seats []match.HintsUsed `json:"seats"`
+	}
+	if err := c.Do(ctx, "GET", "/api/matches/"+id+"/hints", "", nil, &out); err != nil {
+		return nil, err
+	}
+	return out.Seats, nil
+}
+
 // Conn is a match socket.
 type Conn struct {
 	ws *websocket.Conn

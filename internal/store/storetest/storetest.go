@@ -90,6 +90,11 @@ var scenarios = []scenario{
 	{"Check", check},
 	{"Absence", absence},
 	{"Creations", creations},
+	{"Jobs", jobs},
+	{"JobRace", jobRace},
+	{"FinishedWithout", finishedWithout},
+	{"Hints", hints},
+	{"Daily", daily},
 }
 
 // run is one scenario's world: a database and the handles open on it.

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -106,6 +107,74 @@ func (a amnesiac) Creations(ctx context.Context, _ time.Time) ([]store.Creation,
 	return a.Store.Creations(ctx, time.Time{})
 }
 
+// lateFinisher completes a job under whatever claim it has now, as a store
+// that never checked the claim's epoch would.
+type lateFinisher struct{ store.Store }
+
+func (l lateFinisher) CompleteJob(ctx context.Context, j *store.Job, result []byte) error {
+	cur, err := l.JobOf(ctx, j.Kind, j.Key)
+	if err != nil {
+		return err
+	}
+	if cur.Status != store.JobPending || cur.Node == "" {
+		return l.Store.CompleteJob(ctx, j, result)
+	}
+	return l.Store.CompleteJob(ctx, cur, result)
+}
+
+// poacher claims, when nothing is free, a job another node holds (those it
+// queued itself).
+type poacher struct {
+	store.Store
+	mu     *sync.Mutex
+	queued *[]string
+}
+
+func (p poacher) EnqueueJob(ctx context.Context, kind, key, match string, at time.Time) (bool, error) {
+	p.mu.Lock()
+	*p.queued = append(*p.queued, key)
+	p.mu.Unlock()
+	return p.Store.EnqueueJob(ctx, kind, key, match, at)
+}
+
+func (p poacher) ClaimJob(ctx context.Context, kind, node string, ttl time.Duration) (*store.Job, error) {
+	j, err := p.Store.ClaimJob(ctx, kind, node, ttl)
+	if !errors.Is(err, store.ErrNotFound) {
+		return j, err
+	}
+	p.mu.Lock()
+	keys := slices.Clone(*p.queued)
+	p.mu.Unlock()
+	for _, k := range keys {
+		if cur, err := p.JobOf(ctx, kind, k); err == nil && cur.Status == store.JobPending && cur.Node != "" && cur.Node != node {
+			return cur, nil
+		}
+	}
+	return nil, err
+}
+
+// stubborn keeps the seeds it is given for a day's challenge, whatever
+// another node set first.
+type stubborn struct{ store.Store }
+
+func (s stubborn) DailySeed(ctx context.Context, d store.Daily) (store.Daily, error) {
+	if _, err := s.Store.DailySeed(ctx, d); err != nil {
+		return store.Daily{}, err
+	}
+	return d, nil
+}
+
+// repeater counts a hint asked again at the same step as a new one.
+type repeater struct {
+	store.Store
+	n *atomic.Int32
+}
+
+func (r repeater) AddHint(ctx context.Context, match string, h store.Hint) error {
+	h.Step += 1000 * int(r.n.Add(1))
+	return r.Store.AddHint(ctx, match, h)
+}
+
 func TestSuiteCatchesFlaws(t *testing.T) {
 	for _, c := range []struct {
 		name      string
@@ -129,6 +198,19 @@ func TestSuiteCatchesFlaws(t *testing.T) {
 			[]string{"Ends"}, "abandoned reads back"},
 		{"creations from the dawn of time", func(s store.Store) store.Store { return amnesiac{s} },
 			[]string{"Creations"}, "creations since a minute in"},
+		{"a job completed after its claim was taken over", func(s store.Store) store.Store { return lateFinisher{s} },
+			[]string{"Jobs"}, "A completes j2 after B took it over"},
+		{"a job claimed while another node holds it", func() func(store.Store) store.Store {
+			var mu sync.Mutex
+			var queued []string
+			return func(s store.Store) store.Store { return poacher{s, &mu, &queued} }
+		}(), []string{"Jobs"}, "B claims while A holds j2 and B j3"},
+		{"a day's challenge set again by each node", func(s store.Store) store.Store { return stubborn{s} },
+			[]string{"Daily"}, "B's challenge"},
+		{"a hint counted each time it is asked", func() func(store.Store) store.Store {
+			var n atomic.Int32
+			return func(s store.Store) store.Store { return repeater{s, &n} }
+		}(), []string{"Hints"}, "hints"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			err := storetest.Check(t, harness(c.wrap), c.scenarios...)
