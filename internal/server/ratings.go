@@ -50,6 +50,7 @@ const (
 	UnratedUnreadable  = "log_unreadable"  // the log no longer replays
 	UnratedLeavers     = "leavers_only"    // rated, for the players who left alone
 	UnratedCasual      = "casual"          // a Play now table asked for casual
+	UnratedHints       = "hints_on"        // its players may ask for hints
 )
 
 // ratingsSince is how far back a node looks for finished matches without
@@ -302,6 +303,9 @@ func (s *Server) seatPlayers(sum match.Summary, res engine.Result) ([]string, st
 	}
 	if sum.Settings.TakeoverAfterMs <= 0 || g.Info().Timing != engine.RealTime && sum.Settings.MoveLimitMs <= 0 {
 		return nil, UnratedNoClock
+	}
+	if sum.Settings.Hints {
+		return nil, UnratedHints // hints are for tables that are not rated
 	}
 	if res.Family != engine.FreeForAll && !s.rater.data.Has(sum.Game, res.Key, sum.Players) {
 		return nil, UnratedNotMeasured

@@ -171,7 +171,7 @@ func TestRatedMatch(t *testing.T) {
 	}
 
 	// Tables that are not rated say why before the start.
-	zero := int64(0)
+	zero, yes := int64(0), true
 	for _, c := range []struct {
 		name  string
 		seats []match.SeatRequest
@@ -184,6 +184,8 @@ func TestRatedMatch(t *testing.T) {
 		{"bots only", []match.SeatRequest{{Kind: "bot", Bot: "easy"}, {Kind: "bot", Bot: "hard"}}, nil, nil, server.UnratedBotsOnly},
 		{"a bot that is not a level", []match.SeatRequest{{Kind: "human"}, {Kind: "bot", Bot: "random"}}, nil, []*browser{ana}, server.UnratedBot},
 		{"one account on both seats", nil, nil, []*browser{ana, ana}, server.UnratedSamePlayer},
+		{"hints allowed", nil, func(r *match.CreateRequest) { r.Hints = &yes }, []*browser{ana, bo}, server.UnratedHints},
+		{"one person and a bot, hints by default", []match.SeatRequest{{Kind: "human"}, {Kind: "bot", Bot: "easy"}}, nil, []*browser{ana}, server.UnratedHints},
 	} {
 		cm := e.table(t, ana, c.seats, c.tune, c.at...)
 		if sum := e.summary(t, cm.Match.ID); sum.Rated || sum.Unrated != c.want || sum.Chances != nil {
@@ -218,7 +220,8 @@ func TestRatedLeaverAndBot(t *testing.T) {
 		t.Fatalf("the match with a leaver: rated %v, %q", sum.Rated, sum.Unrated)
 	}
 
-	cm = e.table(t, ana, []match.SeatRequest{{Kind: "human"}, {Kind: "bot", Bot: "hard"}}, nil, ana)
+	no := false // (hints, on by default against bots, leave a table unrated)
+	cm = e.table(t, ana, []match.SeatRequest{{Kind: "human"}, {Kind: "bot", Bot: "hard"}}, func(r *match.CreateRequest) { r.Hints = &no }, ana)
 	if sum := e.summary(t, cm.Match.ID); !sum.Rated || len(sum.Chances) != 2 {
 		t.Fatalf("ana against a hard bot: rated %v %q, chances %+v", sum.Rated, sum.Unrated, sum.Chances)
 	}

@@ -300,6 +300,14 @@ export class Lobby {
       realTime ? h('p', {class: 'help'}, t('lobby.realTimeNote')) : [
         timerField('move-limit', t('lobby.moveLimit'), f.moveLimit, MOVE_LIMITS, usual.move_limit_ms || 0, t('lobby.noLimit'), (v) => { f.moveLimit = v; }),
         timerField('bot-delay', t('lobby.botDelay'), f.botDelay, PACES, BOT_PACE, t('lobby.noPause'), (v) => { f.botDelay = v; }),
+        // Hints: on by default at a table of one person and bots, as the
+        // server decides; a table that allows them is not rated.
+        h('div', {class: 'field check'},
+          h('input', {id: 'opt-hints', type: 'checkbox', 'aria-describedby': 'opt-hints-help',
+            checked: f.hints != null ? f.hints : f.seats.filter((st) => st.kind === 'human').length === 1,
+            onchange: (e) => { f.hints = e.target.checked; }}),
+          h('label', {for: 'opt-hints'}, t('lobby.hints')),
+          h('small', {id: 'opt-hints-help', class: 'help'}, t('lobby.hintsHelp'))),
       ],
       timerField('takeover', t('lobby.takeover'), f.takeover, TAKEOVERS, usual.takeover_after_ms || 0, t('lobby.never'), (v) => { f.takeover = v; }));
   }
@@ -377,6 +385,7 @@ export class Lobby {
     const req = {
       game: g.id, players: f.players, options: f.options, auto_start: true,
       bot_delay_ms: f.botDelay, move_limit_ms: f.moveLimit, takeover_after_ms: f.takeover,
+      ...(f.hints != null ? {hints: f.hints} : {}),
       seats: f.seats.map((st) => ({kind: st.kind, bot: st.bot, name: st.name.trim()})),
     };
     const btn = document.getElementById('create-btn');
