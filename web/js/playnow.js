@@ -138,7 +138,7 @@ export class PlayNow {
       h('p', {class: 'waiting-what'}, h('strong', {}, name), ' · ', what.join(' · ')),
       h('p', {id: 'play-status', role: 'status', 'aria-live': 'polite'},
         found ? t('playnow.found') : tn('playnow.waitingCount', tk.waiting)),
-      found ? null : h('p', {class: 'muted', id: 'play-waited'}, t('playnow.waited', {time: num(secs, 0)}), ' · ',
+      found ? null : h('p', {class: 'muted', id: 'play-waited'}, t('playnow.waited', {s: num(secs, 0)}), ' · ',
         tk.humans_only ? t('playnow.humansOnlyNote') : tn('playnow.botsAfter', Math.round(tk.bot_fill_after_ms / 1000))),
       this.error ? h('p', {class: 'error', role: 'alert'}, this.error) : null,
       found ? null : h('button', {type: 'button', id: 'play-cancel', onclick: () => this.cancel()}, t('playnow.cancel')));
