@@ -135,3 +135,31 @@ func TestLobbyTabsFollowTheTabPattern(t *testing.T) {
 	}
 	p.checkErrors()
 }
+
+// The lobby's advanced settings say whether players may ask for hints: on
+// by default at a table of one person and bots (as the server decides),
+// off when unticked, and a table that allows them is said unrated.
+// (Issue 34, item 1; issue 32, item 4.)
+func TestLobbyOffersHints(t *testing.T) {
+	s := newSite(t, plandesecours.Game{})
+	p := s.browser("ana", "en").tab("lobby")
+	for _, c := range []struct {
+		options map[string]string
+		want    bool
+	}{{nil, true}, {map[string]string{"hints": "false"}, false}} {
+		id := p.createMatch("plandesecours", []string{"human", "medium"}, c.options, "Ana")
+		var sum struct {
+			Settings struct {
+				Hints bool `json:"hints"`
+			} `json:"settings"`
+		}
+		s.get("/api/matches/"+id, &sum)
+		if sum.Settings.Hints != c.want {
+			t.Errorf("with the options %v the table's hints are %v", c.options, sum.Settings.Hints)
+		}
+	}
+	if got := js[string](p, `(document.querySelector('label[for="opt-hints"]') || {}).textContent || ''`); got != "Hints at the table" {
+		t.Errorf("the switch is labelled %q", got)
+	}
+	p.checkErrors()
+}

@@ -244,6 +244,9 @@ func TestRoom25TilesKeepTheirPlaces(t *testing.T) {
 			p.size(size.w, size.h, false)
 			p.openSeat(c, 0)
 			p.wait(`document.querySelector('#board #r25-grid .r25-cell')`, 20*time.Second)
+			// The bot's first look first: an update after the crowded view
+			// would draw the real one over it.
+			p.wait(`JSON.stringify(window.sortie.page.msg.actors) === '[0]'`, 20*time.Second)
 			js[bool](p, crowdRoom25)
 			p.wait(`document.querySelectorAll('#board #r25-grid .r25-figure').length === 6`, 5*time.Second)
 			p.shot(fmt.Sprintf("crowded-%s-%d", lang, size.w))
