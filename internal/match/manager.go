@@ -311,6 +311,8 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (*Created, erro
 		return nil, err
 	}
 	x.owner = req.Owner
+	x.making.Store(true)
+	defer x.making.Store(false)
 	m.mu.Lock()
 	m.creating--
 	placed = true
@@ -637,6 +639,9 @@ func (m *Manager) makeRoom(ctx context.Context) {
 	for range 16 {
 		m.mu.Lock()
 		el := m.lonely.Front()
+		for el != nil && el.Value.(*Match).making.Load() {
+			el = el.Next() // its creation is under way
+		}
 		if m.held() < m.max-m.max/10 || el == nil {
 			m.mu.Unlock()
 			return

@@ -114,6 +114,9 @@ type Match struct {
 	lonely   atomic.Bool
 	lonelyAt *list.Element
 	evicted  bool
+	// making is set while the request that creates the match runs (it may
+	// start it at once): the match is not given up for room meanwhile.
+	making atomic.Bool
 }
 
 // seat is what the match knows of one seat beyond the store.

@@ -97,6 +97,10 @@ func writeError(w http.ResponseWriter, err error) {
 		retryAfter(w, le.retry)
 	case e.Code == match.CodeServerFull:
 		retryAfter(w, time.Minute)
+	case status == http.StatusServiceUnavailable || status == http.StatusTooManyRequests:
+		// Whatever made the server refuse for now (a store slow to commit,
+		// a node between owners) says when to come back too.
+		retryAfter(w, time.Second)
 	}
 	writeJSON(w, status, ErrorBody{Error: e})
 }
