@@ -807,26 +807,37 @@ func (s *Server) invite(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// takeSeat serves POST /api/matches/{id}/seats/{seat}/take: a seat kept for
-// the player (invited, or held by their account) becomes theirs, joined.
-func (s *Server) takeSeat(w http.ResponseWriter, r *http.Request) {
-	me, ok := s.meOrRefuse(w, r)
-	if !ok {
+// seatInvitation reads a request about a seat kept for the signed-in player
+// (/api/matches/{id}/seats/{seat}/…): the player, the match, the seat, and
+// whether an invitation to it is theirs. It answers the refusal itself, and
+// then reports !ok.
+func (s *Server) seatInvitation(w http.ResponseWriter, r *http.Request) (me, id string, seat engine.Seat, invited, ok bool) {
+	if me, ok = s.meOrRefuse(w, r); !ok {
 		return
 	}
 	seat, err := seatParam(r)
 	if err != nil {
 		writeError(w, err)
+		return me, "", 0, false, false
+	}
+	id = r.PathValue("id")
+	invs, err := s.accounts.Invitations(r.Context(), me)
+	if err != nil {
+		writeError(w, accountError(err))
+		return me, "", 0, false, false
+	}
+	invited = slices.ContainsFunc(invs, func(i store.Invitation) bool { return i.Match == id && i.Seat == int(seat) })
+	return me, id, seat, invited, true
+}
+
+// takeSeat serves POST /api/matches/{id}/seats/{seat}/take: a seat kept for
+// the player (invited, or held by their account) becomes theirs, joined.
+func (s *Server) takeSeat(w http.ResponseWriter, r *http.Request) {
+	me, id, seat, invited, ok := s.seatInvitation(w, r)
+	if !ok {
 		return
 	}
 	ctx := r.Context()
-	id := r.PathValue("id")
-	invs, err := s.accounts.Invitations(ctx, me)
-	if err != nil {
-		writeError(w, accountError(err))
-		return
-	}
-	invited := slices.ContainsFunc(invs, func(i store.Invitation) bool { return i.Match == id && i.Seat == int(seat) })
 	a, err := s.acc.Me(ctx)
 	if err != nil {
 		writeError(w, accountError(err))
@@ -857,23 +868,12 @@ func (s *Server) takeSeat(w http.ResponseWriter, r *http.Request) {
 // declineSeat serves DELETE /api/matches/{id}/seats/{seat}/invitation: the
 // invited player declines, or the host takes the invitation back.
 func (s *Server) declineSeat(w http.ResponseWriter, r *http.Request) {
-	me, ok := s.meOrRefuse(w, r)
+	_, id, seat, mine, ok := s.seatInvitation(w, r)
 	if !ok {
 		return
 	}
-	seat, err := seatParam(r)
-	if err != nil {
-		writeError(w, err)
-		return
-	}
 	ctx := r.Context()
-	id := r.PathValue("id")
-	invs, err := s.accounts.Invitations(ctx, me)
-	if err != nil {
-		writeError(w, accountError(err))
-		return
-	}
-	mine := slices.ContainsFunc(invs, func(i store.Invitation) bool { return i.Match == id && i.Seat == int(seat) })
+	var err error
 	if !mine {
 		err = s.mgr.Use(ctx, id, func(x match.Handle) error {
 			if !s.hosts(r, x) {
