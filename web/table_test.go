@@ -248,18 +248,21 @@ func TestRefusalReadsAndStays(t *testing.T) {
 	p := s.browser("zoe", "fr").tab("match")
 	p.openSeat(c, 0)
 	p.wait(`document.querySelector('.match-page').dataset.status === 'running' && window.sortie.page.msg.legal.some(a => a.type === 'roll')`, 15*time.Second)
-	// Roll the free dice, and roll them again at once: the second comes
-	// during the cooldown. (When black masks have locked every die, a signal
-	// twice does the same: signals have a cooldown too, with the same code.)
+	// Roll the free dice, and roll them again the moment the first roll is
+	// acknowledged, on the state it made: the second comes during the
+	// cooldown. (When black masks have locked every die, a signal twice does
+	// the same: signals have a cooldown too, with the same code.) A bot's
+	// move landing in between makes the second stale instead: try again.
+	js[bool](p, `(() => { const pg = window.sortie.page; const set = pg.setState.bind(pg);
+		pg.setState = (m, ev) => { set(m, ev); if (m.ack != null && pg.again) { const a = pg.again; pg.again = null; setTimeout(() => pg.play(a)); } };
+		return true; })()`)
 	refused := false
 	for range 5 {
 		js[bool](p, `(() => { const pg = window.sortie.page;
 			const free = (pg.msg.view.dice || []).filter(d => d.owner === pg.seat && (d.status === 'live' || d.status === 'spent')).map(d => d.id);
-			pg.again = free.length ? {type: 'roll', dice: free} : {type: 'signal', kind: 'ok'};
-			pg.play(pg.again); return true; })()`)
-		p.wait(`document.querySelector('.match-page').dataset.busy === 'false'`, 10*time.Second)
-		js[bool](p, `(() => { const pg = window.sortie.page; pg.play(pg.again); return true; })()`)
-		if p.waitOK(`!document.querySelector('#error').hidden && document.querySelector('#error').dataset.code === 'cooldown'`, 3*time.Second) {
+			const a = free.length ? {type: 'roll', dice: free} : {type: 'signal', kind: 'ok'};
+			pg.again = a; pg.play(a); return true; })()`)
+		if p.waitOK(`!document.querySelector('#error').hidden && document.querySelector('#error').dataset.code === 'cooldown'`, 5*time.Second) {
 			refused = true
 			break
 		}
@@ -280,6 +283,46 @@ func TestRefusalReadsAndStays(t *testing.T) {
 	}
 	p.click("#error .close")
 	p.wait(`document.querySelector('#error').hidden`, 5*time.Second)
+	p.checkErrors()
+}
+
+// An action the server refuses as stale (another seat moved, or time ran,
+// while it travelled) goes again on the new state when it is still
+// offered, as the terminal does, and the player sees no refusal; one
+// still stale after that is said.
+func TestStaleActionGoesAgain(t *testing.T) {
+	s := newSite(t, plandesecours.Game{})
+	c := s.create("plandesecours", []string{"human", "medium"}, nil, 0, "Ada")
+	p := s.browser("ada", "en").tab("match")
+	p.openSeat(c, 0)
+	playMoves(p, 1) // (so that there is a state before the one shown)
+	st := p.waitMove(30 * time.Second)
+	// The page's first send names the state before the one shown, as if a
+	// move had landed while the action travelled.
+	js[bool](p, `(() => { const pg = window.sortie.page; const ws = pg.ws; const send = ws.send.bind(ws);
+		window.sent = []; window.realSend = ws.send;
+		ws.send = (data) => { const m = JSON.parse(data); if (window.sent.length === 0) m.seq -= 1; window.sent.push(m.seq); send(JSON.stringify(m)); };
+		pg.play(pg.msg.legal[0]); return true; })()`)
+	p.wait(fmt.Sprintf(`+document.querySelector('.match-page').dataset.seq > %d`, st.Seq), 15*time.Second)
+	if sent := js[[]int](p, `window.sent`); len(sent) != 2 || sent[0] != st.Seq-1 || sent[1] != st.Seq {
+		t.Errorf("the page sent the action on states %v, want [%d %d]", sent, st.Seq-1, st.Seq)
+	}
+	if !js[bool](p, `document.querySelector('#error').hidden`) {
+		t.Errorf("a refusal is shown for an action that went through: %q", p.text("#error"))
+	}
+	// Stale twice: said, not sent a third time.
+	st = p.waitMove(30 * time.Second)
+	js[bool](p, `(() => { const pg = window.sortie.page; const ws = pg.ws; const send = window.realSend.bind(ws);
+		window.sent = [];
+		ws.send = (data) => { const m = JSON.parse(data); m.seq -= 1; window.sent.push(m.seq); send(JSON.stringify(m)); };
+		pg.play(pg.msg.legal[0]); return true; })()`)
+	p.wait(`!document.querySelector('#error').hidden`, 15*time.Second)
+	if code := js[string](p, `document.querySelector('#error').dataset.code`); code != "stale_seq" {
+		t.Errorf("the refusal shown has the code %q, want stale_seq", code)
+	}
+	if sent := js[[]int](p, `window.sent`); len(sent) != 2 {
+		t.Errorf("the page sent a stale action %d times, want 2", len(sent))
+	}
 	p.checkErrors()
 }
 

@@ -309,6 +309,13 @@ export class MatchPage {
       case 'error':
         if (this.isTalkError(m.error)) { this.showTalkError(m.error); break; }
         this.sending = false;
+        if (m.error && m.error.code === 'stale_seq' && this.lastSent && !this.resent && this.stillOffered(this.lastSent)) {
+          // The match moved on (another seat acted, or time passed): the
+          // same action, still legal, goes again on the new state, once.
+          this.resent = true;
+          this.send(this.lastSent);
+          break;
+        }
         this.showError(m.error || {});
         this.draw();
         break;
@@ -356,6 +363,21 @@ export class MatchPage {
       return;
     }
     if (this.sending) return;
+    this.lastSent = action;
+    this.resent = false;
+    this.send(action);
+  }
+
+  // stillOffered says whether an action refused as stale may go again:
+  // it is still this seat's turn and the action is among those offered
+  // (a game that lists none leaves the judging to its rules).
+  stillOffered(action) {
+    if (!this.isMyTurn()) return false;
+    const legal = this.msg.legal || [];
+    return legal.length === 0 || legal.some((l) => sameAction(l, action));
+  }
+
+  send(action) {
     this.sending = true;
     this.hideError();
     this.ws.send(JSON.stringify({seq: this.msg.seq, action}));
