@@ -11,23 +11,39 @@
 // The client must never compute anything secret: it draws the views and
 // events the server sent and nothing else, and it sends actions the server
 // judges. This package holds no Go logic beyond serving the files.
+//
+// The service worker (sw.js) makes the client an installable app: it shows
+// the notifications the server pushes and, when the server cannot be
+// reached, an offline page (offline.html, which carries its own French and
+// English, since it must stand without the client). It keeps no copy of
+// any other page, so a board is never shown stale as if it were live.
 package web
 
 import (
 	"embed"
 	"io/fs"
+	"mime"
 	"strings"
 )
 
 //go:embed index.html style.css js/*.js games/*.js games/*.json pieces/*.js i18n/*.json
+//go:embed manifest.webmanifest sw.js offline.html offline.css offline.js icons/*
 var files embed.FS
+
+func init() {
+	// The manifest's type, which Go's own table lacks and a machine's
+	// /etc/mime.types may too: browsers want it to install the app.
+	_ = mime.AddExtensionType(".webmanifest", "application/manifest+json")
+}
 
 // Files returns the client's files, index.html at the root. A path under
 // play/ (the match page, /play/<match id>, the form of invite links),
 // help/ (a game's How to play page, /help/<game id>), players/ (a
 // player's profile, /players/<player id>) or leaderboard/ (a game's
 // leaderboard, /leaderboard/<game id>), and the pages signin, account
-// and friends open index.html, which routes in the browser.
+// and friends open index.html, which routes in the browser. The web app's
+// manifest (manifest.webmanifest), icons (icons/), service worker (sw.js)
+// and the offline page it shows (offline.html) are served as they are.
 func Files() fs.FS { return spa{files} }
 
 // spa serves index.html for the client's own routes.

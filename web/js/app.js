@@ -23,7 +23,15 @@ function drawStatic() {
   if (skip) skip.textContent = t('app.skip');
 }
 
+// The service worker (sw.js) makes Sortie installable, shows the offline
+// page when the server cannot be reached, and shows pushed notifications.
+function installWorker() {
+  if (!('serviceWorker' in navigator)) return; // (an http page other than localhost has none)
+  navigator.serviceWorker.register('/sw.js').catch(() => { /* the client works without it */ });
+}
+
 async function main() {
+  installWorker();
   await initI18n();
   drawLangSwitch();
   drawStatic();
