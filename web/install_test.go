@@ -93,9 +93,17 @@ func TestOfflinePage(t *testing.T) {
 	p.openSeat(c, 0)
 	p.wait(`!!navigator.serviceWorker.controller`, 10*time.Second)
 	p.wait(`document.querySelector('.match-page') && document.querySelector('.match-page').dataset.status === 'running'`, 15*time.Second)
-	// The server goes: no new connection, and the open ones are cut.
+	// The server goes: no new connection, and the open ones are cut (the
+	// socket, which the test server no longer tracks, by the page's own
+	// hook). The page open shows the board as it stood, dimmed under the
+	// banner.
 	s.hs.Listener.Close()
 	s.hs.CloseClientConnections()
+	js[bool](p, `(window.sortie.page.drop(), true)`)
+	p.wait(`!document.querySelector('#conn-banner').hidden`, 10*time.Second)
+	if o := js[float64](p, `+getComputedStyle(document.querySelector('#board')).opacity`); o > 0.6 {
+		t.Errorf("with its socket gone the board shows at opacity %v, as if it were live", o)
+	}
 	p.do("reload", chromedp.Reload())
 	p.wait(`!!document.querySelector('#offline-fr')`, 15*time.Second)
 	if js[bool](p, `!!document.querySelector('.match-page')`) {

@@ -249,6 +249,8 @@ export class MatchPage {
       this.ws = null;
       this.dropped = true;
       this.sending = false;
+      // The board stays, dimmed: it is how things stood, no longer live.
+      this.root.querySelector('.match-page').dataset.connected = 'false';
       if (e.code === 4001) {
         this.banner(t('match.replaced'), t('match.takeBack'), () => this.connect());
         return;
@@ -281,6 +283,7 @@ export class MatchPage {
         if (this.ws) this.ws.reconnect = false;
         this.seats = m.seats || this.seats;
         this.team = m.team;
+        this.root.querySelector('.match-page').dataset.connected = 'true';
         if (m.history) this.setHistory(m.history, m.view);
         else if (this.msg && m.seq > this.msg.seq) this.logSys('match.missed');
         this.setState(m, []);
