@@ -134,7 +134,7 @@ func TestBoardsOnAPhoneAndByScreenReader(t *testing.T) {
 			}
 			// The tooltip shows on keyboard focus.
 			p.focusByKeys(bc.pieces[0])
-			p.wait(`document.querySelector('#tip') && !document.querySelector('#tip').hidden && document.querySelector('#tip').textContent.length > 10`, 5*time.Second)
+			p.wait(`document.querySelector('#tip') && !document.querySelector('#tip').hidden && document.querySelector('#tip').textContent.length > 10`, 15*time.Second) // (a loaded machine is slow to draw it)
 			p.axe(id + " board")
 			p.size(1400, 900, false)
 			p.wait(bc.ready, 10*time.Second)
