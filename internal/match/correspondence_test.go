@@ -348,3 +348,43 @@ func TestOpenCorrespondenceTablesWaitLonger(t *testing.T) {
 		}
 	}
 }
+
+// A person who never comes back has each of their moves played by their
+// seat's bot a move limit after their turn began, never sooner, move after
+// move (the bot is made again for each), and keeps the seat.
+func TestCorrespondenceBotPlaysEachMoveOutOfTime(t *testing.T) {
+	const speed = 864_000 // a day in 0.1 s
+	ctx := context.Background()
+	st := openStore(t)
+	m := match.NewManager(match.Config{Store: st, Games: matchtest.Games(), ClockSpeed: speed, Linger: time.Minute,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	t.Cleanup(func() { m.Shutdown(context.Background()) })
+	req := corrTable(nil, new(0))
+	req.Seats[0].Bot = "random"
+	req.Options = map[string]string{"hand": "4"}
+	x := startMatch(t, m, req)
+	waitFor(t, "four moves of the person's seat", func() bool { return summaryOf(t, m, x.ID()).Seq >= 8 })
+	log, err := st.Log(ctx, x.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var turnBegan engine.Millis // (seat 0 opens)
+	moves := 0
+	for _, raw := range log {
+		r, err := engine.DecodeRecord(matchtest.Cards{}, raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Seat != 0 {
+			turnBegan = r.At // (the bot of seat 1 passes the turn back)
+			continue
+		}
+		if r.At-turnBegan < match.Day {
+			t.Fatalf("move %d of the person's seat played %v after their turn began, before the day's limit", moves+1, time.Duration(r.At-turnBegan)*time.Millisecond)
+		}
+		moves++
+	}
+	if sum := summaryOf(t, m, x.ID()); moves < 4 || sum.Seats[0].PlayedBy != match.Human {
+		t.Fatalf("%d moves of the person's seat; it is played by %s", moves, sum.Seats[0].PlayedBy)
+	}
+}
