@@ -9,9 +9,12 @@ import (
 	"time"
 
 	"sortie/engine"
+	"sortie/internal/bus"
+	"sortie/internal/bus/natstest"
 	"sortie/internal/match"
 	"sortie/internal/match/matchtest"
 	"sortie/internal/store"
+	"sortie/internal/store/pgtest"
 )
 
 // days returns n days of match time, as a create request gives them.
@@ -386,5 +389,67 @@ func TestCorrespondenceBotPlaysEachMoveOutOfTime(t *testing.T) {
 	}
 	if sum := summaryOf(t, m, x.ID()); moves < 4 || sum.Seats[0].PlayedBy != match.Human {
 		t.Fatalf("%d moves of the person's seat; it is played by %s", moves, sum.Seats[0].PlayedBy)
+	}
+}
+
+// A node that dies (here: it never renews its leases) has its
+// correspondence tables taken over by another, which finds each deadline
+// where it was: the clock is the wall clock since the start, not a clock
+// that paused while nobody ran the match. (The clocks run 3,600 times
+// faster than the wall: the takeover's seconds are hours.)
+func TestCorrespondenceDeadlineSurvivesATakeover(t *testing.T) {
+	pg := pgtest.Own(t)
+	db, err := pg.Database(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns := natstest.Start(t)
+	node := func(name string, resume bool) *match.Manager {
+		st, err := store.OpenPostgres(context.Background(), db, store.PostgresOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		nb, err := bus.ConnectNATS(ns.URL(), bus.NATSOptions{Node: name, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := match.NewManager(match.Config{Store: st, Bus: nb, Games: matchtest.Games(), ClockSpeed: 3600,
+			Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Cluster: &match.Cluster{Node: name, Exchange: nb, Lease: time.Second}})
+		if resume {
+			if _, err := m.Resume(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		t.Cleanup(func() {
+			m.Shutdown(context.Background())
+			nb.Close()
+			st.Close()
+		})
+		return m
+	}
+	ctx := context.Background()
+	a := node("a", false)
+	c, err := a.Create(ctx, corrTable(nil, new(2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := a.Get(ctx, c.Match.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := x.Join(ctx, 0, match.Joiner{Name: "Ana"}); err != nil {
+		t.Fatal(err)
+	}
+	before := summaryOf(t, a, c.Match.ID)
+	if before.Status != store.Running || before.Seats[0].Deadline == nil {
+		t.Fatalf("on the first node: %s, seat %+v", before.Status, before.Seats[0])
+	}
+	b := node("b", true)
+	var after match.Summary
+	waitFor(t, "the other node to take the table over", func() bool { return b.Live() == 1 })
+	after = summaryOf(t, b, c.Match.ID)
+	near(t, "the deadline on the node that took the table over", *after.Seats[0].Deadline, *before.Seats[0].Deadline)
+	if *after.Seats[0].DaysOffLeft != 2 || after.Seq != 0 {
+		t.Fatalf("after the takeover: seat %+v, seq %d", after.Seats[0], after.Seq)
 	}
 }
