@@ -156,6 +156,14 @@ func TestCorrespondenceTables(t *testing.T) {
 		t.Fatalf("the lobby made %+v, status %s", set, sum.Status)
 	}
 
+	// Until Bo joins, Ana's page says whom the table waits for: not for a
+	// page to be open.
+	ana.open("/play/" + id + "?seat=0")
+	ana.wait(`(document.querySelector('.match-page')||{dataset:{}}).dataset.status === 'open' && document.querySelector('#turn').textContent !== ''`, 15*time.Second)
+	if got := ana.text("#turn"); got != "The match starts once every player has joined the table. Not here yet: Seat 2." {
+		t.Errorf("the open table's page says %q", got)
+	}
+
 	// Bo joins from his invite: both seats are joined, and the table runs
 	// with no page open.
 	bo.sit(created{ID: id, Tokens: map[int]string{1: token}}, 1)
