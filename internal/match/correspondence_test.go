@@ -453,3 +453,30 @@ func TestCorrespondenceDeadlineSurvivesATakeover(t *testing.T) {
 		t.Fatalf("after the takeover: seat %+v, seq %d", after.Seats[0], after.Seq)
 	}
 }
+
+// Players of a correspondence table come by once a turn: with nobody
+// connected it is abandoned only after three move limits and its days off
+// (when that is longer than AbandonAfter), while a live table goes at
+// AbandonAfter. (A day of match time is 0.1 s here: three move limits and
+// three days off are 0.6 s.)
+func TestCorrespondenceTablesAreAbandonedLater(t *testing.T) {
+	const speed = 864_000
+	m := match.NewManager(match.Config{Store: openStore(t), Games: matchtest.Games(), ClockSpeed: speed, Linger: time.Minute,
+		AbandonAfter: 300 * time.Millisecond, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	t.Cleanup(func() { m.Shutdown(context.Background()) })
+	live := startMatch(t, m, match.CreateRequest{Game: "testcards", Players: 2, TakeoverAfterMs: new(int64(0)), MoveLimitMs: new(int64(0))})
+	corr := startMatch(t, m, match.CreateRequest{Game: "testcards", Players: 2, Clock: match.ClockCorrespondence})
+	start := time.Now()
+	waitFor(t, "the live table to be abandoned", func() bool { return summaryOf(t, m, live.ID()).Status == store.Abandoned })
+	if s := summaryOf(t, m, corr.ID()).Status; s != store.Running && time.Since(start) < 600*time.Millisecond {
+		t.Fatalf("the correspondence table is %s %v after the start", s, time.Since(start))
+	}
+	var sum match.Summary
+	waitFor(t, "the correspondence table to be abandoned", func() bool {
+		sum = summaryOf(t, m, corr.ID())
+		return sum.Status == store.Abandoned
+	})
+	if age := sum.FinishedAt.Sub(*sum.StartedAt); age < 600*time.Millisecond || sum.Reason == nil || sum.Reason.Params["after_ms"] != float64(600) && sum.Reason.Params["after_ms"] != int64(600) {
+		t.Fatalf("the correspondence table was abandoned %v after its start, for %+v", age, sum.Reason)
+	}
+}
