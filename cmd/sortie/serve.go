@@ -75,8 +75,10 @@ the proxy counts as one client.
 Matches that nobody plays end by themselves: an open match nobody but its
 creator joined expires after --expire-lonely, and such matches are the first
 to end (oldest first) when the server nears --max-matches; an open match
-nobody started expires after --expire-open, a running match with no player connected for
---abandon-after is abandoned (its bots stop). Matches over (finished, expired,
+nobody started expires after --expire-open (an open correspondence table
+after --expire-correspondence), a running match with no player connected for
+--abandon-after is abandoned (its bots stop; a correspondence table waits at
+least three move limits and its days off). Matches over (finished, expired,
 abandoned, failed or closed) are kept, or deleted after --retain. Hard bots
 search within a budget of --bot-searches decisions at once; when it is taken,
 they play their cheaper level's move.`,
@@ -151,7 +153,7 @@ they play their cheaper level's move.`,
 					*r = -1
 				}
 			}
-			for _, d := range []*time.Duration{&cfg.ExpireOpen, &cfg.ExpireLonely, &cfg.AbandonAfter} {
+			for _, d := range []*time.Duration{&cfg.ExpireOpen, &cfg.ExpireLonely, &cfg.ExpireCorrespondence, &cfg.AbandonAfter} {
 				if *d == 0 {
 					*d = -1
 				}
@@ -239,6 +241,7 @@ they play their cheaper level's move.`,
 	f.DurationVar(&lim.IdleTimeout, "idle-timeout", time.Minute, "how long a keep-alive connection may wait for its next request")
 	f.DurationVar(&lim.ExpireOpen, "expire-open", 24*time.Hour, "an open match nobody started this long after its creation expires (0: never)")
 	f.DurationVar(&lim.ExpireLonely, "expire-lonely", time.Hour, "an open match nobody but its creator joined expires this long after its creation (0: at --expire-open)")
+	f.DurationVar(&lim.ExpireCorrespondence, "expire-correspondence", 7*24*time.Hour, "an open correspondence table nobody started this long after its creation expires (0: never)")
 	f.DurationVar(&lim.AbandonAfter, "abandon-after", 72*time.Hour, "a running match with no player connected for this long is abandoned (0: never)")
 	f.DurationVar(&lim.Retain, "retain", 0, "delete matches over for longer than this, e.g. 720h for 30 days (0: keep them)")
 	f.BoolVar(&lim.Reviews, "reviews", true, "review every finished match in the background, within the budget of --bot-searches (the reviews are jobs of the store: one node of several does each)")

@@ -160,6 +160,12 @@ func (x *Match) decided(s engine.Seat, ticket uint64, a engine.Action, legal []e
 		if st.isActor && st.turnStart < at {
 			st.turnStart = at
 		}
+		if x.set.Correspondence {
+			// Its next move out of time is a day away at least: the bot
+			// is made again then (one that remembers catches up from
+			// the log) rather than held meanwhile.
+			st.bot = nil
+		}
 		return
 	}
 	if st.byBot || x.rec.Seats[s].Kind == Bot {

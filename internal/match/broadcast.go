@@ -84,7 +84,7 @@ func (x *Match) newFrame(typ string, clock engine.Millis, evs []engine.Event) *f
 	f := &frame{typ: typ, seq: x.seq, status: x.rec.Status, clock: clock, events: evs}
 	if x.rec.Status == store.Running {
 		f.actors = x.state.Actors()
-		f.limits = x.deadlines()
+		f.limits = x.deadlines(time.Now())
 	}
 	if len(evs) > 0 {
 		f.evJSON = make([][]byte, len(evs))
@@ -109,15 +109,18 @@ func (x *Match) newFrame(typ string, clock engine.Millis, evs []engine.Event) *f
 
 // deadlines lists the seats a move limit binds now: human seats that must
 // act, whose human plays them, in a game that is not real-time.
-func (x *Match) deadlines() []Deadline {
-	if x.set.MoveLimit <= 0 || x.realTime {
-		return nil
-	}
+func (x *Match) deadlines(now time.Time) []Deadline {
 	var out []Deadline
 	for i, st := range x.seats {
-		if st.isActor && !st.byBot && x.rec.Seats[i].Kind == Human {
-			out = append(out, Deadline{Seat: engine.Seat(i), At: st.turnStart + x.set.MoveLimit})
+		if !x.bound(i) {
+			continue
 		}
+		d := Deadline{Seat: engine.Seat(i), At: st.turnStart + x.set.MoveLimit}
+		if x.set.Correspondence {
+			d.By, d.DaysOffLeft = x.seatDeadline(i, now)
+			d.At, _ = x.corrDue(st, x.clock(now))
+		}
+		out = append(out, d)
 	}
 	return out
 }
@@ -178,6 +181,7 @@ func (x *Match) snapshot(s engine.Seat, now time.Time) []byte {
 }
 
 func (x *Match) seatSummaries() []SeatSummary {
+	now := time.Now()
 	out := make([]SeatSummary, len(x.seats))
 	for i, st := range x.seats {
 		r := x.rec.Seats[i]
@@ -189,6 +193,7 @@ func (x *Match) seatSummaries() []SeatSummary {
 			Seat: engine.Seat(i), Kind: r.Kind, Bot: r.Bot, Name: seatName(r), Joined: r.Joined, Left: r.Left,
 			Account: r.Account, Deleted: r.Deleted, Connected: st.sub != nil, PlayedBy: by,
 		}
+		out[i].Deadline, out[i].DaysOffLeft = x.seatDeadline(i, now)
 	}
 	return out
 }

@@ -1,5 +1,8 @@
 // The match clock: it runs while the match runs on this server, waits
 // while the match waits for its store, and pauses when the server stops.
+// A correspondence table's clock is the wall clock since its start instead
+// (see correspondence.go): its deadlines are days away, and pass whether
+// or not a server runs it.
 //
 // A real-time clock never goes back, not even after a crash: it runs on
 // credit. Every ClockSave (a second by default) the match saves its clock
@@ -34,6 +37,9 @@ func (x *Match) clock(now time.Time) engine.Millis {
 	if x.rec.Status != store.Running {
 		return max(x.clockBase, x.lastAt)
 	}
+	if x.set.Correspondence {
+		return max(x.corrClock(now), x.lastAt)
+	}
 	c := x.clockBase + engine.Millis(float64(now.Sub(x.clockWall))*x.mgr.speed/float64(time.Millisecond))
 	if x.realTime {
 		c = min(c, max(x.credit, x.lastAt))
@@ -43,6 +49,9 @@ func (x *Match) clock(now time.Time) engine.Millis {
 
 // wall returns when the match clock reaches c.
 func (x *Match) wall(c engine.Millis) time.Time {
+	if x.wallClocked() {
+		return x.rec.Started.Add(time.Duration(float64(c) * float64(time.Millisecond) / x.mgr.speed))
+	}
 	return x.clockWall.Add(time.Duration(float64(c-x.clockBase) * float64(time.Millisecond) / x.mgr.speed))
 }
 

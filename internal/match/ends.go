@@ -127,6 +127,13 @@ func (x *Match) expiryWhy() (time.Time, time.Duration) {
 	if x.rec.Status != store.Open {
 		return time.Time{}, 0
 	}
+	if x.set.Correspondence {
+		// Its players come by when they can: it waits for them all alike.
+		if d := x.mgr.expireCorrespondence; d > 0 {
+			return x.rec.Created.Add(d), d
+		}
+		return time.Time{}, 0
+	}
 	open, lonely := x.mgr.expireOpen, x.mgr.expireLonely
 	switch {
 	case lonely > 0 && x.lonely.Load() && (open <= 0 || lonely < open):
@@ -176,7 +183,7 @@ func (x *Match) abandonment() time.Time {
 	if x.rec.Status != store.Running || x.mgr.abandonAfter <= 0 || !x.nobodyThere() {
 		return time.Time{}
 	}
-	return x.lastPlayer.Add(x.mgr.abandonAfter)
+	return x.lastPlayer.Add(x.abandonAfter())
 }
 
 // absence is what the store knows of since when no player has been
@@ -252,7 +259,7 @@ func (x *Match) saveAbsence() {
 func (x *Match) endIfDue(now time.Time) {
 	after := func(d time.Duration) map[string]any { return map[string]any{"after_ms": millisOf(d)} }
 	if t, d := x.expiryWhy(); !t.IsZero() && !now.Before(t) {
-		if d == x.mgr.expireOpen || !x.lonely.Load() {
+		if !x.lonely.Load() || d == x.mgr.expireOpen && !x.set.Correspondence {
 			_ = x.end(store.Expired, Reason{Code: ReasonNotStarted, Params: after(d),
 				Message: fmt.Sprintf("Nobody started the match within %v of its creation.", d)}, now)
 		} else {
@@ -261,8 +268,9 @@ func (x *Match) endIfDue(now time.Time) {
 		}
 	}
 	if t := x.abandonment(); !t.IsZero() && !now.Before(t) {
-		_ = x.end(store.Abandoned, Reason{Code: ReasonNobodyThere, Params: after(x.mgr.abandonAfter),
-			Message: fmt.Sprintf("No player was connected to the match for %v: it stopped where it was.", x.mgr.abandonAfter)}, now)
+		d := x.abandonAfter()
+		_ = x.end(store.Abandoned, Reason{Code: ReasonNobodyThere, Params: after(d),
+			Message: fmt.Sprintf("No player was connected to the match for %v: it stopped where it was.", d)}, now)
 	}
 }
 

@@ -194,10 +194,11 @@ func (x *Match) refusedWrite(what string, err error) error {
 func (x *Match) resync() {
 	m, id, g, setup := x.mgr, x.id, x.game, x.setup
 	var (
-		rec    *store.Match
-		state  engine.State
-		lastAt engine.Millis
-		talk   [][]byte
+		rec     *store.Match
+		state   engine.State
+		lastAt  engine.Millis
+		talk    [][]byte
+		records [][]byte
 	)
 	read := func(ctx context.Context) error {
 		r, err := m.store.Get(ctx, id)
@@ -216,11 +217,11 @@ func (x *Match) resync() {
 		}
 		m.logs.putLog(id, log)
 		m.logs.putChat(id, talk)
-		s, at, n, err := replayAll(g, setup, log)
+		s, at, n, err := replayAll(g, setup, log, nil)
 		if err != nil {
 			return &unreplayable{record: n + 1, err: err}
 		}
-		rec, state, lastAt = r, s, at
+		rec, state, lastAt, records = r, s, at, log
 		rec.Records = len(log)
 		return nil
 	}
@@ -233,6 +234,11 @@ func (x *Match) resync() {
 			st.pending, st.bot, st.thinking, st.missed, st.memo = nil, nil, 0, nil, nil
 		}
 		x.specMemo = nil
+		if x.set.Correspondence && x.rec.Status == store.Running {
+			// Its turns and days off are those of the log read back.
+			_, _, _, _ = replayAll(g, setup, records, x.turnsOf())
+			x.state, x.lastAt = state, lastAt
+		}
 		x.trackActors(engine.Spectator)
 		x.publishState(time.Now())
 	}

@@ -60,10 +60,15 @@ type Config struct {
 	// expires this long after its creation. An hour if zero; negative:
 	// only at ExpireOpen.
 	ExpireLonely time.Duration
+	// ExpireCorrespondence: an open correspondence table (see
+	// correspondence.go) nobody started this long after its creation
+	// expires, whoever joined it. A week if zero; negative: never.
+	ExpireCorrespondence time.Duration
 	// AbandonAfter: a running match with no seat's player connected for
 	// this long (since it started, or since this server loaded it) is
-	// abandoned, and its bots stop. Three days if zero (a turn-based match
-	// may be played over days); negative: never.
+	// abandoned, and its bots stop. Three days if zero; negative: never. A
+	// correspondence table waits at least three move limits and its days
+	// off.
 	AbandonAfter time.Duration
 	// Retain: matches over (finished, expired, abandoned, failed, closed)
 	// for longer than this are deleted from the store. Zero keeps them.
@@ -135,7 +140,7 @@ type Manager struct {
 	hooks  Hooks
 	node   *node // nil on a single node
 
-	expireOpen, expireLonely, abandonAfter, retain, clockSave time.Duration
+	expireOpen, expireLonely, expireCorrespondence, abandonAfter, retain, clockSave time.Duration
 
 	budget *budget
 	hints  hintDesk // the hints given and being computed (hints.go)
@@ -176,14 +181,15 @@ func NewManager(c Config) *Manager {
 	m := &Manager{
 		store: c.Store, bus: c.Bus, games: c.Games, log: c.Logger, speed: c.ClockSpeed,
 		max: c.MaxLive, linger: c.Linger, buffer: c.Buffer, hooks: c.Hooks,
-		expireOpen: c.ExpireOpen, expireLonely: c.ExpireLonely, abandonAfter: c.AbandonAfter, retain: c.Retain, clockSave: c.ClockSave,
+		expireOpen: c.ExpireOpen, expireLonely: c.ExpireLonely, expireCorrespondence: c.ExpireCorrespondence, abandonAfter: c.AbandonAfter, retain: c.Retain, clockSave: c.ClockSave,
 		budget: newBudget(c.BotSearches, c.Hooks.Busy), done: make(chan struct{}), reviews: c.Reviews, reviewKick: make(chan struct{}, 1),
 		live: make(map[string]*Match), loading: make(map[string]*loadCall), failed: make(map[string]bool),
 	}
 	for _, d := range []struct {
 		v   *time.Duration
 		def time.Duration
-	}{{&m.expireOpen, defaultExpireOpen}, {&m.expireLonely, defaultExpireLonely}, {&m.abandonAfter, defaultAbandonAfter}, {&m.clockSave, defaultClockSave}} {
+	}{{&m.expireOpen, defaultExpireOpen}, {&m.expireLonely, defaultExpireLonely}, {&m.expireCorrespondence, defaultExpireCorrespondence},
+		{&m.abandonAfter, defaultAbandonAfter}, {&m.clockSave, defaultClockSave}} {
 		if *d.v == 0 {
 			*d.v = d.def
 		}
@@ -510,23 +516,39 @@ func (m *Manager) newMatch(g engine.Game, rec *store.Match, log [][]byte) (*Matc
 	if err != nil {
 		return nil, &unreplayable{err: err}
 	}
-	state, lastAt, n, err := replayAll(g, rec.Setup, log)
-	if err != nil {
-		if n == 0 && state == nil {
-			return nil, &unreplayable{err: err}
+	var set settings
+	if len(rec.Settings) > 0 {
+		if err := json.Unmarshal(rec.Settings, &set); err != nil {
+			return nil, &unreplayable{err: fmt.Errorf("the settings do not read: %v", err)}
 		}
-		return nil, &unreplayable{record: n + 1, err: err}
 	}
 	x := &Match{
 		id: rec.ID, game: g, info: info, mgr: m,
 		log:   m.log.With("match", rec.ID, "game", info.ID),
 		inbox: make(chan func(), 16), quit: make(chan struct{}),
 		hostHash: rec.HostHash, tokenHashes: make([][]byte, len(rec.Seats)), setup: rec.Setup, creatorAccount: rec.Account,
-		rec: rec, opts: opts, state: state, seq: uint64(len(log)), lastAt: lastAt,
-		clockBase: max(rec.Clock, lastAt), clockWall: time.Now(),
+		rec: rec, opts: opts, set: set, seq: uint64(len(log)),
 		seats: make([]*seat, len(rec.Seats)), spectators: make(map[*bus.Subscription]bool),
 		realTime: info.Timing == engine.RealTime,
 	}
+	for i, s := range rec.Seats {
+		x.tokenHashes[i] = s.TokenHash
+		// A seat its human left stays with its bot until they take it back.
+		x.seats[i] = &seat{byBot: s.Kind == Human && s.Left, daysOff: set.DaysOff}
+	}
+	var each func(engine.State, *engine.Record)
+	if set.Correspondence && rec.Status == store.Running {
+		each = x.turnsOf()
+	}
+	state, lastAt, n, err := replayAll(g, rec.Setup, log, each)
+	if err != nil {
+		if n == 0 && state == nil {
+			return nil, &unreplayable{err: err}
+		}
+		return nil, &unreplayable{record: n + 1, err: err}
+	}
+	x.state, x.lastAt = state, lastAt
+	x.clockBase, x.clockWall = max(rec.Clock, lastAt), time.Now()
 	// A real-time clock runs no further than it was saved until it is saved
 	// ahead again (see clock.go).
 	x.credit = rec.Clock
@@ -542,19 +564,21 @@ func (m *Manager) newMatch(g engine.Game, rec *store.Match, log [][]byte) (*Matc
 	x.running.Store(true) // nobody runs the match before run
 	x.wake = time.AfterFunc(time.Hour, x.alarm)
 	x.wake.Stop()
-	if len(rec.Settings) > 0 {
-		if err := json.Unmarshal(rec.Settings, &x.set); err != nil {
-			return nil, &unreplayable{err: fmt.Errorf("the settings do not read: %v", err)}
-		}
-	}
-	for i, s := range rec.Seats {
-		x.tokenHashes[i] = s.TokenHash
-		// A seat its human left stays with its bot until they take it back.
-		x.seats[i] = &seat{away: x.clockBase, byBot: s.Kind == Human && s.Left}
+	for _, st := range x.seats {
+		st.away = x.clockBase
 	}
 	x.rec.Records = len(log)
 	x.noteHolders()
-	if rec.Status == store.Running {
+	switch {
+	case rec.Status == store.Running && set.Correspondence:
+		c := x.clock(x.clockWall)
+		for _, st := range x.seats {
+			if st.isActor {
+				st.told = x.daysUsed(st, c) // (days off begun meanwhile: nobody is here to be told)
+			}
+		}
+	case rec.Status == store.Running:
+		// A live table's move limits start again: its clock paused.
 		x.trackActors(engine.Spectator)
 		for _, st := range x.seats {
 			st.turnStart = x.clockBase

@@ -37,6 +37,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"slices"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -132,6 +133,8 @@ type seat struct {
 	away      engine.Millis // match clock when the human left (or the clock resumed)
 	isActor   bool
 	turnStart engine.Millis // match clock when the seat's turn began
+	daysOff   int           // days off left when it began (correspondence)
+	told      int           // days off spent on it that the table was told of
 	refusals  int           // bot moves refused in a row
 	talk      bucket        // the pace of the seat's table talk
 }
@@ -377,8 +380,9 @@ func (x *Match) tick(now time.Time) {
 			seatsChanged = true
 			x.log.Info("bot takes over a seat", "seat", i)
 		}
-		// A human out of time has the move played by the seat's bot.
-		if human && !st.byBot && st.isActor && x.set.MoveLimit > 0 && clock-st.turnStart >= x.set.MoveLimit && !x.realTime {
+		// A human out of time has the move played by the seat's bot (at a
+		// correspondence table, once their days off are spent too).
+		if x.bound(i) && x.outOfTime(st, clock) {
 			x.forceMove(s, clock)
 			continue
 		}
@@ -389,7 +393,21 @@ func (x *Match) tick(now time.Time) {
 	if seatsChanged {
 		x.publishSeats()
 	}
+	if x.set.Correspondence && x.rec.Status == store.Running && x.stall == nil && x.spendDaysOff(clock) {
+		x.publishState(now) // (every audience sees the new deadline)
+	}
 	x.plan(x.clock(now))
+}
+
+// outOfTime reports whether the move of seat st, bound by the move limit,
+// is due at clock: past the limit, and at a correspondence table past its
+// days off too.
+func (x *Match) outOfTime(st *seat, clock engine.Millis) bool {
+	if x.set.Correspondence {
+		due, last := x.corrDue(st, clock)
+		return last && clock >= due
+	}
+	return clock-st.turnStart >= x.set.MoveLimit
 }
 
 // nextDue returns when tick has something to do next.
@@ -432,8 +450,12 @@ func (x *Match) nextDue(now time.Time) time.Time {
 		if human && !st.byBot && st.sub == nil && x.set.TakeoverAfter > 0 {
 			at(x.wall(st.away + x.set.TakeoverAfter))
 		}
-		if human && !st.byBot && st.isActor && x.set.MoveLimit > 0 && !x.realTime && st.thinking == 0 {
-			at(x.wall(st.turnStart + x.set.MoveLimit)) // (a thinking bot's answer wakes the match)
+		if x.bound(i) && st.thinking == 0 { // (a thinking bot's answer wakes the match)
+			due := st.turnStart + x.set.MoveLimit
+			if x.set.Correspondence {
+				due, _ = x.corrDue(st, clock) // (the next day off begins then, or the bot plays)
+			}
+			at(x.wall(due))
 		}
 	}
 	if x.realTime {
@@ -542,16 +564,21 @@ func (x *Match) recorded(next engine.State, r engine.Record, evs []engine.Event,
 
 // replay builds a state from a setup and a stored log.
 func replay(g engine.Game, setup engine.Setup, log [][]byte) (engine.State, engine.Millis, error) {
-	s, last, _, err := replayAll(g, setup, log)
+	s, last, _, err := replayAll(g, setup, log, nil)
 	return s, last, err
 }
 
 // replayAll builds a state from a setup and a stored log, and says how many
 // records it replayed: all of them, or those before the one that failed.
-func replayAll(g engine.Game, setup engine.Setup, log [][]byte) (engine.State, engine.Millis, int, error) {
+// each, if not nil, is shown the state as it is set up (with no record),
+// then after each record.
+func replayAll(g engine.Game, setup engine.Setup, log [][]byte, each func(engine.State, *engine.Record)) (engine.State, engine.Millis, int, error) {
 	s, err := g.New(setup)
 	if err != nil {
 		return nil, 0, 0, err
+	}
+	if each != nil {
+		each(s, nil)
 	}
 	var last engine.Millis
 	for i, raw := range log {
@@ -563,6 +590,9 @@ func replayAll(g engine.Game, setup engine.Setup, log [][]byte) (engine.State, e
 			return s, last, i, errors.New("record " + strconv.Itoa(i+1) + ": " + err.Error())
 		}
 		last = r.At
+		if each != nil {
+			each(s, &r)
+		}
 	}
 	return s, last, len(log), nil
 }
@@ -599,19 +629,25 @@ func (x *Match) finishIfOver(now time.Time) {
 	x.mgr.ended(x)
 }
 
-// trackActors notes when each seat's turn began.
+// trackActors notes when each seat's turn began, after a record of actor
+// (engine.Spectator: of nobody, or no record) at x.lastAt; at a
+// correspondence table, a human seat whose turn ends, or begins again
+// because it acted, has spent the days off its turn took. Replaying the
+// log through it gives each seat's turn and days off again (see newMatch):
+// it reads nothing but the state, the record and the table's settings.
 func (x *Match) trackActors(actor engine.Seat) {
 	var actors []engine.Seat
 	if x.rec.Status == store.Running {
 		actors = x.state.Actors()
 	}
 	for i, st := range x.seats {
-		is := false
-		for _, a := range actors {
-			if int(a) == i {
-				is = true
-				break
-			}
+		is := slices.Contains(actors, engine.Seat(i))
+		ends := st.isActor && (!is || engine.Seat(i) == actor)
+		if ends && x.set.Correspondence && x.rec.Seats[i].Kind == Human {
+			st.daysOff -= x.daysUsed(st, x.lastAt)
+		}
+		if ends || !st.isActor {
+			st.told = 0
 		}
 		if is && (!st.isActor || engine.Seat(i) == actor) {
 			st.turnStart = x.lastAt

@@ -478,10 +478,12 @@ func seatsOf(holders []string, account string) []engine.Seat {
 // and with a socket open on the match (on this node or another). A match
 // that starts by itself waits for it, so that no clock runs while a player
 // is still in the lobby or has not opened their invite yet; a match with no
-// human seat has everyone here from the start.
+// human seat has everyone here from the start. A correspondence table
+// needs every human seat joined, and no socket: its players come by one at
+// a time, and have days for a move.
 func (x *Match) everyoneHere() bool {
 	for i, s := range x.rec.Seats {
-		if s.Kind == Human && (!s.Joined || x.seats[i].sub == nil) {
+		if s.Kind == Human && (!s.Joined || x.seats[i].sub == nil && !x.set.Correspondence) {
 			return false
 		}
 	}

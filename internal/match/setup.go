@@ -63,8 +63,16 @@ type CreateRequest struct {
 	// MoveLimitMs: a human who has not acted this long after their turn
 	// began has the move played by their seat's bot (turn-based and
 	// simultaneous games). 0: no limit; nil: the default of the game's
-	// timing.
+	// timing. At a correspondence table: 1, 2, 3 or 7 days ([Day]), one
+	// day if nil.
 	MoveLimitMs *int64 `json:"move_limit_ms,omitempty"`
+	// Clock is [ClockLive] (or empty) for a table where people play
+	// together, [ClockCorrespondence] for one played a move at a time
+	// over days (see correspondence.go).
+	Clock string `json:"clock,omitempty"`
+	// DaysOff are each player's days off at a correspondence table, 0 to
+	// [MaxDaysOff]; nil: [DefaultDaysOff].
+	DaysOff *int `json:"days_off,omitempty"`
 	// BotDelayMs is how long bots wait before each move in games that are
 	// not real-time, so that people can follow. Real-time bots act at their
 	// own modelled pace.
@@ -94,6 +102,10 @@ type settings struct {
 	BotDelay      engine.Millis `json:"bot_delay_ms,omitempty"`
 	AutoStart     bool          `json:"auto_start,omitempty"`
 	Hints         bool          `json:"hints,omitempty"`
+	// Correspondence: a table played over days, each player with DaysOff
+	// (see correspondence.go).
+	Correspondence bool `json:"correspondence,omitempty"`
+	DaysOff        int  `json:"days_off,omitempty"`
 	// BotSeed seeds the bots' own randomness. It is not the match seed, so
 	// that no bot can foresee a draw.
 	BotSeed uint64 `json:"bot_seed"`
@@ -159,11 +171,15 @@ type Chance struct {
 
 // SettingsSummary are a match's timers as chosen at creation.
 type SettingsSummary struct {
-	TakeoverAfterMs int64 `json:"takeover_after_ms"`
-	MoveLimitMs     int64 `json:"move_limit_ms"`
-	BotDelayMs      int64 `json:"bot_delay_ms"`
-	AutoStart       bool  `json:"auto_start"`
-	Hints           bool  `json:"hints"`
+	// Clock is [ClockLive] or [ClockCorrespondence]; DaysOff are each
+	// player's days off at a correspondence table (0 at a live one).
+	Clock           string `json:"clock"`
+	TakeoverAfterMs int64  `json:"takeover_after_ms"`
+	MoveLimitMs     int64  `json:"move_limit_ms"`
+	DaysOff         int    `json:"days_off"`
+	BotDelayMs      int64  `json:"bot_delay_ms"`
+	AutoStart       bool   `json:"auto_start"`
+	Hints           bool   `json:"hints"`
 }
 
 // SeatSummary is one seat as the lobby sees it.
@@ -186,6 +202,12 @@ type SeatSummary struct {
 	// PlayedBy is "human" or "bot": who plays the seat now (a human seat is
 	// played by its bot while its human is away).
 	PlayedBy string `json:"played_by"`
+	// At a correspondence table, known when live: Deadline is when the
+	// seat's move is due, while it must move (its bot plays the move then
+	// if its player has no day off left, else a day off begins), and
+	// DaysOffLeft the days off its human has left.
+	Deadline    *time.Time `json:"deadline,omitempty"`
+	DaysOffLeft *int       `json:"days_off_left,omitempty"`
 }
 
 // Summarize describes a stored match, as the lobby lists it.
@@ -199,7 +221,7 @@ func summarize(m *store.Match, opts engine.Options) Summary {
 		ID: m.ID, Game: m.Game, Players: m.Setup.Players, Options: opts, Status: m.Status,
 		Seq: uint64(m.Records), Clock: m.Clock, CreatedAt: m.Created, Outcome: m.Outcome, Reason: decodeReason(m.Reason),
 		Settings: SettingsSummary{
-			TakeoverAfterMs: int64(st.TakeoverAfter), MoveLimitMs: int64(st.MoveLimit),
+			Clock: st.clockSpec(), TakeoverAfterMs: int64(st.TakeoverAfter), MoveLimitMs: int64(st.MoveLimit), DaysOff: st.DaysOff,
 			BotDelayMs: int64(st.BotDelay), AutoStart: st.AutoStart, Hints: st.Hints,
 		},
 	}
@@ -378,6 +400,9 @@ func prepare(g engine.Game, req CreateRequest, now time.Time) (*store.Match, *Cr
 	}
 	if req.Hints != nil {
 		st.Hints = *req.Hints
+	}
+	if err := correspondence(info, req, &st); err != nil {
+		return nil, nil, err
 	}
 	raw, _ := json.Marshal(st)
 	m := &store.Match{

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"sortie/engine"
 	"sortie/internal/store"
@@ -102,10 +103,15 @@ type Message struct {
 	Team *int   `json:"team,omitempty"`
 }
 
-// Deadline is when seat Seat's move limit runs out, in match time.
+// Deadline is when seat Seat's move limit runs out, in match time. At a
+// correspondence table By says it as a wall time, and DaysOffLeft how many
+// days off the seat's player has left: At and By move a day on for each
+// day off they begin to spend.
 type Deadline struct {
-	Seat engine.Seat   `json:"seat"`
-	At   engine.Millis `json:"at"`
+	Seat        engine.Seat   `json:"seat"`
+	At          engine.Millis `json:"at"`
+	By          *time.Time    `json:"by,omitempty"`
+	DaysOffLeft *int          `json:"days_off_left,omitempty"`
 }
 
 // frame is what a change of the match looks like before it is encoded for
@@ -164,6 +170,15 @@ func (f *frame) encode(s engine.Seat, view, patch, drop []byte, legal []engine.A
 			b = strconv.AppendInt(b, int64(d.Seat), 10)
 			b = append(b, `,"at":`...)
 			b = strconv.AppendInt(b, int64(d.At), 10)
+			if d.By != nil {
+				b = append(b, `,"by":"`...)
+				b = d.By.AppendFormat(b, time.RFC3339Nano)
+				b = append(b, '"')
+			}
+			if d.DaysOffLeft != nil {
+				b = append(b, `,"days_off_left":`...)
+				b = strconv.AppendInt(b, int64(*d.DaysOffLeft), 10)
+			}
 			b = append(b, '}')
 		}
 	}

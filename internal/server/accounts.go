@@ -924,6 +924,9 @@ func (s *Server) rematch(w http.ResponseWriter, r *http.Request) {
 	req := match.CreateRequest{Game: old.Game, Players: old.Players, Options: old.Options, BotDelayMs: old.Settings.BotDelayMs,
 		TakeoverAfterMs: &old.Settings.TakeoverAfterMs, MoveLimitMs: &old.Settings.MoveLimitMs, AutoStart: true,
 		Owner: string(s.clientOf(r)), Account: me}
+	if old.Settings.Clock == match.ClockCorrespondence {
+		req.Clock, req.DaysOff = old.Settings.Clock, &old.Settings.DaysOff
+	}
 	for _, st := range old.Seats {
 		sr := match.SeatRequest{Kind: st.Kind, Bot: st.Bot, Name: st.Name}
 		if st.Kind == match.Human && !st.Deleted {

@@ -78,6 +78,8 @@ var statusOf = map[string]int{
 	match.CodeHintsClock:    http.StatusConflict,
 	match.CodeHintBusy:      http.StatusTooManyRequests,
 	match.CodeNoReview:      http.StatusConflict,
+
+	match.CodeNoCorrespondence: http.StatusBadRequest,
 }
 
 // ErrorBody is the JSON of every refused request: {"error":{"code","message"}}.
@@ -188,6 +190,9 @@ type GameInfo struct {
 	Levels []string `json:"levels"`
 	// DefaultTimers are the time controls of a match created without any.
 	DefaultTimers match.Timers `json:"default_timers"`
+	// Correspondence is what the game's correspondence tables may have;
+	// absent for a real-time game, which has none.
+	Correspondence *match.Correspondence `json:"correspondence,omitempty"`
 }
 
 // levelNames are the difficulty levels the bot package may know; a level is
@@ -197,6 +202,7 @@ var levelNames = []string{"easy", "medium", "hard"}
 func gameInfo(g engine.Game) GameInfo {
 	gi := GameInfo{Info: g.Info(), Bots: []string{}, Levels: []string{}}
 	gi.DefaultTimers = match.DefaultTimers(gi.Timing)
+	gi.Correspondence = match.CorrespondenceFor(gi.Timing)
 	for _, p := range bot.Policies(g) {
 		gi.Bots = append(gi.Bots, p.Name())
 	}

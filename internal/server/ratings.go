@@ -301,7 +301,10 @@ func (s *Server) seatPlayers(sum match.Summary, res engine.Result) ([]string, st
 	if err != nil {
 		return nil, UnratedGame
 	}
-	if sum.Settings.TakeoverAfterMs <= 0 || g.Info().Timing != engine.RealTime && sum.Settings.MoveLimitMs <= 0 {
+	// (A correspondence table hands no seat to its bot for a closed page:
+	// its move limit, in days, is its clock.)
+	corr := sum.Settings.Clock == match.ClockCorrespondence
+	if !corr && sum.Settings.TakeoverAfterMs <= 0 || g.Info().Timing != engine.RealTime && sum.Settings.MoveLimitMs <= 0 {
 		return nil, UnratedNoClock
 	}
 	if sum.Settings.Hints {

@@ -228,6 +228,11 @@ type Config struct {
 	// only at ExpireOpen). Such matches are also the first to end, oldest
 	// first, when the matches in memory near MaxLive.
 	ExpireLonely time.Duration
+	// ExpireCorrespondence: an open correspondence table nobody started
+	// expires this long after its creation (a week by default; negative:
+	// never); those nobody but their creator joined are ended first near
+	// MaxLive all the same.
+	ExpireCorrespondence time.Duration
 
 	// overflowConns is how many connections over a cap are let in for
 	// /healthz and /metrics alone (set by withDefaults).
@@ -300,7 +305,7 @@ func New(cfg Config) (*Server, error) {
 	mc := match.Config{
 		Store: s.store, Bus: bus.NewLocal(), Games: cfg.Games, Logger: cfg.Logger, ClockSpeed: cfg.ClockSpeed,
 		MaxLive: cfg.MaxLive, Linger: cfg.Linger, Buffer: cfg.SocketBuffer, Hooks: s.metrics.hooks(s.ended, s.matchLoaded),
-		ExpireOpen: cfg.ExpireOpen, ExpireLonely: cfg.ExpireLonely, AbandonAfter: cfg.AbandonAfter, Retain: cfg.Retain, ClockSave: cfg.ClockSave,
+		ExpireOpen: cfg.ExpireOpen, ExpireLonely: cfg.ExpireLonely, ExpireCorrespondence: cfg.ExpireCorrespondence, AbandonAfter: cfg.AbandonAfter, Retain: cfg.Retain, ClockSave: cfg.ClockSave,
 		BotSearches: cfg.BotSearches, Reviews: cfg.Reviews,
 	}
 	if err := s.joinCluster(&mc); err != nil {

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -600,6 +601,24 @@ func (x *texts) duration(ms float64) string {
 		return x.t("time.h", p{"n": h})
 	}
 	return x.tn("time.day", secs/86400)
+}
+
+// when says an instant in zone as the web page's fmtWhen does: English as
+// in Britain ("Tue 1 Dec, 14:05"), French with "1er" for the first of the
+// month and the hour written "14 h 05" ("mar. 1er déc. à 14 h 05").
+func (x *texts) when(at time.Time, zone *time.Location) string {
+	at = at.In(zone)
+	if x.lang == "fr" {
+		days := [...]string{"dim.", "lun.", "mar.", "mer.", "jeu.", "ven.", "sam."}
+		months := [...]string{"janv.", "févr.", "mars", "avr.", "mai", "juin", "juil.", "août", "sept.", "oct.", "nov.", "déc."}
+		day := strconv.Itoa(at.Day())
+		if day == "1" {
+			day = "1er"
+		}
+		return fmt.Sprintf("%s %s %s à %d\u00a0h\u00a0%02d", days[at.Weekday()], day, months[at.Month()-1], at.Hour(), at.Minute())
+	}
+	months := [...]string{"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sept", "Oct", "Nov", "Dec"}
+	return fmt.Sprintf("%s %d %s, %02d:%02d", at.Format("Mon"), at.Day(), months[at.Month()-1], at.Hour(), at.Minute())
 }
 
 // jsString writes a value as JavaScript's String() does, so that sentences

@@ -111,7 +111,8 @@ type model struct {
 	replaced   bool // the seat was opened elsewhere: /back plays it here again
 	fatal      error
 	talk       talk
-	speed      float64 // of the clock between messages (0: stopped)
+	speed      float64        // of the clock between messages (0: stopped)
+	zone       *time.Location // where deadlines are said (nil: the machine's)
 	w, h       int
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -100,11 +101,15 @@ func (m *model) header(c *ctx, w int) []string {
 		}
 	}
 	parts := []string{title, m.tx.t("status." + m.status)}
-	if m.info.Timing == engine.RealTime || m.status == "running" {
+	corr := m.correspondence()
+	if !corr && (m.info.Timing == engine.RealTime || m.status == "running") {
 		parts = append(parts, m.tx.t("match.clock", p{"time": fmtClock(c.clock)}))
 	}
-	// The server says when each seat's move limit runs out.
-	if m.status == "running" {
+	// The server says when each seat's move limit runs out: at a
+	// correspondence table, a date and time in the player's time zone.
+	if m.status == "running" && corr {
+		parts = append(parts, m.dueDates()...)
+	} else if m.status == "running" {
 		for _, d := range m.deadlines {
 			left := fmtClock(int64(d.At) - c.clock)
 			if int(d.Seat) == m.seat {
@@ -124,6 +129,47 @@ func (m *model) header(c *ctx, w int) []string {
 	lines = append(lines, wrap(st.Render(turn), w)...)
 	lines = append(lines, wrap(m.seatsLine(c), w)...)
 	return lines
+}
+
+// correspondence reports whether the match is a correspondence table: its
+// human seats say their days off left.
+func (m *model) correspondence() bool {
+	for _, st := range m.seats {
+		if st.DaysOffLeft != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// dueDates says, as the web page does, by when each seat that must move
+// has to, the player's own first with their days off left.
+func (m *model) dueDates() []string {
+	zone := m.zone
+	if zone == nil {
+		zone = time.Local
+	}
+	var mine, others []string
+	for _, d := range m.deadlines {
+		if d.By == nil {
+			continue
+		}
+		when := m.tx.when(*d.By, zone)
+		if int(d.Seat) != m.seat {
+			others = append(others, m.tx.t("deadline.theirs", p{"name": m.name(int(d.Seat)), "when": when}))
+			continue
+		}
+		s := m.tx.t("deadline.yours", p{"when": when})
+		switch {
+		case d.DaysOffLeft == nil:
+		case *d.DaysOffLeft > 0:
+			s += " · " + m.tx.tn("deadline.daysOff", *d.DaysOffLeft)
+		default:
+			s += " · " + m.tx.t("deadline.noDaysOff")
+		}
+		mine = append(mine, s)
+	}
+	return append(mine, others...)
 }
 
 // turnText says whose turn it is, as the web page's turn line does.

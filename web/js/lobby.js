@@ -14,6 +14,7 @@ import {MyGames} from './mygames.js';
 import {wantSave, savingWanted, dropIntent, guestSeats, saveProgress} from './progress.js';
 import {inviteFriend} from './friends.js';
 import {PlayNow} from './playnow.js';
+import {isCorrespondence, dueLine} from './deadline.js';
 
 export {botName};
 
@@ -175,7 +176,11 @@ export class Lobby {
     for (const o of g.options || []) opts[o.key] = o.default;
     const players = g.min_players;
     const timers = g.default_timers || {};
-    this.form = {players, options: opts, seats: [], botDelay: BOT_PACE, moveLimit: timers.move_limit_ms || 0, takeover: timers.takeover_after_ms || 0};
+    // A correspondence table (turn-based and simultaneous games): a move
+    // limit in days, and days off for each player.
+    const corr = g.correspondence || {};
+    this.form = {players, options: opts, seats: [], botDelay: BOT_PACE, moveLimit: timers.move_limit_ms || 0, takeover: timers.takeover_after_ms || 0,
+      clock: 'live', corrLimit: (corr.move_limits_ms || [])[0] || 0, daysOff: corr.days_off || 0};
     this.fitSeats();
   }
 
@@ -295,10 +300,17 @@ export class Lobby {
   drawTimers() {
     const g = this.game, f = this.form, usual = g.default_timers || {};
     const realTime = g.timing === 'real_time';
-    return h('details', {class: 'advanced'},
+    const corr = g.correspondence && f.clock === 'correspondence';
+    // (Open or closed, it stays so through redraws and another game.)
+    return h('details', {class: 'advanced', open: this.advancedOpen || null, ontoggle: (e) => { this.advancedOpen = e.target.open; }},
       h('summary', {}, t('lobby.advanced')),
       realTime ? h('p', {class: 'help'}, t('lobby.realTimeNote')) : [
-        timerField('move-limit', t('lobby.moveLimit'), f.moveLimit, MOVE_LIMITS, usual.move_limit_ms || 0, t('lobby.noLimit'), (v) => { f.moveLimit = v; }),
+        g.correspondence ? h('div', {class: 'field'},
+          h('label', {for: 'clock'}, t('lobby.clock')),
+          h('select', {id: 'clock', onchange: (e) => { f.clock = e.target.value; this.draw(); document.getElementById('clock')?.focus(); }},
+            h('option', {value: 'live', selected: !corr}, t('lobby.clockLive')),
+            h('option', {value: 'correspondence', selected: corr}, t('lobby.clockCorr')))) : null,
+        corr ? this.drawCorrespondence() : timerField('move-limit', t('lobby.moveLimit'), f.moveLimit, MOVE_LIMITS, usual.move_limit_ms || 0, t('lobby.noLimit'), (v) => { f.moveLimit = v; }),
         timerField('bot-delay', t('lobby.botDelay'), f.botDelay, PACES, BOT_PACE, t('lobby.noPause'), (v) => { f.botDelay = v; }),
         // Hints: on by default at a table of one person and bots, as the
         // server decides; a table that allows them is not rated.
@@ -309,7 +321,28 @@ export class Lobby {
           h('label', {for: 'opt-hints'}, t('lobby.hints')),
           h('small', {id: 'opt-hints-help', class: 'help'}, t('lobby.hintsHelp'))),
       ],
-      timerField('takeover', t('lobby.takeover'), f.takeover, TAKEOVERS, usual.takeover_after_ms || 0, t('lobby.never'), (v) => { f.takeover = v; }));
+      // A correspondence table never hands a seat over for a closed page.
+      corr ? null : timerField('takeover', t('lobby.takeover'), f.takeover, TAKEOVERS, usual.takeover_after_ms || 0, t('lobby.never'), (v) => { f.takeover = v; }));
+  }
+
+  // drawCorrespondence offers a correspondence table's move limit (the
+  // days the server allows) and each player's days off.
+  drawCorrespondence() {
+    const c = this.game.correspondence, f = this.form;
+    const limits = c.move_limits_ms || [];
+    return [
+      h('div', {class: 'field'}, h('label', {for: 'corr-limit'}, t('lobby.corrLimit')),
+        h('select', {id: 'corr-limit', onchange: (e) => { f.corrLimit = +e.target.value; }},
+          limits.map((ms, i) => {
+            const text = fmtDuration(ms);
+            return h('option', {value: ms, selected: ms === f.corrLimit}, i === 0 ? t('lobby.default', {time: text}) : text);
+          }))),
+      h('div', {class: 'field'}, h('label', {for: 'days-off'}, t('lobby.daysOff')),
+        h('input', {id: 'days-off', type: 'number', min: 0, max: c.max_days_off, step: 1, value: f.daysOff, inputmode: 'numeric',
+          'aria-describedby': 'days-off-help',
+          onchange: (e) => { f.daysOff = Math.max(0, Math.min(c.max_days_off, Math.round(+e.target.value) || 0)); e.target.value = f.daysOff; }}),
+        h('small', {id: 'days-off-help', class: 'help'}, t('lobby.daysOffHelp'))),
+    ];
   }
 
   // drawInviteBox opens an invite link pasted by a friend: a whole link, a
@@ -382,9 +415,10 @@ export class Lobby {
 
   async create() {
     const g = this.game, f = this.form;
+    const corr = g.correspondence && f.clock === 'correspondence';
     const req = {
-      game: g.id, players: f.players, options: f.options, auto_start: true,
-      bot_delay_ms: f.botDelay, move_limit_ms: f.moveLimit, takeover_after_ms: f.takeover,
+      game: g.id, players: f.players, options: f.options, auto_start: true, bot_delay_ms: f.botDelay,
+      ...(corr ? {clock: 'correspondence', move_limit_ms: f.corrLimit, days_off: f.daysOff} : {move_limit_ms: f.moveLimit, takeover_after_ms: f.takeover}),
       ...(f.hints != null ? {hints: f.hints} : {}),
       seats: f.seats.map((st) => ({kind: st.kind, bot: st.bot, name: st.name.trim()})),
     };
@@ -490,14 +524,18 @@ export class Lobby {
       const humans = (m.seats || []).filter((st) => st.kind === 'human');
       const me = (m.seats || [])[+seat];
       const others = humans.filter((st) => st !== me);
-      if (me && !me.connected && others.length && others.every((st) => st.joined && st.connected)) return t('lobby.mineWaitsForYou');
-      return t('lobby.mineHere', {here: humans.filter((st) => st.joined && st.connected).length, total: humans.length});
+      // A correspondence table waits for its players to join, not to be
+      // on its page.
+      const here = (st) => st.joined && (st.connected || isCorrespondence(m));
+      if (me && !here(me) && others.length && others.every(here)) return t('lobby.mineWaitsForYou');
+      return t('lobby.mineHere', {here: humans.filter(here).length, total: humans.length});
     }
     if (m.status === 'finished') {
       const w = (m.outcome && m.outcome.winners) || [];
       return w.length ? t('lobby.won', {names: w.map((x) => names[x] || t('seat.n', {n: x + 1})).join(', ')}) : t('end.noWinner');
     }
     if (ENDED.includes(m.status)) return endedText(m.status, m.reason);
+    if (m.status === 'running' && isCorrespondence(m)) return dueLine(m, (s) => s === +seat, (s) => names[s]);
     return '';
   }
 

@@ -19,6 +19,7 @@ import {currentMe} from './session.js';
 import {inviteFriend} from './friends.js';
 import {HintPanel, drawHintsUsed} from './hints.js';
 import {ReviewPanel, decisionNote} from './review.js';
+import {isCorrespondence, deadlineText, daysOffText, paceText} from './deadline.js';
 
 // Retry delays after a dropped connection, in milliseconds.
 const RETRY = [500, 1000, 2000, 4000, 8000, 10000];
@@ -526,7 +527,12 @@ export class MatchPage {
       // A match made in the lobby starts when every player has it open
       // (the server's auto_start): say who is not here yet.
       const away = humans.filter((s) => !s.joined || !s.connected);
-      if (this.summary.settings && this.summary.settings.auto_start) {
+      if (this.summary.settings && this.summary.settings.auto_start && isCorrespondence(this.summary)) {
+        // A correspondence table starts once everyone has joined, pages
+        // open or not.
+        const out = humans.filter((s) => !s.joined);
+        text = out.length ? t('deadline.waitingJoin', {names: list(out.map((s) => this.name(s.seat)))}) : t('match.starting');
+      } else if (this.summary.settings && this.summary.settings.auto_start) {
         text = away.length ? t('match.waitingHere', {names: list(away.map((s) => this.name(s.seat)))}) : t('match.starting');
       } else {
         text = t('match.waitingJoin', {joined: humans.filter((s) => s.joined).length, total: humans.length});
@@ -584,7 +590,8 @@ export class MatchPage {
     const seatChance = (seat) => chances.find((c) => c.seats.length === 1 && c.seats[0] === seat);
     const team = chances.find((c) => c.seats.length > 1);
     fill(this.el.seatsBox, h('h2', {id: 'seats-h'}, t('match.players')),
-      h('p', {class: 'muted rated-line', id: 'rated-line'}, sum.rated ? t('table.rated') : t('table.unrated'), team ? ' · ' + pct(team) : ''),
+      h('p', {class: 'muted rated-line', id: 'rated-line'}, sum.rated ? t('table.rated') : t('table.unrated'), team ? ' · ' + pct(team) : '',
+        isCorrespondence(sum) ? ' · ' + paceText(sum.settings) : ''),
       this.seatControls(),
       h('ul', {class: 'seat-list'}, this.seats.map((st) => h('li', {
         class: 'seat' + (actors.includes(st.seat) && this.msg.status === 'running' ? ' acting' : '') + (st.seat === this.seat ? ' me' : ''),
@@ -765,6 +772,7 @@ export class MatchPage {
 
   drawClock() {
     if (!this.msg || !this.el) return;
+    if (isCorrespondence(this.summary)) { this.drawDeadlines(); return; }
     const parts = [];
     const realTime = this.info.timing === 'real_time';
     if (realTime || this.msg.status === 'running') parts.push(t('match.clock', {time: fmtClock(this.currentClock())}));
@@ -779,6 +787,24 @@ export class MatchPage {
     if (this.mod.tick) {
       try { this.mod.tick(this.el.board, this.ctx()); } catch (e) { console.warn(e); }
     }
+  }
+
+  // drawDeadlines says, at a correspondence table, when each seat that must
+  // move has to, in the reader's time zone, and the reader's days off
+  // left; its match clock (the time since the start) says nothing to
+  // anyone.
+  drawDeadlines() {
+    const parts = [];
+    if (this.msg.status === 'running') {
+      const due = (this.msg.deadlines || []).filter((d) => d.by);
+      due.sort((a, b) => Number(b.seat === this.seat) - Number(a.seat === this.seat));
+      for (const d of due) {
+        const mine = d.seat === this.seat;
+        parts.push(deadlineText(d.by, mine, this.name(d.seat)) + (mine && d.days_off_left != null ? ' · ' + daysOffText(d.days_off_left) : ''));
+      }
+    }
+    const text = parts.join(' · ');
+    if (this.el.clock.textContent !== text) this.el.clock.textContent = text;
   }
 
   // ---- the log ----

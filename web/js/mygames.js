@@ -10,6 +10,7 @@ import {h, fill, toast} from './ui.js';
 import {seatNames} from './names.js';
 import {ENDED, endedText} from './ended.js';
 import {icon} from '/pieces/common.js';
+import {isCorrespondence, dueLine} from './deadline.js';
 
 // How many finished matches the list shows.
 const FINISHED_SHOWN = 10;
@@ -83,8 +84,11 @@ export class MyGames {
   playingItem(mm) {
     const m = mm.match, seat = mm.seats[0];
     const names = seatNames(m.seats || []);
+    // A correspondence table says by when each move is due, and whom it
+    // waits for then.
+    const due = m.status === 'running' && isCorrespondence(m) ? dueLine(m, (s) => mm.seats.includes(s), (s) => names[s]) : '';
     let where;
-    if (mm.your_turn) where = null;
+    if (mm.your_turn || due) where = null;
     else if (m.status === 'open') {
       const humans = (m.seats || []).filter((st) => st.kind === 'human');
       where = t('mygames.waitingPlayers', {here: humans.filter((st) => st.joined).length, total: humans.length});
@@ -98,6 +102,7 @@ export class MyGames {
       mm.your_turn ? h('span', {class: 'badge turn-badge'}, icon('next'), ' ', t('mygames.yourTurnBadge')) : h('span', {class: 'badge'}, t('status.' + m.status)), ' ',
       with_.length ? h('span', {class: 'seats-list'}, t('mygames.with', {names: list(with_)})) : null, ' ',
       where ? h('span', {class: 'my-where'}, where) : null,
+      due ? h('span', {class: 'my-deadline'}, due) : null,
       h('span', {class: 'actions'},
         h('a', {class: 'button' + (mm.your_turn ? ' primary' : ''), 'data-key': 'my-play-' + m.id, href: '/play/' + m.id + '?seat=' + seat},
           mm.your_turn ? t('mygames.play') : t('lobby.resume'), context(game, with_))));
