@@ -161,5 +161,9 @@ func TestLobbyOffersHints(t *testing.T) {
 	if got := js[string](p, `(document.querySelector('label[for="opt-hints"]') || {}).textContent || ''`); got != "Hints at the table" {
 		t.Errorf("the switch is labelled %q", got)
 	}
+	// It closes the section, after the clocks, not between them.
+	if !js[bool](p, `(() => { const f = document.querySelectorAll('details.advanced .field'); return f.length > 1 && !!f[f.length - 1].querySelector('#opt-hints'); })()`) {
+		t.Error("the hints switch sits among the time controls")
+	}
 	p.checkErrors()
 }

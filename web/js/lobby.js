@@ -312,17 +312,18 @@ export class Lobby {
             h('option', {value: 'correspondence', selected: corr}, t('lobby.clockCorr')))) : null,
         corr ? this.drawCorrespondence() : timerField('move-limit', t('lobby.moveLimit'), f.moveLimit, MOVE_LIMITS, usual.move_limit_ms || 0, t('lobby.noLimit'), (v) => { f.moveLimit = v; }),
         timerField('bot-delay', t('lobby.botDelay'), f.botDelay, PACES, BOT_PACE, t('lobby.noPause'), (v) => { f.botDelay = v; }),
-        // Hints: on by default at a table of one person and bots, as the
-        // server decides; a table that allows them is not rated.
-        h('div', {class: 'field check'},
-          h('input', {id: 'opt-hints', type: 'checkbox', 'aria-describedby': 'opt-hints-help',
-            checked: f.hints != null ? f.hints : f.seats.filter((st) => st.kind === 'human').length === 1,
-            onchange: (e) => { f.hints = e.target.checked; }}),
-          h('label', {for: 'opt-hints'}, t('lobby.hints')),
-          h('small', {id: 'opt-hints-help', class: 'help'}, t('lobby.hintsHelp'))),
       ],
       // A correspondence table never hands a seat over for a closed page.
-      corr ? null : timerField('takeover', t('lobby.takeover'), f.takeover, TAKEOVERS, usual.takeover_after_ms || 0, t('lobby.never'), (v) => { f.takeover = v; }));
+      corr ? null : timerField('takeover', t('lobby.takeover'), f.takeover, TAKEOVERS, usual.takeover_after_ms || 0, t('lobby.never'), (v) => { f.takeover = v; }),
+      // Hints come after the clocks (a game whose clock runs has none):
+      // on by default at a table of one person and bots, as the server
+      // decides; a table that allows them is not rated.
+      realTime ? null : h('div', {class: 'field check'},
+        h('input', {id: 'opt-hints', type: 'checkbox', 'aria-describedby': 'opt-hints-help',
+          checked: f.hints != null ? f.hints : f.seats.filter((st) => st.kind === 'human').length === 1,
+          onchange: (e) => { f.hints = e.target.checked; }}),
+        h('label', {for: 'opt-hints'}, t('lobby.hints')),
+        h('small', {id: 'opt-hints-help', class: 'help'}, t('lobby.hintsHelp'))));
   }
 
   // drawCorrespondence offers a correspondence table's move limit (the
