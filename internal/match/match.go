@@ -132,6 +132,7 @@ type seat struct {
 	away      engine.Millis // match clock when the human left (or the clock resumed)
 	isActor   bool
 	turnStart engine.Millis // match clock when the seat's turn began
+	turnSeq   int           // the log's length when the seat's turn began
 	refusals  int           // bot moves refused in a row
 	talk      bucket        // the pace of the seat's table talk
 }
@@ -597,6 +598,7 @@ func (x *Match) finishIfOver(now time.Time) {
 	}
 	x.log.Info("match finished", "records", x.seq, "summary", out.Summary)
 	x.mgr.ended(x)
+	x.noticeEnd()
 }
 
 // trackActors notes when each seat's turn began.
@@ -613,10 +615,14 @@ func (x *Match) trackActors(actor engine.Seat) {
 				break
 			}
 		}
-		if is && (!st.isActor || engine.Seat(i) == actor) {
-			st.turnStart = x.lastAt
+		began := is && (!st.isActor || engine.Seat(i) == actor)
+		if began {
+			st.turnStart, st.turnSeq = x.lastAt, int(x.seq)
 		}
 		st.isActor = is
+		if began {
+			x.noticeTurn(i)
+		}
 	}
 }
 

@@ -72,6 +72,7 @@ func (s *Server) accountRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/matches/{id}/seats/{seat}/take", s.needAccounts(s.takeSeat))
 	mux.HandleFunc("DELETE /api/matches/{id}/seats/{seat}/invitation", s.needAccounts(s.declineSeat))
 	mux.HandleFunc("POST /api/matches/{id}/rematch", s.needAccounts(s.rematch))
+	s.notifyRoutes(mux)
 }
 
 // withSessions loads the session of the requests that may use one: the
@@ -798,7 +799,12 @@ func (s *Server) invite(w http.ResponseWriter, r *http.Request) {
 		if blocked {
 			return nil // said as done, kept silent: a block is not told to whom it blocks
 		}
-		return s.accounts.Invite(ctx, store.Invitation{Match: x.ID(), Seat: int(body.Seat), Account: body.Player, From: me, Created: time.Now()})
+		inv := store.Invitation{Match: x.ID(), Seat: int(body.Seat), Account: body.Player, From: me, Created: time.Now()}
+		if err := s.accounts.Invite(ctx, inv); err != nil {
+			return err
+		}
+		s.invited(inv)
+		return nil
 	})
 	if err != nil {
 		writeError(w, accountError(err))
@@ -950,7 +956,10 @@ func (s *Server) rematch(w http.ResponseWriter, r *http.Request) {
 	for i, st := range req.Seats {
 		if st.Account != "" && st.Account != me {
 			if blocked, err := s.accounts.Blocks(ctx, st.Account, me); err == nil && !blocked {
-				_ = s.accounts.Invite(ctx, store.Invitation{Match: c.Match.ID, Seat: i, Account: st.Account, From: me, Created: time.Now()})
+				inv := store.Invitation{Match: c.Match.ID, Seat: i, Account: st.Account, From: me, Created: time.Now()}
+				if s.accounts.Invite(ctx, inv) == nil {
+					s.invited(inv)
+				}
 			}
 		}
 	}
