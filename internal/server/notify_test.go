@@ -6,6 +6,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -303,4 +304,213 @@ func subject(m mailtest.Mail) string {
 		return m.Header.Get("Subject")
 	}
 	return s
+}
+
+// Turning pushes on: only signed in, only with an endpoint on a push
+// service of the list (https, or a loopback host the list names) and keys
+// that can encrypt, never from another site's page, a few times an hour;
+// each refusal is a clear 400 (or 401, 403, 429) and stores nothing. The
+// devices are listed with the settings, and removed one by one; a device
+// whose push service says it is gone (410) is forgotten at the next push.
+func TestPushSubscriptions(t *testing.T) {
+	svc := pushtest.Start()
+	defer svc.Close()
+	e := newNotifyEnv(t, svc, nil)
+	ctx := context.Background()
+	ana := e.browser(addrA)
+	ana.mustSignIn(t, "ana@example.org")
+	good := svc.Subscribe()
+	post := func(b *browser, body map[string]any) error { return b.Do(ctx, "POST", "/api/me/push", "", body, nil) }
+	with := func(endpoint string) map[string]any {
+		b := good.JSON()
+		b["endpoint"] = endpoint
+		return b
+	}
+	devices := func() []server.Device {
+		var got server.NotificationSettings
+		if err := ana.Do(ctx, "GET", "/api/me/notifications", "", nil, &got); err != nil {
+			t.Fatal(err)
+		}
+		return got.Devices
+	}
+	if err := post(e.browser(addrB), good.JSON()); apiCode(err) != "signed_out" {
+		t.Fatalf("a subscription signed out: %v", err)
+	}
+	for _, c := range []struct{ what, endpoint string }{
+		{"a host not on the list", "https://push.evil.example/x"},
+		{"a private address", "https://10.0.0.1/push"},
+		{"plain http to a listed service", "http://fcm.googleapis.com/fcm/send/x"},
+		{"another port of a listed service", "https://fcm.googleapis.com:8443/fcm/send/x"},
+		{"a loopback address not listed", "http://127.0.0.2:9/push/x"},
+		{"a user in the URL", "https://me@fcm.googleapis.com/fcm/send/x"},
+		{"no URL", "fcm.googleapis.com"},
+	} {
+		err := post(ana, with(c.endpoint))
+		if apiCode(err) != server.CodeBadEndpoint {
+			t.Fatalf("%s (%s): %v, want 400 %s", c.what, c.endpoint, err, server.CodeBadEndpoint)
+		}
+		if !strings.Contains(err.Error(), "endpoint") {
+			t.Fatalf("%s: the refusal does not say what is wrong: %v", c.what, err)
+		}
+	}
+	bad := good.JSON()
+	bad["keys"] = map[string]string{"p256dh": "AAAA", "auth": good.Auth}
+	if err := post(ana, bad); apiCode(err) != server.CodeBadEndpoint {
+		t.Fatalf("keys that cannot encrypt: %v", err)
+	}
+	if n := len(devices()); n != 0 {
+		t.Fatalf("refused subscriptions left %d devices", n)
+	}
+	// From another site's page: refused.
+	r, _ := http.NewRequest("POST", e.public+"/api/me/push", strings.NewReader(`{}`))
+	r.Header.Set("Content-Type", "application/json")
+	r.Header.Set("Origin", "https://evil.example")
+	r.Header.Set("Sec-Fetch-Site", "cross-site")
+	if resp, err := ana.HTTP.Do(r); err != nil || resp.StatusCode != http.StatusForbidden {
+		t.Fatalf("a subscription from another site: %v %v", resp, err)
+	}
+	// A real one, and the same browser again: one device.
+	if err := post(ana, good.JSON()); err != nil {
+		t.Fatal(err)
+	}
+	if err := post(ana, good.JSON()); err != nil {
+		t.Fatal(err)
+	}
+	if ds := devices(); len(ds) != 1 || ds[0].Endpoint != good.Endpoint || ds[0].Service != svc.Host() {
+		t.Fatalf("devices: %+v", ds)
+	}
+	// Five in a burst, then a wait.
+	var err error
+	for range 4 {
+		if err = post(ana, svc.Subscribe().JSON()); err != nil {
+			break
+		}
+	}
+	if apiCode(err) != server.CodeTooManySubs {
+		t.Fatalf("the sixth subscription within minutes: %v", err)
+	}
+	ds := devices()
+	if len(ds) != 4 {
+		t.Fatalf("%d devices after 4 subscriptions allowed", len(ds))
+	}
+	// Removed by id, by endpoint; an unknown id is a 404.
+	if err := ana.Do(ctx, "DELETE", "/api/me/push/"+ds[3].ID, "", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := ana.Do(ctx, "DELETE", "/api/me/push/"+ds[3].ID, "", nil, nil); apiCode(err) != server.CodeNotFound {
+		t.Fatalf("removing a device twice: %v", err)
+	}
+	if err := ana.Do(ctx, "DELETE", "/api/me/push", "", map[string]string{"endpoint": ds[2].Endpoint}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := devices(); len(got) != 2 || got[0].ID != ds[0].ID || got[1].ID != ds[1].ID {
+		t.Fatalf("after removing two devices: %+v", got)
+	}
+	// The second device's browser dropped it: the service says 410 at the
+	// next push, and it is forgotten; the first still gets it.
+	second := &pushtest.Subscription{}
+	for _, s := range []*pushtest.Subscription{good} {
+		svc.Online(s)
+	}
+	second.ID = ds[1].Endpoint[strings.LastIndex(ds[1].Endpoint, "/")+1:]
+	svc.Gone(second)
+	bo := e.browser(addrB)
+	bo.mustSignIn(t, "bo@example.org")
+	cm, err := ana.Create(ctx, match.CreateRequest{Game: "testcards", Players: 2, TakeoverAfterMs: new(int64), MoveLimitMs: new(int64)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, b := range []*browser{ana, bo} {
+		if _, err := b.Join(ctx, cm.Match.ID, cm.Seats[i].Token, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := ana.Do(ctx, "POST", "/api/matches/"+cm.Match.ID+"/start", "", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	pushes(t, svc, good, 1)
+	if got := devices(); len(got) != 1 || got[0].ID != ds[0].ID {
+		t.Fatalf("a device gone (410) is still listed: %+v", got)
+	}
+}
+
+// A friend's invitation reaches the invited player (unless they took the
+// seat or declined meanwhile); the end of a match reaches its players who
+// were not at the table, saying who won.
+func TestNotifyInviteAndEnd(t *testing.T) {
+	svc := pushtest.Start()
+	defer svc.Close()
+	e := newNotifyEnv(t, svc, nil)
+	ctx := context.Background()
+	ana, bo, cy := e.browser(addrA), e.browser(addrB), e.browser("127.0.0.3")
+	ana.mustSignIn(t, "ana@example.org")
+	boMe, cyMe := bo.mustSignIn(t, "bo@example.org"), cy.mustSignIn(t, "cy@example.org")
+	bo.setLang(t, "Bo", "en")
+	boDev, cyDev, anaDev := bo.device(t, svc), cy.device(t, svc), ana.device(t, svc)
+	cm, err := ana.Create(ctx, match.CreateRequest{Game: "testcards", Players: 3, Options: map[string]string{"hand": "1"},
+		TakeoverAfterMs: new(int64), MoveLimitMs: new(int64)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Ana invites Bo and Cy; Cy declines within the delay.
+	for _, inv := range []struct {
+		seat int
+		id   string
+	}{{1, boMe.ID}, {2, cyMe.ID}} {
+		if err := ana.Do(ctx, "POST", "/api/matches/"+cm.Match.ID+"/invite", "", map[string]any{"seat": inv.seat, "player": inv.id}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := cy.Do(ctx, "DELETE", "/api/matches/"+cm.Match.ID+"/seats/2/invitation", "", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	got := pushes(t, svc, boDev, 1)
+	checkPush(t, got[0], "Invitation: Test cards", "Ana keeps a seat for you. Take it or decline it in My games.", "/play/"+cm.Match.ID, "invite-"+cm.Match.ID)
+	pushes(t, svc, cyDev, 0)
+	// Bo takes his seat, a guest the third; Ana hands hers to its bot and
+	// leaves; Bo plays to the end at the table.
+	if err := bo.Do(ctx, "POST", "/api/matches/"+cm.Match.ID+"/seats/1/take", "", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ana.Join(ctx, cm.Match.ID, cm.Seats[0].Token, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.c.Join(ctx, cm.Match.ID, cm.Seats[2].Token, "Dee"); err != nil {
+		t.Fatal(err)
+	}
+	pa, pb := ana.seat(t, cm.Match.ID, 0), bo.seat(t, cm.Match.ID, 1)
+	pd := e.dial(cm.Match.ID, cm.Seats[2].Token, 2)
+	if err := ana.Do(ctx, "POST", "/api/matches/"+cm.Match.ID+"/start", "", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := pa.conn.Leave(ctx); err != nil {
+		t.Fatal(err)
+	}
+	pa.close()
+	done := make(chan error, 2)
+	go func() { _, err := pb.play(ctx, newRand(7), playOptions{}); done <- err }()
+	go func() { _, err := pd.play(ctx, newRand(8), playOptions{}); done <- err }()
+	for range 2 {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	sum, err := ana.Match(ctx, cm.Match.ID)
+	if err != nil || sum.Outcome == nil {
+		t.Fatalf("the match's outcome: %+v %v", sum, err)
+	}
+	want := map[bool]string{true: "Vous avez gagné.", false: ""}[slices.Contains(sum.Outcome.Winners, 0)]
+	if want == "" {
+		var names []string
+		for _, w := range sum.Outcome.Winners {
+			names = append(names, sum.Seats[w].Name)
+		}
+		want = strings.Join(names, " et ") + map[bool]string{true: " a gagné.", false: " ont gagné."}[len(names) == 1]
+	}
+	got = pushes(t, svc, anaDev, 1)
+	checkPush(t, got[0], "Partie terminée\u00a0: Cartes de test", want, "/play/"+cm.Match.ID, "end-"+cm.Match.ID)
+	// Bo was at the table: no end for him.
+	pushes(t, svc, boDev, 1)
+	pb.close()
+	pd.close()
 }
