@@ -125,7 +125,8 @@ type Notifier struct {
 	log      *slog.Logger
 	push     *pusher
 	unsubKey []byte
-	names    map[string]engine.Text // each game's name
+	names    map[string]engine.Text   // each game's name
+	timing   map[string]engine.Timing // and how it uses time
 
 	mu      sync.Mutex
 	queue   []queued // events to queue as jobs
@@ -172,13 +173,13 @@ func New(ctx context.Context, c Config) (*Notifier, error) {
 		c.Node = "local"
 	}
 	n := &Notifier{c: c, st: c.Store, log: c.Logger, kick: make(chan struct{}, 1), freed: make(chan struct{}, 1),
-		subs: map[string]*rate.Limiter{}, names: map[string]engine.Text{}}
+		subs: map[string]*rate.Limiter{}, names: map[string]engine.Text{}, timing: map[string]engine.Timing{}}
 	for range c.Senders {
 		n.senders = append(n.senders, &sender{wake: make(chan struct{}, 1), told: map[string]toldTurn{}})
 	}
 	for _, g := range c.Games {
 		info := g.Info()
-		n.names[info.ID] = info.Name
+		n.names[info.ID], n.timing[info.ID] = info.Name, info.Timing
 	}
 	keys, err := vapidKeys(ctx, c.Store)
 	if err != nil {
@@ -575,7 +576,7 @@ func (n *Notifier) waiting(ctx context.Context, acct string) ([]waitingMatch, er
 			continue // (a match's seats come together: it is looked at once)
 		}
 		sum, err := n.c.Matches.Summary(ctx, h.Match.ID)
-		if err != nil || sum.Status != store.Running || !sum.Live {
+		if err != nil || sum.Status != store.Running || !sum.Live || !n.waitsForPlayers(sum) {
 			continue
 		}
 		for _, s := range sum.Seats {
@@ -622,6 +623,19 @@ func (n *Notifier) gameName(game, lang string) string {
 		return name
 	}
 	return game
+}
+
+// waitsForPlayers reports whether a match waits for a player away until
+// they come back, so that telling them it is their turn is worth it: a
+// table played by correspondence, or one with neither a move limit nor a
+// bot taking an absent seat over. A live table's move limit (90 s by
+// default) has the seat's bot play before a player told could come; a
+// real-time game has no turns.
+func (n *Notifier) waitsForPlayers(sum match.Summary) bool {
+	if n.timing[sum.Game] == engine.RealTime {
+		return false
+	}
+	return correspondence(sum) || sum.Settings.MoveLimitMs == 0 && sum.Settings.TakeoverAfterMs == 0
 }
 
 // correspondence reports whether a match is played by correspondence: its

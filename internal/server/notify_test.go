@@ -198,10 +198,12 @@ func TestNotifyYourTurn(t *testing.T) {
 	}
 	checkTurnMail(t, e, ana, mail, m1)
 
-	// Two more tables start while she is away: one push names the three
-	// matches waiting for her (the first table still does).
-	m2, m3 := newTable(day), newTable(0)
-	for _, id := range []string{m2, m3} {
+	// Three more tables start while she is away: one push names the three
+	// matches waiting for her (the first table still does; the live table
+	// with a move limit does not wait: its bot plays before she could
+	// come).
+	m2, m3, m4 := newTable(day), newTable(0), newTable(90_000)
+	for _, id := range []string{m2, m3, m4} {
 		if err := ana.Do(ctx, "POST", "/api/matches/"+id+"/start", "", nil, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -220,7 +222,7 @@ func TestNotifyYourTurn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(mail.Body, "/play/"+m2) || strings.Contains(mail.Body, "/play/"+m3) || !strings.Contains(mail.Body, "/play/"+m1) {
+	if !strings.Contains(mail.Body, "/play/"+m2) || strings.Contains(mail.Body, "/play/"+m3) || strings.Contains(mail.Body, "/play/"+m4) || !strings.Contains(mail.Body, "/play/"+m1) {
 		t.Fatalf("the second mail lists the matches by correspondence waiting (%s, %s), not the live one (%s):\n%s", m1, m2, m3, mail.Body)
 	}
 	// No more: each was told once.
