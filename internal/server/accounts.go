@@ -717,14 +717,26 @@ func (s *Server) exportMe(w http.ResponseWriter, r *http.Request) {
 		Match match.Summary `json:"match"`
 		Seat  int           `json:"seat"`
 	}
+	var notifications NotificationSettings
+	if n := s.notifier.Load(); n != nil {
+		set, err := n.Settings(ctx, a.ID)
+		if err == nil {
+			notifications, err = s.notificationSettings(ctx, a.ID, set)
+		}
+		if err != nil {
+			writeError(w, accountError(err))
+			return
+		}
+	}
 	out := struct {
-		Exported    time.Time             `json:"exported"`
-		Account     Me                    `json:"account"`
-		Passkeys    []account.PasskeyInfo `json:"passkeys"`
-		Relations   store.Relations       `json:"relations"`
-		Invitations []store.Invitation    `json:"invitations"`
-		Seats       []seat                `json:"seats"`
-	}{Exported: time.Now().UTC(), Account: meOf(a), Passkeys: ps, Relations: rel, Invitations: invs, Seats: []seat{}}
+		Exported      time.Time             `json:"exported"`
+		Account       Me                    `json:"account"`
+		Passkeys      []account.PasskeyInfo `json:"passkeys"`
+		Relations     store.Relations       `json:"relations"`
+		Invitations   []store.Invitation    `json:"invitations"`
+		Seats         []seat                `json:"seats"`
+		Notifications NotificationSettings  `json:"notifications"`
+	}{Exported: time.Now().UTC(), Account: meOf(a), Passkeys: ps, Relations: rel, Invitations: invs, Seats: []seat{}, Notifications: notifications}
 	for _, h := range held {
 		out.Seats = append(out.Seats, seat{Match: summaryOf(h.Match), Seat: h.Seat})
 	}

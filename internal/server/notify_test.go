@@ -381,6 +381,13 @@ func TestPushSubscriptions(t *testing.T) {
 	if ds := devices(); len(ds) != 1 || ds[0].Endpoint != good.Endpoint || ds[0].Service != svc.Host() {
 		t.Fatalf("devices: %+v", ds)
 	}
+	// The player's data to take away holds them.
+	var export struct {
+		Notifications server.NotificationSettings `json:"notifications"`
+	}
+	if err := ana.Do(ctx, "GET", "/api/me/export", "", nil, &export); err != nil || len(export.Notifications.Devices) != 1 || export.Notifications.Turn.Email == "" {
+		t.Fatalf("the export's notifications: %+v %v", export.Notifications, err)
+	}
 	// Five in a burst, then a wait.
 	var err error
 	for range 4 {
