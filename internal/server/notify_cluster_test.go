@@ -135,6 +135,15 @@ func TestClusterNotifyOnceThroughKill(t *testing.T) {
 	if got[0].Title() != first.Title() || got[0].Topic != first.Topic || got[0].Title() != "Your turn: The Escapees" {
 		t.Fatalf("the push kept is %q (topic %s), the first was %q (%s)", got[0].Title(), got[0].Topic, first.Title(), first.Topic)
 	}
+	// Both nodes sign with the one key kept in the store, the one they
+	// give browsers.
+	var key struct{ Key string }
+	if err := ana(1-k).Do(ctx, "GET", "/api/push/key", "", nil, &key); err != nil {
+		t.Fatal(err)
+	}
+	if first.VAPIDKey != key.Key || got[0].VAPIDKey != key.Key {
+		t.Fatalf("the nodes signed with %q and %q; browsers subscribe with %q", first.VAPIDKey, got[0].VAPIDKey, key.Key)
+	}
 	// Nothing more comes.
 	time.Sleep(2 * time.Second)
 	if got := svc.Deliver(sub); len(got) != 1 {
