@@ -40,10 +40,11 @@ func init() {
 // play/ (the match page, /play/<match id>, the form of invite links),
 // help/ (a game's How to play page, /help/<game id>), players/ (a
 // player's profile, /players/<player id>) or leaderboard/ (a game's
-// leaderboard, /leaderboard/<game id>), and the pages signin, account
-// and friends open index.html, which routes in the browser. The web app's
-// manifest (manifest.webmanifest), icons (icons/), service worker (sw.js)
-// and the offline page it shows (offline.html) are served as they are.
+// leaderboard, /leaderboard/<game id>), and the pages signin, account,
+// account/notifications and friends open index.html, which routes in the
+// browser. The web app's manifest (manifest.webmanifest), icons (icons/),
+// service worker (sw.js) and the offline page it shows (offline.html) are
+// served as they are.
 func Files() fs.FS { return spa{files} }
 
 // spa serves index.html for the client's own routes.
@@ -56,7 +57,7 @@ func (s spa) Open(name string) (fs.File, error) {
 		}
 	}
 	switch name {
-	case "signin", "account", "friends":
+	case "signin", "account", "account/notifications", "friends":
 		name = "index.html"
 	}
 	return s.FS.Open(name)

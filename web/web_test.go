@@ -26,6 +26,7 @@ func TestFiles(t *testing.T) {
 		"/players/Wrj-UeIfEXhG":     "text/html",
 		"/signin":                   "text/html",
 		"/account":                  "text/html",
+		"/account/notifications":    "text/html",
 		"/friends":                  "text/html",
 		"/js/app.js":                "javascript",
 		"/games/plandesecours.js":   "javascript",

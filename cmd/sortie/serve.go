@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"sortie/games/all"
+	"sortie/internal/notify"
 	"sortie/internal/server"
 	"sortie/web"
 )
@@ -245,9 +246,13 @@ they play their cheaper level's move.`,
 	f.DurationVar(&lim.AbandonAfter, "abandon-after", 72*time.Hour, "a running match with no player connected for this long is abandoned (0: never)")
 	f.DurationVar(&lim.Retain, "retain", 0, "delete matches over for longer than this, e.g. 720h for 30 days (0: keep them)")
 	f.BoolVar(&lim.Reviews, "reviews", true, "review every finished match in the background, within the budget of --bot-searches (the reviews are jobs of the store: one node of several does each)")
+	f.DurationVar(&lim.NotifyDelay, "notify-delay", time.Minute, "how long after a player's turn comes while they are away (or an invitation, or an end) the notification waits, sent only if it still holds then")
+	f.StringVar(&lim.PushServices, "push-services", strings.Join(notify.DefaultPushServices, ","), "the push services the server posts Web Push notifications to (hosts, *.domain for any host under it, comma-separated); https only, but for a loopback host named here")
+	f.DurationVar(&lim.NotifyClaim, "notify-claim", 30*time.Second, "how long a node holds a notification it sends before another node may send it (tests only)")
 	f.IntVar(&lim.BotSearches, "bot-searches", 0, "bot decisions searched at once; beyond, hard bots play their cheaper move (0: one fewer than the cores, at least one)")
 	_ = f.MarkHidden("clock-speed")
 	_ = f.MarkHidden("pprof")
+	_ = f.MarkHidden("notify-claim")
 	root.AddCommand(cmd)
 }
 

@@ -78,6 +78,24 @@ func NewSMTP(rawURL, from string, roots *tls.Config) (*SMTP, error) {
 
 // Send sends one plain-text message.
 func (m *SMTP) Send(ctx context.Context, to, subject, text string) error {
+	return m.SendWith(ctx, to, subject, text, Extra{})
+}
+
+// Extra are header fields of a message beyond its sender, recipient and
+// subject.
+type Extra struct {
+	// MessageID, if set, is the message's Message-ID (without its angle
+	// brackets): the same for a message sent again, so that mail servers
+	// and clients that drop a repeat do.
+	MessageID string
+	// Unsubscribe, if set, is the address of a one-click unsubscribe: it
+	// is given as List-Unsubscribe (RFC 2369), with List-Unsubscribe-Post
+	// (RFC 8058) for mail clients that offer the button.
+	Unsubscribe string
+}
+
+// SendWith sends one plain-text message with extra header fields.
+func (m *SMTP) SendWith(ctx context.Context, to, subject, text string, x Extra) error {
 	opts := []gomail.Option{gomail.WithPort(m.port), gomail.WithTimeout(20 * time.Second)}
 	if m.ssl {
 		opts = append(opts, gomail.WithSSL())
@@ -104,6 +122,15 @@ func (m *SMTP) Send(ctx context.Context, to, subject, text string) error {
 		return err
 	}
 	msg.Subject(subject)
+	if x.MessageID != "" {
+		msg.SetMessageIDWithValue(x.MessageID)
+	}
+	if x.Unsubscribe != "" {
+		// (Set as given: SetListUnsubscribeOneClick takes https alone,
+		// and a server tried on this machine serves http.)
+		msg.SetGenHeaderPreformatted(gomail.HeaderListUnsubscribe, "<"+x.Unsubscribe+">")
+		msg.SetGenHeaderPreformatted(gomail.HeaderListUnsubscribePost, "List-Unsubscribe=One-Click")
+	}
 	msg.SetBodyString(gomail.TypeTextPlain, text)
 	return c.DialAndSendWithContext(ctx, msg)
 }

@@ -227,21 +227,40 @@ func (x *Match) abandonAfter() time.Duration {
 // off from its log: replayAll shows it each state of the replay, and it
 // plays them through trackActors as they were played (each record's time
 // is when it was played). It sets x.state and x.lastAt as it goes: the
-// caller sets them once the replay is over.
+// caller sets them once the replay is over, and then calls replayed. The
+// turns the replay goes through were told when they were played: none is
+// told again (see noticeTurn).
 func (x *Match) turnsOf() func(engine.State, *engine.Record) {
+	x.replaying = true
 	for _, st := range x.seats {
 		st.isActor, st.turnStart, st.daysOff, st.told = false, 0, x.set.DaysOff, 0
 	}
-	x.lastAt = 0
+	// (x.seq counts the records again, for each turn's number: the whole
+	// log read, it is what it was.)
+	x.lastAt, x.seq = 0, 0
 	return func(s engine.State, r *engine.Record) {
 		x.state = s
 		actor := engine.Spectator
 		if r != nil {
 			x.lastAt = r.At
+			x.seq++
 			if r.Action != nil {
 				actor = r.Seat
 			}
 		}
 		x.trackActors(actor)
+	}
+}
+
+// replayed ends a replay of the log through turnsOf: the seats whose turn
+// it is now are told (again) to the notices, under the turn's own key, so
+// that a notice lost in a crash is given, and one given already is the
+// same notice.
+func (x *Match) replayed() {
+	x.replaying = false
+	for i, st := range x.seats {
+		if st.isActor {
+			x.noticeTurn(i)
+		}
 	}
 }

@@ -106,6 +106,7 @@ func (x *Match) end(status store.Status, r Reason, now time.Time) error {
 		x.trackActors(engine.Spectator)
 		x.log.Info("match ended", "status", status, "reason", r.Code)
 		x.mgr.ended(x)
+		x.noticeEnd()
 		x.publishState(now)
 	})
 	if x.lost(err) {

@@ -238,6 +238,7 @@ func (x *Match) resync() {
 			// Its turns and days off are those of the log read back.
 			_, _, _, _ = replayAll(g, setup, records, x.turnsOf())
 			x.state, x.lastAt = state, lastAt
+			x.replayed()
 		}
 		x.trackActors(engine.Spectator)
 		x.publishState(time.Now())

@@ -86,6 +86,10 @@ type Config struct {
 	// LogCache is how many bytes of stored logs the node keeps in memory
 	// (see logcache.go): 32 MiB if zero; negative: none.
 	LogCache int64
+	// Notice, if set, is told when a seat held by an account waits for its
+	// player who is away, and when a match ends (see notice.go). It is
+	// called within the match's run: it must not block.
+	Notice func(Notice)
 }
 
 // Hooks are called as matches run; any may be nil. They must not block.
@@ -138,6 +142,7 @@ type Manager struct {
 	linger time.Duration
 	buffer int
 	hooks  Hooks
+	notice func(Notice)
 	node   *node // nil on a single node
 
 	expireOpen, expireLonely, expireCorrespondence, abandonAfter, retain, clockSave time.Duration
@@ -180,7 +185,7 @@ type loadCall struct {
 func NewManager(c Config) *Manager {
 	m := &Manager{
 		store: c.Store, bus: c.Bus, games: c.Games, log: c.Logger, speed: c.ClockSpeed,
-		max: c.MaxLive, linger: c.Linger, buffer: c.Buffer, hooks: c.Hooks,
+		max: c.MaxLive, linger: c.Linger, buffer: c.Buffer, hooks: c.Hooks, notice: c.Notice,
 		expireOpen: c.ExpireOpen, expireLonely: c.ExpireLonely, expireCorrespondence: c.ExpireCorrespondence, abandonAfter: c.AbandonAfter, retain: c.Retain, clockSave: c.ClockSave,
 		budget: newBudget(c.BotSearches, c.Hooks.Busy), done: make(chan struct{}), reviews: c.Reviews, reviewKick: make(chan struct{}, 1),
 		live: make(map[string]*Match), loading: make(map[string]*loadCall), failed: make(map[string]bool),
@@ -577,6 +582,7 @@ func (m *Manager) newMatch(g engine.Game, rec *store.Match, log [][]byte) (*Matc
 				st.told = x.daysUsed(st, c) // (days off begun meanwhile: nobody is here to be told)
 			}
 		}
+		x.replayed()
 	case rec.Status == store.Running:
 		// A live table's move limits start again: its clock paused.
 		x.trackActors(engine.Spectator)

@@ -85,6 +85,7 @@ type Match struct {
 	seq        uint64
 	tickets    uint64        // questions put to thinking bots so far
 	lastAt     engine.Millis // time of the last record
+	replaying  bool          // the log is being played again through turnsOf: its turns are not told
 	clockBase  engine.Millis // match clock at clockWall
 	clockWall  time.Time
 	savedClock time.Time     // when the clock was last saved ahead (real time; zero: not since it ran)
@@ -135,6 +136,7 @@ type seat struct {
 	turnStart engine.Millis // match clock when the seat's turn began
 	daysOff   int           // days off left when it began (correspondence)
 	told      int           // days off spent on it that the table was told of
+	turnSeq   int           // the log's length when the seat's turn began
 	refusals  int           // bot moves refused in a row
 	talk      bucket        // the pace of the seat's table talk
 }
@@ -627,6 +629,7 @@ func (x *Match) finishIfOver(now time.Time) {
 	}
 	x.log.Info("match finished", "records", x.seq, "summary", out.Summary)
 	x.mgr.ended(x)
+	x.noticeEnd()
 }
 
 // trackActors notes when each seat's turn began, after a record of actor
@@ -649,10 +652,14 @@ func (x *Match) trackActors(actor engine.Seat) {
 		if ends || !st.isActor {
 			st.told = 0
 		}
-		if is && (!st.isActor || engine.Seat(i) == actor) {
-			st.turnStart = x.lastAt
+		began := is && (!st.isActor || engine.Seat(i) == actor)
+		if began {
+			st.turnStart, st.turnSeq = x.lastAt, int(x.seq)
 		}
 		st.isActor = is
+		if began {
+			x.noticeTurn(i)
+		}
 	}
 }
 

@@ -288,6 +288,7 @@ func (x *Match) Unwatch(w *Watch) {
 			x.lastPlayer = now
 			x.publishSeats()
 			x.noteAbsence()
+			x.noticeTurn(int(w.Seat)) // they left on their turn
 		}
 		if x.idle() {
 			x.idleSince = now

@@ -72,6 +72,7 @@ func (s *Server) accountRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/matches/{id}/seats/{seat}/take", s.needAccounts(s.takeSeat))
 	mux.HandleFunc("DELETE /api/matches/{id}/seats/{seat}/invitation", s.needAccounts(s.declineSeat))
 	mux.HandleFunc("POST /api/matches/{id}/rematch", s.needAccounts(s.rematch))
+	s.notifyRoutes(mux)
 }
 
 // withSessions loads the session of the requests that may use one: the
@@ -716,14 +717,26 @@ func (s *Server) exportMe(w http.ResponseWriter, r *http.Request) {
 		Match match.Summary `json:"match"`
 		Seat  int           `json:"seat"`
 	}
+	var notifications NotificationSettings
+	if n := s.notifier.Load(); n != nil {
+		set, err := n.Settings(ctx, a.ID)
+		if err == nil {
+			notifications, err = s.notificationSettings(ctx, a.ID, set)
+		}
+		if err != nil {
+			writeError(w, accountError(err))
+			return
+		}
+	}
 	out := struct {
-		Exported    time.Time             `json:"exported"`
-		Account     Me                    `json:"account"`
-		Passkeys    []account.PasskeyInfo `json:"passkeys"`
-		Relations   store.Relations       `json:"relations"`
-		Invitations []store.Invitation    `json:"invitations"`
-		Seats       []seat                `json:"seats"`
-	}{Exported: time.Now().UTC(), Account: meOf(a), Passkeys: ps, Relations: rel, Invitations: invs, Seats: []seat{}}
+		Exported      time.Time             `json:"exported"`
+		Account       Me                    `json:"account"`
+		Passkeys      []account.PasskeyInfo `json:"passkeys"`
+		Relations     store.Relations       `json:"relations"`
+		Invitations   []store.Invitation    `json:"invitations"`
+		Seats         []seat                `json:"seats"`
+		Notifications NotificationSettings  `json:"notifications"`
+	}{Exported: time.Now().UTC(), Account: meOf(a), Passkeys: ps, Relations: rel, Invitations: invs, Seats: []seat{}, Notifications: notifications}
 	for _, h := range held {
 		out.Seats = append(out.Seats, seat{Match: summaryOf(h.Match), Seat: h.Seat})
 	}
@@ -798,7 +811,12 @@ func (s *Server) invite(w http.ResponseWriter, r *http.Request) {
 		if blocked {
 			return nil // said as done, kept silent: a block is not told to whom it blocks
 		}
-		return s.accounts.Invite(ctx, store.Invitation{Match: x.ID(), Seat: int(body.Seat), Account: body.Player, From: me, Created: time.Now()})
+		inv := store.Invitation{Match: x.ID(), Seat: int(body.Seat), Account: body.Player, From: me, Created: time.Now()}
+		if err := s.accounts.Invite(ctx, inv); err != nil {
+			return err
+		}
+		s.invited(inv)
+		return nil
 	})
 	if err != nil {
 		writeError(w, accountError(err))
@@ -953,7 +971,10 @@ func (s *Server) rematch(w http.ResponseWriter, r *http.Request) {
 	for i, st := range req.Seats {
 		if st.Account != "" && st.Account != me {
 			if blocked, err := s.accounts.Blocks(ctx, st.Account, me); err == nil && !blocked {
-				_ = s.accounts.Invite(ctx, store.Invitation{Match: c.Match.ID, Seat: i, Account: st.Account, From: me, Created: time.Now()})
+				inv := store.Invitation{Match: c.Match.ID, Seat: i, Account: st.Account, From: me, Created: time.Now()}
+				if s.accounts.Invite(ctx, inv) == nil {
+					s.invited(inv)
+				}
 			}
 		}
 	}

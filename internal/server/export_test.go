@@ -1,6 +1,10 @@
 package server
 
-import "fmt"
+import (
+	"fmt"
+
+	"sortie/internal/notify"
+)
 
 // PlantFlaw plants a security flaw in c, for the tests that show the
 // security checks catch it: keep-token, loose-cookie, enumerate,
@@ -23,3 +27,7 @@ func PlantFlaw(c *Config, name string) {
 		panic(fmt.Sprintf("no flaw %q", name))
 	}
 }
+
+// TuneNotify adjusts the notifier's configuration of servers made with c
+// (its pace, a planted flaw).
+func TuneNotify(c *Config, f func(*notify.Config)) { c.notifyTune = f }

@@ -29,6 +29,7 @@ import (
 	"sortie/internal/account"
 	"sortie/internal/bus"
 	"sortie/internal/match"
+	"sortie/internal/notify"
 	"sortie/internal/store"
 )
 
@@ -223,6 +224,20 @@ type Config struct {
 	// nodes and none on one if zero (negative: none), a third of the grace
 	// at most.
 	DrainWait time.Duration
+	// NotifyDelay is how long after an event (a player's turn come while
+	// they are away, an invitation, an end) its notification waits, to be
+	// sent only if it still holds: a minute by default.
+	NotifyDelay time.Duration
+	// PushServices is the allow-list of the push services the server posts
+	// to (hosts, "*.domain" for any host under it; comma-separated):
+	// notify.DefaultPushServices, the major browsers', by default.
+	PushServices string
+	// NotifyClaim is how long a node holds a notification it sends before
+	// another may send it: 30 s by default (tests shorten it).
+	NotifyClaim time.Duration
+	// notifyTune, if set, adjusts the notifier's configuration (tests).
+	notifyTune func(*notify.Config)
+
 	// ExpireLonely: an open match that nobody but its creator joined
 	// expires this long after its creation (an hour by default; negative:
 	// only at ExpireOpen). Such matches are also the first to end, oldest
@@ -261,10 +276,12 @@ type Server struct {
 	draining atomic.Bool
 	mgr      *match.Manager
 	metrics  *metrics
-	acc      *account.Service // nil: no accounts
-	accounts store.Accounts   // the store's accounts, when acc is set
-	rater    *rater           // nil: no ratings (no accounts)
-	play     *playNode        // nil: no Play now (no accounts)
+	acc      *account.Service                // nil: no accounts
+	accounts store.Accounts                  // the store's accounts, when acc is set
+	smtp     *account.SMTP                   // nil: no e-mail
+	notifier atomic.Pointer[notify.Notifier] // nil: no notifications (no accounts)
+	rater    *rater                          // nil: no ratings (no accounts)
+	play     *playNode                       // nil: no Play now (no accounts)
 	handler  http.Handler
 	admin    http.Handler
 	clients  *clients
@@ -306,7 +323,7 @@ func New(cfg Config) (*Server, error) {
 		Store: s.store, Bus: bus.NewLocal(), Games: cfg.Games, Logger: cfg.Logger, ClockSpeed: cfg.ClockSpeed,
 		MaxLive: cfg.MaxLive, Linger: cfg.Linger, Buffer: cfg.SocketBuffer, Hooks: s.metrics.hooks(s.ended, s.matchLoaded),
 		ExpireOpen: cfg.ExpireOpen, ExpireLonely: cfg.ExpireLonely, ExpireCorrespondence: cfg.ExpireCorrespondence, AbandonAfter: cfg.AbandonAfter, Retain: cfg.Retain, ClockSave: cfg.ClockSave,
-		BotSearches: cfg.BotSearches, Reviews: cfg.Reviews,
+		BotSearches: cfg.BotSearches, Reviews: cfg.Reviews, Notice: s.notice,
 	}
 	if err := s.joinCluster(&mc); err != nil {
 		if s.ownStore {
@@ -317,6 +334,12 @@ func New(cfg Config) (*Server, error) {
 	s.mgr = match.NewManager(mc)
 	s.metrics.watch(s.mgr)
 	if err := s.openAccounts(); err != nil {
+		if s.ownStore {
+			s.store.Close()
+		}
+		return nil, err
+	}
+	if err := s.openNotify(); err != nil {
 		if s.ownStore {
 			s.store.Close()
 		}
@@ -347,9 +370,10 @@ func (s *Server) openAccounts() error {
 		if from == "" {
 			from = "Sortie <sortie@" + u.Hostname() + ">"
 		}
-		if mailer, err = account.NewSMTP(s.cfg.SMTP, from, s.cfg.MailTLS); err != nil {
+		if s.smtp, err = account.NewSMTP(s.cfg.SMTP, from, s.cfg.MailTLS); err != nil {
 			return err
 		}
+		mailer = s.smtp
 	}
 	s.acc, err = account.New(account.Config{Store: st, PublicURL: u, Mailer: mailer, Logger: s.log, Flaws: s.cfg.flaws.account})
 	s.accounts = st
@@ -458,6 +482,9 @@ func (s *Server) Resume(ctx context.Context) (int, error) {
 	}
 	s.startRating()
 	s.startPlay()
+	if n := s.notifier.Load(); n != nil {
+		n.Start()
+	}
 	if w := s.clients.creationWindow(); w > 0 {
 		list, err := s.store.Creations(ctx, time.Now().Add(-w))
 		if err != nil {
@@ -641,6 +668,9 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		s.closeMu.Unlock()
 		s.stopPlay()
 		s.stopRating()
+		if n := s.notifier.Load(); n != nil {
+			n.Stop()
+		}
 		err = s.mgr.Shutdown(ctx)
 		done := make(chan struct{})
 		go func() { s.sockets.Wait(); close(done) }()

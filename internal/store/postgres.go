@@ -279,6 +279,10 @@ var postgresMigrations = []string{
 	// Background jobs (a match's review), the hints used, the daily
 	// challenges (postgres_teach.go).
 	postgresTeachSchema,
+
+	// Web Push subscriptions, notification settings, the server's secrets;
+	// the jobs over, by kind, for their pruning (postgres_notify.go).
+	postgresNotifySchema,
 }
 
 // idleInTransaction is how long PostgreSQL lets a connection of the store

@@ -166,6 +166,7 @@ func (s *Postgres) DeleteAccount(ctx context.Context, id string) error {
 			`DELETE FROM blocks WHERE from_account = $1 OR to_account = $1`,
 			`DELETE FROM ratings WHERE player = $1`,
 			`DELETE FROM rating_history WHERE player = $1`,
+			postgresNotifyDeletes[0], postgresNotifyDeletes[1], postgresNotifyDeletes[2],
 			`DELETE FROM accounts WHERE id = $1`,
 		} {
 			b.Queue(q, id)

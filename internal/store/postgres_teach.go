@@ -97,7 +97,7 @@ func (s *Postgres) ClaimJob(ctx context.Context, kind, node string, ttl time.Dur
 	var j *Job
 	err := s.write(ctx, "", &pgOp{
 		sql: `WITH free AS (SELECT id FROM jobs WHERE kind = $1 AND status = 'pending'
-				AND (owner = '' OR until <= clock_timestamp()) ORDER BY created, id LIMIT 1 FOR UPDATE SKIP LOCKED)
+				AND (owner = '' OR until <= clock_timestamp()) AND created <= clock_timestamp() ORDER BY created, id LIMIT 1 FOR UPDATE SKIP LOCKED)
 			UPDATE jobs SET owner = $2, epoch = jobs.epoch + 1, until = clock_timestamp() + $3 * interval '1 millisecond',
 				tries = jobs.tries + 1, updated = clock_timestamp()
 			FROM free WHERE jobs.id = free.id RETURNING ` + qualified("jobs", pgJobColumns),

@@ -106,7 +106,7 @@ func TestPostgresSchema(t *testing.T) {
 	}
 	defer conn.Close(ctx)
 	var versions string
-	if err := conn.QueryRow(ctx, `SELECT string_agg(version::text, ' ' ORDER BY version) FROM sortie_schema`).Scan(&versions); err != nil || versions != "1 2 3 4 5 6 7 8 9" { // (2: the table talk, 3: ends and their reasons, 4: the leases' history, 5: since when nobody plays, 6: who created each match, 7: accounts, 8: ratings, 9: jobs, hints and daily challenges)
+	if err := conn.QueryRow(ctx, `SELECT string_agg(version::text, ' ' ORDER BY version) FROM sortie_schema`).Scan(&versions); err != nil || versions != "1 2 3 4 5 6 7 8 9 10" { // (2: the table talk, 3: ends and their reasons, 4: the leases' history, 5: since when nobody plays, 6: who created each match, 7: accounts, 8: ratings, 9: jobs, hints and daily challenges, 10: notifications)
 		t.Fatalf("schema versions: %q %v", versions, err)
 	}
 	if _, err := conn.Exec(ctx, `INSERT INTO sortie_schema (version) VALUES (99)`); err != nil {
@@ -488,4 +488,8 @@ func TestPostgresPausedCommitHoldsNoLock(t *testing.T) {
 		t.Fatalf("node b took the match over after %v", d.Round(time.Millisecond))
 	}
 	t.Logf("taken over (epoch %d) %v after the paused node's lease expired", l.Epoch, time.Since(start).Round(time.Millisecond))
+}
+
+func TestPostgresNotifications(t *testing.T) {
+	storetest.RunNotifications(t, pgHarness(store.PostgresOptions{}))
 }

@@ -356,6 +356,10 @@ var sqliteMigrations = []string{
 	// Background jobs (a match's review), the hints used, the daily
 	// challenges (sqlite_teach.go).
 	sqliteTeachSchema,
+
+	// Web Push subscriptions, notification settings, the server's secrets;
+	// the jobs over, by kind, for their pruning (sqlite_notify.go).
+	sqliteNotifySchema,
 }
 
 // OpenSQLite opens the store in the file at path, creating the file (and its

@@ -174,6 +174,7 @@ func (s *SQLite) DeleteAccount(ctx context.Context, id string) error {
 			`DELETE FROM blocks WHERE from_account = ?1 OR to_account = ?1`,
 			`DELETE FROM ratings WHERE player = ?1`,
 			`DELETE FROM rating_history WHERE player = ?1`,
+			sqliteNotifyDeletes[0], sqliteNotifyDeletes[1], sqliteNotifyDeletes[2],
 			`DELETE FROM accounts WHERE id = ?1`,
 		} {
 			if _, err := tx.Exec(q, id, email); err != nil {

@@ -99,7 +99,7 @@ func (s *SQLite) ClaimJob(ctx context.Context, kind, node string, ttl time.Durat
 	err := s.q.write(ctx, "", func(tx *sql.Tx) error {
 		now := time.Now()
 		var id int64
-		err := tx.QueryRow(`SELECT id FROM jobs WHERE kind = ? AND status = 'pending' AND (owner = '' OR until <= ?)
+		err := tx.QueryRow(`SELECT id FROM jobs WHERE kind = ?1 AND status = 'pending' AND (owner = '' OR until <= ?2) AND created <= ?2
 			ORDER BY created, id LIMIT 1`, kind, now.UnixMilli()).Scan(&id)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("%w: no %s job to run", ErrNotFound, kind)
@@ -115,6 +115,60 @@ func (s *SQLite) ClaimJob(ctx context.Context, kind, node string, ttl time.Durat
 		return err
 	})
 	return j, err
+}
+
+// ClaimJobs takes the pending jobs of a kind and key prefix that nobody
+// holds.
+func (s *SQLite) ClaimJobs(ctx context.Context, kind, prefix, node string, ttl time.Duration, limit int) ([]*Job, error) {
+	var out []*Job
+	err := s.q.write(ctx, "", func(tx *sql.Tx) error {
+		out = out[:0]
+		now := time.Now()
+		rows, err := tx.Query(`SELECT id FROM jobs WHERE kind = ?1 AND status = 'pending' AND substr(key, 1, length(?2)) = ?2
+			AND (owner = '' OR until <= ?3) ORDER BY created, id LIMIT ?4`, kind, prefix, now.UnixMilli(), limitOr100(limit))
+		if err != nil {
+			return err
+		}
+		ids, err := readIDs(rows, func(err error) error { return err })
+		rows.Close()
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			if _, err := tx.Exec(`UPDATE jobs SET owner = ?, epoch = epoch + 1, until = ?, tries = tries + 1, updated = ? WHERE id = ?`,
+				node, now.Add(ttl).UnixMilli(), now.UnixMilli(), id); err != nil {
+				return err
+			}
+			j, err := scanJob(tx.QueryRow(`SELECT `+sqliteJobColumns+` FROM jobs WHERE id = ?`, id))
+			if err != nil {
+				return err
+			}
+			out = append(out, j)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// DeferJob puts a job off.
+func (s *SQLite) DeferJob(ctx context.Context, j *Job, due time.Time) error {
+	return s.underClaimJob(ctx, j, `UPDATE jobs SET owner = '', until = 0, created = ?, updated = ?`, millis(due), time.Now().UnixMilli())
+}
+
+// PruneJobs deletes the jobs of a kind over for long.
+func (s *SQLite) PruneJobs(ctx context.Context, kind string, before time.Time, limit int) (int, error) {
+	n := 0
+	err := s.q.write(ctx, "", func(tx *sql.Tx) error {
+		res, err := tx.Exec(`DELETE FROM jobs WHERE id IN (SELECT id FROM jobs WHERE kind = ? AND status <> 'pending' AND updated < ? LIMIT ?)`,
+			kind, millis(before), limitOr100(limit))
+		if err != nil {
+			return err
+		}
+		m, _ := res.RowsAffected()
+		n = int(m)
+		return nil
+	})
+	return n, err
 }
 
 // underClaim runs update on j's row (its last parameters j's kind, key,

@@ -25,7 +25,8 @@ const (
 
 // Job is one piece of background work, named by its kind and its key (a
 // review's key is its match's id): there is at most one job of a kind and
-// key. A node runs a job while it holds the job's claim, under an epoch as
+// key. A job about an account has a key that begins with the account's id
+// and ':', and is deleted with the account. A node runs a job while it holds the job's claim, under an epoch as
 // a match's lease is held: a claim that expired may be taken by another
 // node, and the first node's writes to the job are then refused
 // ([ErrFenced]), so that a job's result is written once, whichever nodes
@@ -44,8 +45,10 @@ type Job struct {
 	Epoch Epoch
 	Until time.Time
 	// Result is what the job made, once done; Error why it failed.
-	Result  []byte
-	Error   string
+	Result []byte
+	Error  string
+	// Created is when the job is due: no claim takes it before (when it
+	// was queued, or the time it was put off to).
 	Created time.Time
 	Updated time.Time
 }
@@ -54,13 +57,26 @@ type Job struct {
 // done once.
 type Jobs interface {
 	// EnqueueJob adds a pending job of the kind and key, about match (""
-	// for none), unless one exists; it reports whether it added it.
+	// for none), due at at, unless one exists; it reports whether it added
+	// it.
 	EnqueueJob(ctx context.Context, kind, key, match string, at time.Time) (bool, error)
-	// ClaimJob gives node the oldest pending job of the kind that nobody
-	// holds, or whose claim has expired, under the job's next epoch and
-	// for ttl, and counts a try; [ErrNotFound] when there is none. Two
-	// nodes never hold the same job at once.
+	// ClaimJob gives node the oldest pending job of the kind that is due
+	// and that nobody holds, or whose claim has expired, under the job's
+	// next epoch and for ttl, and counts a try; [ErrNotFound] when there is
+	// none. Two nodes never hold the same job at once.
 	ClaimJob(ctx context.Context, kind, node string, ttl time.Duration) (*Job, error)
+	// ClaimJobs gives node, as ClaimJob would, up to limit pending jobs of
+	// the kind whose key begins with prefix, due or not, that nobody holds
+	// (a job held by another node is left to it), oldest first; none is
+	// no error. A node that holds one job claims the others of a group with
+	// it (a player's "your turn" of several matches, sent at once).
+	ClaimJobs(ctx context.Context, kind, prefix, node string, ttl time.Duration, limit int) ([]*Job, error)
+	// DeferJob gives j's claim up and puts the job off until due, under
+	// its claim (else [ErrFenced]).
+	DeferJob(ctx context.Context, j *Job, due time.Time) error
+	// PruneJobs deletes up to limit jobs of the kind done or failed before
+	// before, and returns how many.
+	PruneJobs(ctx context.Context, kind string, before time.Time, limit int) (int, error)
 	// ExtendJob renews j's claim for ttl from now. A claim taken over since
 	// (another epoch), or a job no longer pending, is [ErrFenced].
 	ExtendJob(ctx context.Context, j *Job, ttl time.Duration) error

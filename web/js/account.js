@@ -1,6 +1,7 @@
 // The signed-in player's account (/account): their name and language, how
 // they sign in (their e-mail address, their passkeys: list, add, rename,
-// remove), signing out here or everywhere, their data to download, and
+// remove), a link to their notifications (js/notifications.js), signing
+// out here or everywhere, their data to download, and
 // deleting the account, confirmed. Only the player sees this page: the
 // e-mail address is shown nowhere else.
 
@@ -68,6 +69,9 @@ export class AccountPage {
           h('label', {for: 'key-name'}, t('account.keyName')),
           h('input', {id: 'key-name', type: 'text', maxlength: 40, value: this.keyName || '', placeholder: deviceName() || t('account.keyPlaceholder'), oninput: (e) => { this.keyName = e.target.value; }}),
           h('button', {type: 'submit', id: 'add-key-btn'}, t('account.addPasskey'))) : h('p', {class: 'help'}, t('signin.noPasskeys'))], 'keys'),
+      this.section('notifications', [
+        h('p', {class: 'help', id: 'notifications-help'}, t('account.notificationsHelp')),
+        h('a', {class: 'button', id: 'to-notifications', href: '/account/notifications', 'aria-describedby': 'notifications-help'}, t('account.notifications'))]),
       this.section('sessions', [
         h('p', {class: 'help', id: 'sessions-help'}, t('account.sessionsHelp')),
         h('div', {class: 'row'},

@@ -1,7 +1,8 @@
 // The client's entry point: loads the languages, draws the language switch
 // and the header's sign-in (js/session.js), and routes: /play/<match id> is
 // the match page, /help/<game id> a game's How to play, /signin, /account,
-// /friends and /players/<player id> the pages of accounts, /leaderboard/<game
+// /account/notifications, /friends and /players/<player id> the pages of
+// accounts, /leaderboard/<game
 // id> a game's leaderboard, anything else the lobby.
 
 import {initI18n, t, setLang, getLang, LANGS, onLang} from './i18n.js';
@@ -46,6 +47,7 @@ async function main() {
   const pages = {
     '/signin': async () => new (await import('./signin.js')).SignInPage(root),
     '/account': async () => new (await import('./account.js')).AccountPage(root),
+    '/account/notifications': async () => new (await import('./notifications.js')).NotificationsPage(root),
     '/friends': async () => new (await import('./friends.js')).FriendsPage(root),
   };
   if (pages[path]) {

@@ -602,3 +602,65 @@ func TestTicketsSuiteCatchesFlaws(t *testing.T) {
 		t.Fatalf("the suite fails the store as it is: %v", err)
 	}
 }
+
+func notifyHarness(wrap func(storetest.NotifyStore) storetest.NotifyStore) storetest.Harness {
+	return harness(func(s store.Store) store.Store { return wrap(s.(storetest.NotifyStore)) })
+}
+
+// eagerJobs claims jobs before they are due.
+type eagerJobs struct{ storetest.NotifyStore }
+
+func (e eagerJobs) ClaimJob(ctx context.Context, kind, node string, ttl time.Duration) (*store.Job, error) {
+	js, err := e.ClaimJobs(ctx, kind, "", node, ttl, 1)
+	if err == nil && len(js) == 0 {
+		err = store.ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	return js[0], nil
+}
+
+// ownSecret tells each node the secret it proposed.
+type ownSecret struct{ storetest.NotifyStore }
+
+func (o ownSecret) Secret(ctx context.Context, name string, value []byte) ([]byte, error) {
+	if _, err := o.NotifyStore.Secret(ctx, name, value); err != nil {
+		return nil, err
+	}
+	return value, nil
+}
+
+// endlessDevices keeps every subscription an account makes.
+type endlessDevices struct{ storetest.NotifyStore }
+
+func (e endlessDevices) AddPushSubscription(ctx context.Context, p *store.PushSubscription, _ int) error {
+	return e.NotifyStore.AddPushSubscription(ctx, p, 0)
+}
+
+// TestNotificationsSuiteCatchesFlaws plants one flaw at a time in a real
+// store and expects the notifications suite to name it.
+func TestNotificationsSuiteCatchesFlaws(t *testing.T) {
+	for _, c := range []struct {
+		name, scenario, want string
+		wrap                 func(storetest.NotifyStore) storetest.NotifyStore
+	}{
+		{"jobs claimed before they are due", "DueJobs", "not yet due", func(s storetest.NotifyStore) storetest.NotifyStore { return eagerJobs{s} }},
+		{"a secret each node sets for itself", "Secrets", "was told the secret", func(s storetest.NotifyStore) storetest.NotifyStore { return ownSecret{s} }},
+		{"no bound on an account's devices", "PushSubscriptions", "the oldest should have gone", func(s storetest.NotifyStore) storetest.NotifyStore { return endlessDevices{s} }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			err := storetest.CheckNotifications(t, notifyHarness(c.wrap), c.scenario)
+			if err == nil {
+				t.Fatalf("the suite passed a store with %s", c.name)
+			}
+			if !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("the suite failed, but not on %q: %v", c.want, err)
+			}
+			t.Logf("caught: %v", strings.SplitN(err.Error(), "\n", 2)[0])
+		})
+	}
+	if err := storetest.CheckNotifications(t, notifyHarness(func(s storetest.NotifyStore) storetest.NotifyStore { return s })); err != nil {
+		t.Fatalf("the suite fails the store as it is: %v", err)
+	}
+}
