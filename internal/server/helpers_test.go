@@ -425,6 +425,15 @@ func (p *player) play(ctx context.Context, r *rand.Rand, o playOptions) (*match.
 				if m.Re != nil && m.Error.Code == match.CodePending {
 					continue // the server keeps the action: its update answers it
 				}
+				if m.Re != nil && m.Error.Code == match.CodeStaleSeq {
+					// The match moved on: its update comes. The action
+					// stays the one of that state, never another in its
+					// place, for it may be this very action sent before
+					// (resent after "unavailable"), whose acknowledgement
+					// may come yet; the next state clears it.
+					plan()
+					continue
+				}
 				if m.Re != nil {
 					delete(sent, *m.Re)
 				}
