@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"sortie/engine"
+	"sortie/games/room25"
 	"sortie/internal/match"
 	"sortie/internal/server"
 	"sortie/internal/store"
@@ -285,6 +286,34 @@ func TestLeaderboard(t *testing.T) {
 	} {
 		if err := e.browser(addrC).Do(ctx, "GET", path, "", nil, nil); apiCode(err) != code {
 			t.Errorf("%s: %v, want %s", path, err, code)
+		}
+	}
+}
+
+// Room 25's co-operation and team modes are rated where the lab measured
+// their baselines (internal/rating/baselines.json), with each side's
+// chance before the start; a variant it did not measure (no beacons) says
+// so. (Issue 32, item 2.)
+func TestRoom25RatedWhereMeasured(t *testing.T) {
+	e := newAccountEnv(t, func(c *server.Config) { c.Games = append(c.Games, room25.Game{}) })
+	ana, bo := e.browser(addrA), e.browser(addrB)
+	ana.mustSignIn(t, "ana@example.org")
+	bo.mustSignIn(t, "bo@example.org")
+	no := false
+	for _, c := range []struct {
+		options map[string]string
+		rated   bool
+	}{
+		{map[string]string{"mode": "cooperation"}, true},
+		{map[string]string{"mode": "cooperation", "beacons": "off"}, false},
+	} {
+		cm := e.table(t, ana, nil, func(r *match.CreateRequest) { r.Game, r.Options, r.Hints = "room25", c.options, &no }, ana, bo)
+		sum := e.summary(t, cm.Match.ID)
+		if c.rated && (!sum.Rated || len(sum.Chances) != 1 || sum.Chances[0].Chance <= 0 || sum.Chances[0].Chance >= 1) {
+			t.Errorf("%v: rated %v (%q), chances %+v; want rated, with the team's chance", c.options, sum.Rated, sum.Unrated, sum.Chances)
+		}
+		if !c.rated && (sum.Rated || sum.Unrated != server.UnratedNotMeasured) {
+			t.Errorf("%v: rated %v, unrated %q; want %q", c.options, sum.Rated, sum.Unrated, server.UnratedNotMeasured)
 		}
 	}
 }
