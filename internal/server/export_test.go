@@ -1,6 +1,9 @@
 package server
 
-import "fmt"
+import (
+	"fmt"
+	"time"
+)
 
 // PlantFlaw plants a security flaw in c, for the tests that show the
 // security checks catch it: keep-token, loose-cookie, enumerate,
@@ -23,3 +26,10 @@ func PlantFlaw(c *Config, name string) {
 		panic(fmt.Sprintf("no flaw %q", name))
 	}
 }
+
+// ShiftDailyClock moves the daily challenge's clock by d from the wall
+// clock's (0 puts it back).
+func ShiftDailyClock(d time.Duration) { dailyShift.Store(int64(d)) }
+
+// RankDaily is rankDaily: it orders a day's table and ranks it.
+var RankDaily = rankDaily
