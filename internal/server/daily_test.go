@@ -159,9 +159,9 @@ func TestDailyChallenge(t *testing.T) {
 	}
 }
 
-// The day's table ranks wins first, the quicker first; then losses by
-// place, points and how long they held out; equal results share a rank,
-// and matches under way come last, unranked.
+// The day's table ranks wins first, by points then the quicker first;
+// then losses by place, points and how long they held out; equal results
+// share a rank, and matches under way come last, unranked.
 func TestDailyRanking(t *testing.T) {
 	f := store.Finished
 	es := []server.DailyEntry{
@@ -173,13 +173,14 @@ func TestDailyRanking(t *testing.T) {
 		{Name: "third", Status: f, Place: 3, Score: 2, Moves: 99},
 		{Name: "quick win too", Status: f, Won: true, Place: 1, Score: 3, Moves: 40},
 		{Name: "second, more points", Status: f, Place: 2, Score: 2, Moves: 10},
+		{Name: "slowest, most points", Status: f, Won: true, Place: 1, Score: 4, Moves: 120},
 	}
 	server.RankDaily(es, false)
 	want := []struct {
 		name string
 		rank int
-	}{{"quick win", 1}, {"quick win too", 1}, {"slow win", 3}, {"second, more points", 4},
-		{"second, long", 5}, {"second, short", 6}, {"third", 7}, {"playing", 0}}
+	}{{"slowest, most points", 1}, {"quick win", 2}, {"quick win too", 2}, {"slow win", 4}, {"second, more points", 5},
+		{"second, long", 6}, {"second, short", 7}, {"third", 8}, {"playing", 0}}
 	for i, w := range want {
 		if es[i].Name != w.name || es[i].Rank != w.rank {
 			t.Fatalf("place %d: %s ranked %d, want %s ranked %d (the table: %+v)", i+1, es[i].Name, es[i].Rank, w.name, w.rank, es)

@@ -379,10 +379,11 @@ func (s *Server) getDaily(w http.ResponseWriter, r *http.Request) {
 }
 
 // rankDaily orders a day's table and ranks its finished matches: a win
-// before a loss; among wins, the quicker (match time in real time, fewer
-// moves otherwise); among losses, the better place, then more points,
-// then the longer held out. Equal results share a rank; matches not
-// finished come last, unranked, in the order they entered.
+// before a loss; among wins, more points (a total victory before a
+// partial one), then the quicker (match time in real time, fewer moves
+// otherwise); among losses, the better place, then more points, then the
+// longer held out. Equal results share a rank; matches not finished come
+// last, unranked, in the order they entered.
 func rankDaily(es []DailyEntry, clock bool) {
 	length := func(e DailyEntry) int64 {
 		if clock {
@@ -405,6 +406,8 @@ func rankDaily(es []DailyEntry, clock bool) {
 				return -1
 			}
 			return 1
+		case a.Won && a.Score != b.Score:
+			return compare(int64(b.Score), int64(a.Score))
 		case a.Won:
 			return compare(length(a), length(b))
 		case a.Place != b.Place:
