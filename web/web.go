@@ -34,13 +34,13 @@ func Files() fs.FS { return spa{files} }
 type spa struct{ fs.FS }
 
 func (s spa) Open(name string) (fs.File, error) {
-	for _, route := range []string{"play/", "help/", "players/", "leaderboard/"} {
+	for _, route := range []string{"play/", "help/", "learn/", "players/", "leaderboard/"} {
 		if rest, ok := strings.CutPrefix(name, route); ok && rest != "" && !strings.Contains(rest, "/") {
 			name = "index.html"
 		}
 	}
 	switch name {
-	case "signin", "account", "friends":
+	case "signin", "account", "friends", "learn", "daily":
 		name = "index.html"
 	}
 	return s.FS.Open(name)
