@@ -203,6 +203,9 @@ func TestLearnEveryTutorialByKeyboard(t *testing.T) {
 				if got, want := p.text("#learn-intro"), d["learn."+game+"."+script.Steps[0].Key+".do"]; got != want {
 					t.Errorf("%s: the welcome reads %q, want %q", lang, got, want)
 				}
+				if lang == "en" {
+					p.shot("welcome")
+				}
 				p.do("start", chromedpKey(kb.Enter))
 				p.wait(`document.querySelector('#coach[data-step]')`, 15*time.Second)
 				var match string
@@ -294,11 +297,15 @@ func TestLearnEveryTutorialByKeyboard(t *testing.T) {
 						t.Errorf("%s: the right answer is said %q, want %q", lang, got, want)
 					}
 					if i == 0 && lang == "en" {
+						p.shot("check")
 						p.axe("a tutorial's check, " + game)
 					}
 					p.do("next question", chromedpKey(kb.Enter))
 				}
 				p.wait(`document.querySelector('#learn-done-h') && document.activeElement === document.querySelector('#learn-done-h')`, 10*time.Second)
+				if lang == "fr" {
+					p.shot("done")
+				}
 				if href := js[string](p, `document.querySelector('#learn-play').getAttribute('href')`); href != "/?game="+game {
 					t.Errorf("%s: the end offers %q, not a match of %s", lang, href, game)
 				}

@@ -180,8 +180,9 @@ export class LearnPage {
       return true;
     }
     this.refused = true;
-    // The board drawn again forgets the choices that made the move (dice
-    // picked, arrows laid), so that the next try starts afresh.
+    // The board is drawn again from what it kept (a board clears the
+    // choices that made a move as it sends it: dice picked, arrows laid),
+    // the refusal above it.
     this.match.draw();
     const el = document.getElementById('coach-not');
     if (el) announce(el.textContent, true);
