@@ -72,28 +72,18 @@ func TestDailyChallengeTwoBrowsers(t *testing.T) {
 		t.Fatalf("the two entries are dealt\n%s\nand\n%s", ha, hb)
 	}
 
-	// Both play it out.
-	done := make(chan error, 2)
+	// Each plays it out, one after the other.
 	for _, pl := range players {
-		go func() {
-			defer func() {
-				if r := recover(); r != nil {
-					done <- fmt.Errorf("%s: %v", pl.lang, r)
-				}
-			}()
-			for range 400 {
-				if st := pl.p.waitMove(60 * time.Second); st.Status == "finished" {
-					done <- nil
-					return
-				}
-				playPDS(pl.p, false)
+		finished := false
+		for range 400 {
+			if st := pl.p.waitMove(60 * time.Second); st.Status == "finished" {
+				finished = true
+				break
 			}
-			done <- fmt.Errorf("%s: no end after 400 moves", pl.lang)
-		}()
-	}
-	for range players {
-		if err := <-done; err != nil {
-			t.Fatal(err)
+			playPDS(pl.p, false)
+		}
+		if !finished {
+			t.Fatalf("%s: no end after 400 moves", pl.lang)
 		}
 	}
 	for _, pl := range players {

@@ -138,6 +138,12 @@ func TestDailyChallenge(t *testing.T) {
 	if err := ana.Do(ctx, "GET", "/api/matches/"+anas.Match.ID+"/replay", "", nil, nil); err != nil {
 		t.Fatalf("the account's replay: %v", err)
 	}
+	// Nor its review, which would tell the deal's best moves.
+	wantCode(t, "a visitor's review", visitor.Do(ctx, "GET", "/api/matches/"+id+"/review?seat=0", "", nil, nil), http.StatusForbidden, server.CodeDailySecret)
+	var rv match.ReviewAnswer
+	if err := guest.Do(ctx, "GET", "/api/matches/"+id+"/review?seat=0", bob.Seats[0].Token, nil, &rv); err != nil {
+		t.Fatalf("the player's review: %v", err)
+	}
 
 	// The next day.
 	server.ShiftDailyClock(24 * time.Hour)
