@@ -38,11 +38,12 @@ func init() {
 
 // Files returns the client's files, index.html at the root. A path under
 // play/ (the match page, /play/<match id>, the form of invite links),
-// help/ (a game's How to play page, /help/<game id>), players/ (a
-// player's profile, /players/<player id>) or leaderboard/ (a game's
-// leaderboard, /leaderboard/<game id>), and the pages signin, account,
-// account/notifications and friends open index.html, which routes in the
-// browser. The web app's manifest (manifest.webmanifest), icons (icons/),
+// help/ (a game's How to play page, /help/<game id>), learn/ (a game's
+// tutorial, /learn/<game id>), players/ (a player's profile, /players/<player
+// id>) or leaderboard/ (a game's leaderboard, /leaderboard/<game id>), and
+// the pages signin, account, account/notifications, friends, learn (the
+// tutorials) and daily (today's challenge) open index.html, which routes in
+// the browser. The web app's manifest (manifest.webmanifest), icons (icons/),
 // service worker (sw.js) and the offline page it shows (offline.html) are
 // served as they are.
 func Files() fs.FS { return spa{files} }
@@ -51,13 +52,13 @@ func Files() fs.FS { return spa{files} }
 type spa struct{ fs.FS }
 
 func (s spa) Open(name string) (fs.File, error) {
-	for _, route := range []string{"play/", "help/", "players/", "leaderboard/"} {
+	for _, route := range []string{"play/", "help/", "learn/", "players/", "leaderboard/"} {
 		if rest, ok := strings.CutPrefix(name, route); ok && rest != "" && !strings.Contains(rest, "/") {
 			name = "index.html"
 		}
 	}
 	switch name {
-	case "signin", "account", "account/notifications", "friends":
+	case "signin", "account", "account/notifications", "friends", "learn", "daily":
 		name = "index.html"
 	}
 	return s.FS.Open(name)

@@ -14,8 +14,9 @@ import (
 )
 
 // TestFiles checks what the binary serves: the page at / and at the match
-// page's address (the form of invite links), at a profile's and at the
-// pages of accounts, the modules with a JavaScript type, the languages.
+// page's address (the form of invite links), at a profile's, at the pages
+// of accounts, the tutorials' and today's challenge's, the modules with a
+// JavaScript type, the languages.
 func TestFiles(t *testing.T) {
 	srv := httptest.NewServer(http.FileServerFS(web.Files()))
 	defer srv.Close()
@@ -28,6 +29,9 @@ func TestFiles(t *testing.T) {
 		"/account":                  "text/html",
 		"/account/notifications":    "text/html",
 		"/friends":                  "text/html",
+		"/learn":                    "text/html",
+		"/learn/temple":             "text/html",
+		"/daily":                    "text/html",
 		"/js/app.js":                "javascript",
 		"/games/plandesecours.js":   "javascript",
 		"/i18n/fr.json":             "application/json",
@@ -47,7 +51,7 @@ func TestFiles(t *testing.T) {
 			t.Errorf("GET %s is not the client's page", path)
 		}
 	}
-	for _, path := range []string{"/play/a/b", "/players/a/b", "/accounts"} {
+	for _, path := range []string{"/play/a/b", "/players/a/b", "/accounts", "/learn/a/b", "/dailies"} {
 		if r, err := http.Get(srv.URL + path); err == nil {
 			r.Body.Close()
 			if r.StatusCode != 404 {

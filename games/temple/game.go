@@ -52,7 +52,7 @@ func stepChoices(lo, hi, step engine.Millis) []string {
 
 var info = engine.Info{
 	ID:   "temple",
-	Name: engine.Text{"fr": "Escape : La Malédiction du Temple", "en": "Escape: The Curse of the Temple"},
+	Name: engine.Text{"fr": "Escape\u00a0: La Malédiction du Temple", "en": "Escape: The Curse of the Temple"},
 	Summary: engine.Text{
 		"fr": "Jeu coopératif en temps réel : explorez le temple aux dés, activez les joyaux ensemble, revenez à la salle de départ avant que les portes ne claquent et sortez tous avant l'effondrement.",
 		"en": "Co-operative real-time dice game: explore the temple, activate the magic gems together, run back to the start chamber before the doors slam, and all get out before the temple collapses.",

@@ -43,6 +43,9 @@ const (
 	// ReasonHostClosed: its host closed it (params.was: "open" or
 	// "failed").
 	ReasonHostClosed = "closed_by_host"
+	// ReasonTutorialOver: a tutorial its learner was done with, left
+	// (abandoned) at their page's request.
+	ReasonTutorialOver = "tutorial_over"
 	// ReasonNobodyJoined: an open match nobody but its creator joined
 	// within after_ms.
 	ReasonNobodyJoined = "nobody_joined"
@@ -363,8 +366,9 @@ func overRefusal(rec *store.Match) error {
 }
 
 // Close closes match id for its host (token, or account: the one that
-// created it): a match never started, or one that failed. It answers the
-// match's summary.
+// created it): a match never started, or one that failed; a tutorial under
+// way ends as abandoned (ReasonTutorialOver). It answers the match's
+// summary.
 func (m *Manager) Close(ctx context.Context, id, token, account string) (Summary, error) {
 	rec, err := m.stored(ctx, id)
 	if err != nil {
@@ -374,6 +378,12 @@ func (m *Manager) Close(ctx context.Context, id, token, account string) (Summary
 		return Summary{}, refuse(CodeBadToken, "This is not the host token of this match.")
 	}
 	switch rec.Status {
+	case store.Running:
+		var st settings
+		if json.Unmarshal(rec.Settings, &st) != nil || st.Purpose != PurposeTutorial {
+			break
+		}
+		fallthrough // a tutorial ends when its learner is done with it
 	case store.Open:
 		var sum Summary
 		err := m.Use(ctx, id, func(h Handle) (err error) {
@@ -412,19 +422,25 @@ func (m *Manager) Close(ctx context.Context, id, token, account string) (Summary
 	return Summary{}, closeRefusal(rec.Status)
 }
 
-// CloseOpen ends an open match at its host's request (Manager.Close has
-// checked the token).
+// CloseOpen ends an open match (closed), or a running tutorial (left:
+// abandoned, its learner done with it), at its host's request
+// (Manager.Close has checked the token).
 func (x *Match) CloseOpen(ctx context.Context) (Summary, error) {
 	var sum Summary
 	err := x.do(ctx, func() error {
-		if x.rec.Status != store.Open {
+		status := store.Closed
+		r := Reason{Code: ReasonHostClosed, Params: map[string]any{"was": "open"}, Message: "Its host closed the match before it started."}
+		switch {
+		case x.rec.Status == store.Running && x.set.Purpose == PurposeTutorial:
+			// (A running match is never closed: it is left.)
+			status, r = store.Abandoned, Reason{Code: ReasonTutorialOver, Message: "The tutorial is over."}
+		case x.rec.Status != store.Open:
 			return closeRefusal(x.rec.Status)
 		}
 		if x.stall != nil {
 			return stalledErr
 		}
-		err := x.end(store.Closed, Reason{Code: ReasonHostClosed, Params: map[string]any{"was": "open"},
-			Message: "Its host closed the match before it started."}, time.Now())
+		err := x.end(status, r, time.Now())
 		sum = x.summary()
 		return pending(err, "request")
 	})

@@ -52,13 +52,15 @@ type ReviewAnswer struct {
 }
 
 // reviewResult is a review job's result: every human seat's review, or
-// none for a game whose states cannot be sampled from a seat's view.
+// none for a game whose states cannot be sampled from a seat's view, or
+// for a tutorial.
 type reviewResult struct {
 	Seats []*coach.Review `json:"seats"`
 	None  bool            `json:"none,omitempty"`
 }
 
-// CodeNoReview refuses the review of a match of a game that has none.
+// CodeNoReview refuses the review of a match of a game that has none, or
+// of a tutorial.
 const CodeNoReview = "no_review"
 
 // startReviews starts the node's reviews' worker, once.
@@ -214,6 +216,11 @@ func (m *Manager) review(ctx context.Context, id string, o coach.ReviewOptions) 
 		}
 	}
 	res := &reviewResult{Seats: []*coach.Review{}}
+	var set settings
+	if json.Unmarshal(rec.Settings, &set) == nil && set.Purpose == PurposeTutorial {
+		res.None = true // a tutorial's moves were the script's, not the learner's choices
+		return res, nil
+	}
 	if st, err := g.New(rec.Setup); err != nil {
 		return nil, err
 	} else if _, ok := st.(engine.Determinizer); !ok {
@@ -249,6 +256,8 @@ func (m *Manager) Review(ctx context.Context, id string, seat engine.Seat) (*Rev
 		return nil, refuse(CodeNotFinished, "A match is reviewed once it is finished.")
 	case rec.Seats[seat].Kind != Human:
 		return nil, refuse(CodeNotHuman, "Seat %d is a bot's: reviews are for the people who played.", seat)
+	case summarize(rec, nil).Settings.Purpose == PurposeTutorial:
+		return nil, refuse(CodeNoReview, "A tutorial is not reviewed: its moves were the tutorial's.")
 	}
 	j, err := m.store.JobOf(ctx, JobReview, id)
 	if errors.Is(err, store.ErrNotFound) {

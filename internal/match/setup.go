@@ -92,7 +92,27 @@ type CreateRequest struct {
 	// Account is the account that asked for the match, signed in ("" for a
 	// guest): it may start and close it as its host token may.
 	Account string `json:"-"`
+	// Purpose, Day, Seed and BotSeed make a table of the teaching side,
+	// set by the server, never by a client: a tutorial's or a daily
+	// challenge's (Purpose), of which day (Day, YYYY-MM-DD in UTC), on a
+	// deal fixed beforehand (Seed) with bots that play it the same way
+	// (BotSeed). Nil seeds are drawn at random.
+	Purpose string  `json:"-"`
+	Day     string  `json:"-"`
+	Seed    *uint64 `json:"-"`
+	BotSeed *uint64 `json:"-"`
 }
+
+// Purposes of a table of the teaching side (CreateRequest.Purpose): such a
+// table is never rated, gives no hints, and is left out of the lobby's
+// lists.
+const (
+	// PurposeTutorial: a tutorial (/learn/<game>), played on its script's
+	// deal; its host may close it while it runs, and it is never reviewed.
+	PurposeTutorial = "tutorial"
+	// PurposeDaily: a match of a day's challenge, on the day's deal.
+	PurposeDaily = "daily"
+)
 
 // settings are the parts of a match's setup that only this package reads,
 // kept opaque in the store.
@@ -109,6 +129,9 @@ type settings struct {
 	// BotSeed seeds the bots' own randomness. It is not the match seed, so
 	// that no bot can foresee a draw.
 	BotSeed uint64 `json:"bot_seed"`
+	// Purpose and Day: see CreateRequest.
+	Purpose string `json:"purpose,omitempty"`
+	Day     string `json:"day,omitempty"`
 }
 
 // Limits of a create request.
@@ -180,6 +203,10 @@ type SettingsSummary struct {
 	BotDelayMs      int64  `json:"bot_delay_ms"`
 	AutoStart       bool   `json:"auto_start"`
 	Hints           bool   `json:"hints"`
+	// Purpose is "tutorial" or "daily" at a table of the teaching side
+	// (see PurposeTutorial), and Day the day of a daily challenge.
+	Purpose string `json:"purpose,omitempty"`
+	Day     string `json:"day,omitempty"`
 }
 
 // SeatSummary is one seat as the lobby sees it.
@@ -223,6 +250,7 @@ func summarize(m *store.Match, opts engine.Options) Summary {
 		Settings: SettingsSummary{
 			Clock: st.clockSpec(), TakeoverAfterMs: int64(st.TakeoverAfter), MoveLimitMs: int64(st.MoveLimit), DaysOff: st.DaysOff,
 			BotDelayMs: int64(st.BotDelay), AutoStart: st.AutoStart, Hints: st.Hints,
+			Purpose: st.Purpose, Day: st.Day,
 		},
 	}
 	if s.Options == nil {
@@ -370,6 +398,9 @@ func prepare(g engine.Game, req CreateRequest, now time.Time) (*store.Match, *Cr
 		return nil, nil, refuse(CodeBadSetup, "The match has %d players but %d seats were described.", players, len(req.Seats))
 	}
 	setup := engine.Setup{Players: players, Options: req.Options, Seed: randomSeed()}
+	if req.Seed != nil {
+		setup.Seed = *req.Seed
+	}
 	opts, err := info.Check(setup)
 	if err != nil {
 		return nil, nil, refuse(CodeBadSetup, "The setup does not fit the game: %s.", err)
@@ -403,6 +434,16 @@ func prepare(g engine.Game, req CreateRequest, now time.Time) (*store.Match, *Cr
 	}
 	if err := correspondence(info, req, &st); err != nil {
 		return nil, nil, err
+	}
+	if req.BotSeed != nil {
+		st.BotSeed = *req.BotSeed
+	}
+	switch req.Purpose {
+	case "":
+	case PurposeTutorial, PurposeDaily:
+		st.Purpose, st.Day, st.Hints = req.Purpose, req.Day, false
+	default:
+		return nil, nil, refuse(CodeBadSetup, "A table's purpose is %q or %q.", PurposeTutorial, PurposeDaily)
 	}
 	raw, _ := json.Marshal(st)
 	m := &store.Match{

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -357,6 +358,8 @@ func (s *Server) listMatches(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
+	// Tutorials and daily challenges are their players' own.
+	ms = slices.DeleteFunc(ms, func(m match.Summary) bool { return m.Settings.Purpose != "" })
 	for i := range ms {
 		s.rateSummary(r.Context(), &ms[i], false)
 	}
@@ -523,6 +526,9 @@ func (s *Server) matchState(w http.ResponseWriter, r *http.Request) {
 	me := s.who(r)
 	err := s.mgr.Use(r.Context(), r.PathValue("id"), func(x match.Handle) error {
 		seat, err := audience(r, x, me)
+		if err == nil && seat == engine.Spectator {
+			err = s.dailyGate(r, x.ID())
+		}
 		if err != nil {
 			return err
 		}
@@ -539,12 +545,16 @@ func (s *Server) matchState(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) matchReplay(w http.ResponseWriter, r *http.Request) {
+	if err := s.dailyGate(r, r.PathValue("id")); err != nil {
+		writeError(w, err)
+		return
+	}
 	rp, err := s.mgr.Replay(r.Context(), r.PathValue("id"))
 	if err != nil {
 		writeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, rp)
+	writeJSON(w, http.StatusOK, hideDailySeed(rp))
 }
 
 // matchView serves GET /api/matches/{id}/view?seat=S&step=K: what seat S
@@ -563,6 +573,10 @@ func (s *Server) matchView(w http.ResponseWriter, r *http.Request) {
 	step, err := strconv.Atoi(q.Get("step"))
 	if err != nil || step < 0 {
 		writeError(w, &match.Error{Code: match.CodeBadParameters, Message: "step is the number of records replayed: 0 for the start, and up to the length of the log."})
+		return
+	}
+	if err := s.dailyGate(r, r.PathValue("id")); err != nil {
+		writeError(w, err)
 		return
 	}
 	v, err := s.mgr.View(r.Context(), r.PathValue("id"), seat, step, tokenOf(r), s.who(r))

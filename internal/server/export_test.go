@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"time"
 
 	"sortie/internal/notify"
 )
@@ -31,3 +32,10 @@ func PlantFlaw(c *Config, name string) {
 // TuneNotify adjusts the notifier's configuration of servers made with c
 // (its pace, a planted flaw).
 func TuneNotify(c *Config, f func(*notify.Config)) { c.notifyTune = f }
+
+// ShiftDailyClock moves the daily challenge's clock by d from the wall
+// clock's (0 puts it back).
+func ShiftDailyClock(d time.Duration) { dailyShift.Store(int64(d)) }
+
+// RankDaily is rankDaily: it orders a day's table and ranks it.
+var RankDaily = rankDaily

@@ -64,6 +64,11 @@ func (s *Server) matchReview(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &match.Error{Code: match.CodeBadParameters, Message: "seat is the number of a human seat of the match."})
 		return
 	}
+	// (A review of today's challenge would show its deal's best moves.)
+	if err := s.dailyGate(r, r.PathValue("id")); err != nil {
+		writeError(w, err)
+		return
+	}
 	rv, err := s.mgr.Review(r.Context(), r.PathValue("id"), engine.Seat(n))
 	if err != nil {
 		writeError(w, err)

@@ -6,9 +6,10 @@
 // of a level (each level has a rated identity per game and family, its
 // player id "bot:<level>"), at least one seat is an account, no account
 // holds two seats, its clocks are on (a takeover delay, and a move limit
-// unless the game runs in real time), and its variant was measured by the
-// lab where the family needs it (team and co-op). Hints do not exist yet; a
-// table that used one will not be rated once they do.
+// unless the game runs in real time), its variant was measured by the
+// lab where the family needs it (team and co-op), and it is neither a
+// tutorial nor a match of a daily challenge; a table whose players may
+// ask for hints is not rated either.
 //
 // A player who left (handed their seat to its bot for the rest of the
 // match) counts as last, and the bot's play is not their result: the match
@@ -51,6 +52,8 @@ const (
 	UnratedLeavers     = "leavers_only"    // rated, for the players who left alone
 	UnratedCasual      = "casual"          // a Play now table asked for casual
 	UnratedHints       = "hints_on"        // its players may ask for hints
+	UnratedTutorial    = "tutorial"        // a tutorial (/learn/<game>)
+	UnratedDaily       = "daily"           // a match of a daily challenge
 )
 
 // ratingsSince is how far back a node looks for finished matches without
@@ -276,6 +279,12 @@ func lastAfterLeavers(x rating.Match, res engine.Result, leavers []bool) {
 func (s *Server) seatPlayers(sum match.Summary, res engine.Result) ([]string, string) {
 	if s.rater == nil {
 		return nil, UnratedOff
+	}
+	switch sum.Settings.Purpose {
+	case match.PurposeTutorial:
+		return nil, UnratedTutorial
+	case match.PurposeDaily:
+		return nil, UnratedDaily // (its deal is everyone's that day)
 	}
 	players := make([]string, len(sum.Seats))
 	accounts := 0

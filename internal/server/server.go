@@ -532,6 +532,7 @@ func (s *Server) routes() {
 		servePprof(mux)
 	}
 	s.accountRoutes(mux)
+	s.learnRoutes(mux)
 	if s.cfg.Static != nil {
 		mux.Handle("/", http.FileServerFS(s.cfg.Static))
 	} else {

@@ -62,7 +62,10 @@ func (s *Server) socket(w http.ResponseWriter, r *http.Request) {
 		var h match.Handle
 		if h, err = s.mgr.Open(r.Context(), id); err == nil {
 			var seat engine.Seat
-			if seat, err = audience(r, h, me); err == nil {
+			if seat, err = audience(r, h, me); err == nil && seat == engine.Spectator {
+				err = s.dailyGate(r, id)
+			}
+			if err == nil {
 				s.openSocket(w, r, h, seat, who)
 				return
 			}

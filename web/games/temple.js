@@ -252,8 +252,11 @@ function tray(v, ctx, me) {
     h('div', {class: 'choice-bar', 'data-decide': '', role: 'group', 'aria-label': t('match.nextMove')},
       tip(h('button', {type: 'button', class: 'primary', id: 'tp-roll', 'data-act': 'roll', 'data-key': 'roll', 'data-can': String(can), 'aria-keyshortcuts': 'R',
         'aria-disabled': can && !cooling ? null : 'true',
-        onclick: () => {
-          if (!can || coolingDown(v, ctx, me)) return;
+        onclick: (e) => {
+          // (The cooldown as tick keeps it now: this drawing's clock may be
+          // seconds old when nothing else has happened since, alone in the
+          // temple.)
+          if (!can || e.currentTarget.getAttribute('aria-disabled') === 'true') return;
           ui.sel.clear();
           ctx.play({type: 'roll', dice: chosen});
         }},

@@ -1,9 +1,10 @@
 // The client's entry point: loads the languages, draws the language switch
 // and the header's sign-in (js/session.js), and routes: /play/<match id> is
-// the match page, /help/<game id> a game's How to play, /signin, /account,
-// /account/notifications, /friends and /players/<player id> the pages of
-// accounts, /leaderboard/<game
-// id> a game's leaderboard, anything else the lobby.
+// the match page, /help/<game id> a game's How to play, /learn and
+// /learn/<game id> the tutorials, /daily today's challenge, /signin,
+// /account, /account/notifications, /friends and /players/<player id> the
+// pages of accounts, /leaderboard/<game id> a game's leaderboard, anything
+// else the lobby.
 
 import {initI18n, t, setLang, getLang, LANGS, onLang} from './i18n.js';
 import {h, fill} from './ui.js';
@@ -44,11 +45,14 @@ async function main() {
   const help = path.match(/^\/help\/([a-z0-9_]+)$/);
   const player = path.match(/^\/players\/([A-Za-z0-9_-]+)$/);
   const board = path.match(/^\/leaderboard\/([a-z0-9_]+)$/);
+  const learn = path.match(/^\/learn\/([a-z0-9_]+)$/);
   const pages = {
     '/signin': async () => new (await import('./signin.js')).SignInPage(root),
     '/account': async () => new (await import('./account.js')).AccountPage(root),
     '/account/notifications': async () => new (await import('./notifications.js')).NotificationsPage(root),
     '/friends': async () => new (await import('./friends.js')).FriendsPage(root),
+    '/learn': async () => new (await import('./learn.js')).LearnIndex(root),
+    '/daily': async () => new (await import('./daily.js')).DailyPage(root),
   };
   if (pages[path]) {
     (await pages[path]()).start();
@@ -58,6 +62,9 @@ async function main() {
   } else if (board) {
     const {LeaderboardPage} = await import('./ratings.js');
     new LeaderboardPage(root, board[1]).start();
+  } else if (learn) {
+    const {LearnPage} = await import('./learn.js');
+    new LearnPage(root, learn[1]).start();
   } else if (help) {
     const {HelpPage} = await import('./help.js');
     new HelpPage(root, help[1]).start();

@@ -204,6 +204,10 @@ export class Lobby {
     fill(this.root,
       h('h1', {}, t('lobby.title')),
       h('p', {class: 'lead'}, t('lobby.lead')),
+      // Newcomers learn here; everyone has a deal to beat today.
+      h('p', {class: 'lobby-teach', id: 'lobby-teach'}, t('learn.lobbyLine'), ' ',
+        h('a', {href: '/learn', id: 'lobby-learn'}, t('learn.indexTitle')), ' · ',
+        h('a', {href: '/daily', id: 'lobby-daily'}, t('daily.link'))),
       this.error ? h('p', {class: 'error', role: 'alert'}, this.error) : null,
       this.drawNotice(),
       this.myGames ? this.myGames.section() : null,
@@ -273,7 +277,9 @@ export class Lobby {
             h('span', {class: 'game-name'}, tx(g.name)))),
         h('span', {class: 'game-meta', id: 'game-meta-' + g.id}, playerRange(g), ' · ', t('timing.' + g.timing)),
         h('span', {class: 'game-summary', id: 'game-sum-' + g.id}, tx(g.summary)),
-        h('a', {class: 'howto', href: '/help/' + g.id}, t('help.link', {game: tx(g.name)})))));
+        h('span', {class: 'game-links'},
+          h('a', {class: 'howto', href: '/help/' + g.id}, t('help.link', {game: tx(g.name)})),
+          h('a', {class: 'learn', href: '/learn/' + g.id}, t('learn.linkFor', {game: tx(g.name)}))))));
   }
 
   drawForm() {

@@ -35,9 +35,13 @@ const CHAT_MAX = 300;
 export const SEAT_SHAPES = ['●', '■', '▲', '◆', '★', '⬟'];
 
 export class MatchPage {
-  constructor(root, id) {
+  // opts.seat and opts.token, if given, are the seat this page plays and
+  // its token, kept by the page that made the match (a tutorial's) rather
+  // than by this browser's list of matches.
+  constructor(root, id, opts = {}) {
     this.root = root;
     this.id = id;
+    this.opts = opts;
     this.seat = -1; // -1: spectator
     this.token = '';
     this.summary = null;
@@ -73,6 +77,10 @@ export class MatchPage {
       this.seat = seat;
       this.token = mine.seats[seat];
       remember(this.id, {last: seat});
+    }
+    if (this.opts.token) {
+      this.seat = this.opts.seat;
+      this.token = this.opts.token;
     }
     try {
       [this.summary, this.me] = await Promise.all([api('GET', '/api/matches/' + this.id), currentMe()]);
@@ -1053,7 +1061,9 @@ export class MatchPage {
     if (this.summary.status === 'finished' || (this.msg && this.msg.status === 'finished')) new ReviewPanel(this, end.querySelector('#analysis')).load();
     if (!this.replay) {
       try {
-        this.replay = await api('GET', '/api/matches/' + this.id + '/replay');
+        // (A match of today's challenge shows to its player alone: the
+        // seat's token goes with the request.)
+        this.replay = await api('GET', '/api/matches/' + this.id + '/replay', undefined, this.token || undefined);
       } catch (e) {
         fill(end.querySelector('#review'), h('p', {class: 'error'}, errorText(e)));
         return;
@@ -1215,7 +1225,7 @@ export class MatchPage {
     let got = null;
     try {
       const who = this.perspective >= 0 ? String(this.perspective) : 'spectator';
-      got = await api('GET', '/api/matches/' + this.id + '/view?seat=' + who + '&step=' + k);
+      got = await api('GET', '/api/matches/' + this.id + '/view?seat=' + who + '&step=' + k, undefined, this.token || undefined);
       this.stepCache.set(key, got);
     } catch (e) {
       console.warn('no view of step ' + k, e);

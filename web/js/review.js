@@ -36,7 +36,8 @@ export class ReviewPanel {
     const p = this.page;
     while (!p.reviews[seat] || p.reviews[seat].status === 'working') {
       try {
-        p.reviews[seat] = await api('GET', '/api/matches/' + p.id + '/review?seat=' + seat);
+        // (With the seat's token: a match of today's challenge shows to its player alone.)
+        p.reviews[seat] = await api('GET', '/api/matches/' + p.id + '/review?seat=' + seat, undefined, p.token || undefined);
       } catch (e) {
         p.reviews[seat] = {status: 'error', error: e};
       }
