@@ -34,7 +34,11 @@ const gatherTexts = `(() => {
     xs.forEach((x, i) => { x.style.display = was[i]; });
     return text;
   };
+  // An element the page does not render (inside a closed or hidden part)
+  // is neither seen nor read, and its innerText would be its raw
+  // textContent, words run together.
   for (const el of document.querySelectorAll('#board .prompt, #board .help, #board .happening, #board .stat, #board p, #board li, #board h3, #board figcaption, #board button, #actions button, #end p, #end td, #end h2, #end h3, #step-text')) {
+    if (!el.checkVisibility()) continue;
     add(without(el, '.visually-hidden'));
     add(without(el, '[aria-hidden="true"]'));
   }
