@@ -51,7 +51,7 @@ func (Game) Info() engine.Info {
 		Name: engine.Text{"fr": "Les Évadés", "en": "The Escapees"},
 		Summary: engine.Text{
 			"en": "Race your fellow prisoners out of the prison: collect Combines cards to open doors, pick up an object of your secret escape plan, and be first through your exit.",
-			"fr": "Soyez le premier détenu à vous évader : réunissez les cartes Combines qui ouvrent les portes, récupérez un objet de votre plan d'évasion secret et franchissez votre sortie.",
+			"fr": "Soyez le premier détenu à vous évader\u00a0: réunissez les cartes Combines qui ouvrent les portes, récupérez un objet de votre plan d’évasion secret et franchissez votre sortie.",
 		},
 		MinPlayers: minPlayers,
 		MaxPlayers: maxPlayers,
@@ -60,7 +60,7 @@ func (Game) Info() engine.Info {
 			{
 				Key:     optObjects,
 				Name:    engine.Text{"en": "Objects required", "fr": "Objets nécessaires"},
-				Help:    engine.Text{"en": "2 is the longer variant: carry both objects of your plan.", "fr": "2 : la variante longue, il faut les deux objets de son plan."},
+				Help:    engine.Text{"en": "2 is the longer variant: carry both objects of your plan.", "fr": "2\u00a0: la variante longue, il faut les deux objets de son plan."},
 				Kind:    engine.Int,
 				Default: "1",
 				Min:     1,

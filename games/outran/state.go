@@ -39,7 +39,7 @@ func (Game) Info() engine.Info {
 		Name: engine.Text{"fr": "Outran", "en": "Outrun"},
 		Summary: engine.Text{
 			"en": "A monster is loose in the horror-film museum. Each round a path card is revealed and everyone races to lay their arrow cards in its order, bent by interference cards; the fastest correct players move furthest towards the exit.",
-			"fr": "Un monstre s'est échappé au musée du film d'horreur. À chaque tour une carte parcours est révélée et chacun aligne au plus vite ses cartes flèches dans son ordre, déformé par les cartes d'interférence ; les plus rapides sans erreur avancent le plus vers la sortie.",
+			"fr": "Un monstre s’est échappé au musée du film d’horreur. À chaque tour une carte parcours est révélée et chacun aligne au plus vite ses cartes flèches dans son ordre, déformé par les cartes d’interférence\u00a0; les plus rapides sans erreur avancent le plus vers la sortie.",
 		},
 		MinPlayers: 2,
 		MaxPlayers: 6,

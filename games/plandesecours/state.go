@@ -31,7 +31,7 @@ var info = engine.Info{
 		"en": "Emergency Exit Only",
 	},
 	Summary: engine.Text{
-		"fr": "Posez à tour de rôle des tuiles DIRECTION sur une pile unique : seule la dernière reste visible, le chemin n'existe que dans votre mémoire. Criez PERDU quand vous pensez que le chemin a déraillé, ou gardez le silence s'il tient bon : à la fin de la manche, la pile est dépliée et la vérité éclate.",
+		"fr": "Posez à tour de rôle des tuiles DIRECTION sur une pile unique\u00a0: seule la dernière reste visible, le chemin n’existe que dans votre mémoire. Criez PERDU quand vous pensez que le chemin a déraillé, ou gardez le silence s’il tient bon\u00a0: à la fin de la manche, la pile est dépliée et la vérité éclate.",
 		"en": "Take turns laying DIRECTION tiles on a single stack where only the top tile shows, so the path lives only in your memory. Call LOST when you think the path has gone wrong, or keep quiet if it holds: at the end of the round the stack is laid out and the truth comes out.",
 	},
 	MinPlayers: MinPlayers,

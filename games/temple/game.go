@@ -54,7 +54,7 @@ var info = engine.Info{
 	ID:   "temple",
 	Name: engine.Text{"fr": "Escape\u00a0: La Malédiction du Temple", "en": "Escape: The Curse of the Temple"},
 	Summary: engine.Text{
-		"fr": "Jeu coopératif en temps réel : explorez le temple aux dés, activez les joyaux ensemble, revenez à la salle de départ avant que les portes ne claquent et sortez tous avant l'effondrement.",
+		"fr": "Jeu coopératif en temps réel\u00a0: explorez le temple aux dés, activez les joyaux ensemble, revenez à la salle de départ avant que les portes ne claquent et sortez tous avant l’effondrement.",
 		"en": "Co-operative real-time dice game: explore the temple, activate the magic gems together, run back to the start chamber before the doors slam, and all get out before the temple collapses.",
 	},
 	MinPlayers: 1,
@@ -70,7 +70,7 @@ var info = engine.Info{
 			Name: engine.Text{"fr": "Durée du sablier (ms)", "en": "Hourglass run (ms)"}},
 		{Key: OptDifficulty, Kind: engine.Choice, Default: "normal", Choices: []string{"normal", "advanced", "expert"},
 			Name: engine.Text{"fr": "Difficulté", "en": "Difficulty"},
-			Help: engine.Text{"fr": "+3 ou +6 joyaux ; expert interdit le coup de pouce du destin.", "en": "+3 or +6 gems; expert forbids provoking fate."}},
+			Help: engine.Text{"fr": "+3 ou +6 joyaux\u00a0; expert interdit le coup de pouce du destin.", "en": "+3 or +6 gems; expert forbids provoking fate."}},
 		{Key: OptCurses, Kind: engine.Bool, Default: "false", Name: engine.Text{"fr": "Malédictions", "en": "Curses"}},
 		{Key: OptTreasures, Kind: engine.Bool, Default: "false", Name: engine.Text{"fr": "Trésors", "en": "Treasures"}},
 		{Key: OptCooldown, Kind: engine.Choice, Default: "1500", Choices: stepChoices(cooldownMin, cooldownMax, cooldownStep),

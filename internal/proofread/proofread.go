@@ -89,7 +89,7 @@ var (
 	nextWord     = regexp.MustCompile(`^ (\p{L}+)\b`)
 	contraction  = regexp.MustCompile(`(?:^|[\s’'])(?:[àÀ]|[dD]e) les? `)
 	elision      = regexp.MustCompile(`(?:^|[\s(«\x{00a0}])(?:[dD]e|[qQ]ue|[lL][ea]|[nsjNSJ]e) [aeiouàâäéèêëîïôöùûüœæAEIOUÀÂÄÉÈÊËÎÏÔÖÙÛÜŒÆ]`)
-	frenchSpace  = regexp.MustCompile(`[^\x{00a0}\x{202f}\d][:;!?]`)
+	frenchSpace  = regexp.MustCompile(`[^\x{00a0}\x{202f}\d][:;!?](?:[\s\x{00a0}\x{202f}»"')\]]|$)`)
 	guillemet    = regexp.MustCompile(`«[^\x{00a0}]|[^\x{00a0}]»`)
 	englishSpace = regexp.MustCompile(`\p{L}[\s\x{00a0}\x{202f}][:;!?]`)
 	an           = regexp.MustCompile(`(?:^|\s)a [aeioAEIO]\p{L}`)

@@ -16,6 +16,7 @@ func TestSlips(t *testing.T) {
 		{"fr", "Le tour 3 commence\u00a0: 2 tour(s) restant(s).", "Le tour 3 commence\u00a0: 2 tours restants."},
 		{"fr", "Ana : faux (9,6\u00a0s)", "Ana\u00a0: faux (9,6\u00a0s)"},
 		{"fr", "DANGER ! La pile tourne.", "DANGER\u202f! La pile tourne."},
+		{"fr", "Exemple: vision:1 et acid:2 (voir https://sortie.example).", "Exemple\u00a0: vision:1 et acid:2 (voir https://sortie.example)."},
 		{"fr", "La carte « Vol » est jouée.", "La carte «\u00a0Vol\u00a0» est jouée."},
 		{"fr", "Le chemin (icône antidote)", "Le chemin, antidote"},
 		{"fr", "Le Savant meurt, {cause}.", "Le Savant meurt, noyé."},
