@@ -105,8 +105,9 @@ func TestPlayNowTwoAccountsMeet(t *testing.T) {
 
 // A lone player who asked to wait 1.5 s (the server's wait is 30 s; the
 // lobby's address may shorten it) waits, then is seated at a table with a
-// bot of her level; on her phone the waiting panel fits the screen.
-// (Issue 32, "Done when".)
+// bot of her level; on her phone the waiting panel fits the screen. She
+// chose to play by correspondence, two days a move: the panel says so, and
+// her table is a correspondence table. (Issue 32, "Done when"; items 6 and 7.)
 func TestPlayNowLonePlayerGetsBots(t *testing.T) {
 	s := newPlaySite(t)
 	ana := s.browser("ana", "fr").tab("main")
@@ -115,11 +116,16 @@ func TestPlayNowLonePlayerGetsBots(t *testing.T) {
 	ana.open("/?bot_fill_after_ms=1500")
 	ana.wait(`document.querySelector('#play-plandesecours')`, 15*time.Second)
 	ana.inside("#play-plandesecours")
+	ana.inside("#play-plandesecours-pace")
+	ana.set("#play-plandesecours-pace", "172800000")
 	start := time.Now()
 	ana.click("#play-plandesecours")
 	ana.wait(`document.querySelector('#play-status')`, 10*time.Second)
 	if got := ana.text("#play-status"); got != "1 joueur en attente pour cette table" {
 		t.Errorf("ana waiting reads %q", got)
+	}
+	if got := ana.text("#play-waiting .waiting-what"); !strings.Contains(got, "2\u00a0jours par coup") {
+		t.Errorf("ana's wait says %q, not her pace", got)
 	}
 	ana.inside("#play-waiting")
 	ana.inside("#play-cancel")
@@ -133,6 +139,17 @@ func TestPlayNowLonePlayerGetsBots(t *testing.T) {
 	bots := js[[]string](ana, `[...document.querySelectorAll('#seats .seat .tag')].map((e) => e.textContent).filter((x) => x.startsWith('bot'))`)
 	if len(bots) != 1 || bots[0] != "bot\u00a0: Moyen" {
 		t.Errorf("the bots at ana's table: %q", bots)
+	}
+	id := strings.TrimPrefix(js[string](ana, `location.pathname`), "/play/")
+	var sum struct {
+		Settings struct {
+			Clock       string `json:"clock"`
+			MoveLimitMs int64  `json:"move_limit_ms"`
+		} `json:"settings"`
+	}
+	s.get("/api/matches/"+id, &sum)
+	if sum.Settings.Clock != "correspondence" || sum.Settings.MoveLimitMs != 2*86_400_000 {
+		t.Errorf("ana's table: %+v", sum.Settings)
 	}
 }
 

@@ -48,6 +48,10 @@ type Pool struct {
 	Players int    `json:"players"`
 	Mode    string `json:"mode,omitempty"`
 	Rated   bool   `json:"rated"`
+	// Clock is "live" or "correspondence"; MoveLimitMs a correspondence
+	// table's move limit (a day or more).
+	Clock       string `json:"clock"`
+	MoveLimitMs int64  `json:"move_limit_ms,omitempty"`
 }
 
 // Table is a table a wave seats: its players, in seat order, and how many

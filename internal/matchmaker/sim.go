@@ -50,7 +50,7 @@ func DefaultPools() ([]Pool, []float64) {
 			if !rated {
 				w = x.w * 0.2
 			}
-			pools = append(pools, Pool{Game: x.game, Players: x.players, Mode: x.mode, Rated: rated})
+			pools = append(pools, Pool{Game: x.game, Players: x.players, Mode: x.mode, Rated: rated, Clock: "live"})
 			ws = append(ws, w)
 		}
 	}

@@ -23,6 +23,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"net/http"
 	"slices"
 	"time"
@@ -61,6 +62,11 @@ type PlayRequest struct {
 	// empty seats: 30,000 by default, at most ten minutes.
 	BotFillAfterMs *int64 `json:"bot_fill_after_ms,omitempty"`
 	HumansOnly     bool   `json:"humans_only,omitempty"`
+	// Clock is "live" (the default) or "correspondence", for the games
+	// played turn by turn; MoveLimitMs is then the correspondence table's
+	// move limit, a day by default (as at POST /api/matches).
+	Clock       string `json:"clock,omitempty"`
+	MoveLimitMs *int64 `json:"move_limit_ms,omitempty"`
 }
 
 // TicketOut is a ticket as GET /api/play/{ticket} shows it.
@@ -249,7 +255,11 @@ func (s *Server) botLevels(ctx context.Context, pool matchmaker.Pool) []matchmak
 }
 
 func poolOf(t *store.Ticket) matchmaker.Pool {
-	return matchmaker.Pool{Game: t.Game, Players: t.Players, Mode: t.Mode, Rated: t.Rated}
+	p := matchmaker.Pool{Game: t.Game, Players: t.Players, Mode: t.Mode, Rated: t.Rated, Clock: match.ClockLive}
+	if t.MoveLimitMs > 0 {
+		p.Clock, p.MoveLimitMs = match.ClockCorrespondence, t.MoveLimitMs
+	}
+	return p
 }
 
 func setupOf(p matchmaker.Pool) engine.Setup {
@@ -269,6 +279,10 @@ func (s *Server) seat(ctx context.Context, table matchmaker.Table, byID map[stri
 	}
 	if table.Pool.Mode != "" {
 		req.Options = map[string]string{"mode": table.Pool.Mode}
+	}
+	if table.Pool.Clock == match.ClockCorrespondence {
+		limit := table.Pool.MoveLimitMs
+		req.Clock, req.MoveLimitMs = match.ClockCorrespondence, &limit
 	}
 	var hashes [][]byte
 	var seats []int
@@ -349,9 +363,13 @@ func (s *Server) postPlay(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	pool := matchmaker.Pool{Game: req.Game, Players: req.Players, Mode: req.Mode, Rated: req.Rated == nil || *req.Rated}
+	pool := matchmaker.Pool{Game: req.Game, Players: req.Players, Mode: req.Mode, Rated: req.Rated == nil || *req.Rated, Clock: match.ClockLive}
 	if _, err := g.Info().Check(setupOf(pool)); err != nil || req.Players == 0 {
 		writeError(w, &match.Error{Code: match.CodeBadSetup, Message: "That table does not fit the game: " + errText(err, "give a number of players") + "."})
+		return
+	}
+	if err := playClock(g.Info(), req, &pool); err != nil {
+		writeError(w, err)
 		return
 	}
 	fill := defaultBotFill
@@ -364,7 +382,8 @@ func (s *Server) postPlay(w http.ResponseWriter, r *http.Request) {
 	}
 	secret, hash := newTicket()
 	t := &store.Ticket{Hash: hash, Account: a.ID, Name: a.Name, Game: req.Game, Players: req.Players, Mode: req.Mode,
-		Rated: pool.Rated, HumansOnly: req.HumansOnly, BotFill: fill, TokenHash: match.HashToken(seatToken(secret)), Created: time.Now()}
+		Rated: pool.Rated, HumansOnly: req.HumansOnly, BotFill: fill, MoveLimitMs: pool.MoveLimitMs,
+		TokenHash: match.HashToken(seatToken(secret)), Created: time.Now()}
 	t.Mu, t.Sigma = s.ratingFor(ctx, a.ID, pool)
 	t.Leaver = s.leaves(ctx, a.ID)
 	if err := s.play.store.PutTicket(ctx, t); err != nil {
@@ -378,6 +397,34 @@ func (s *Server) postPlay(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusAccepted, out)
+}
+
+// playClock checks the clock a Play now request asks for and sets it in
+// pool: a correspondence table has the move limits and the games of
+// POST /api/matches.
+func playClock(info engine.Info, req PlayRequest, pool *matchmaker.Pool) error {
+	switch req.Clock {
+	case "", match.ClockLive:
+		if req.MoveLimitMs != nil {
+			return &match.Error{Code: match.CodeBadParameters, Message: "A live Play now table has the game's own move limit: move_limit_ms is for \"clock\": \"correspondence\"."}
+		}
+		return nil
+	case match.ClockCorrespondence:
+	default:
+		return &match.Error{Code: match.CodeBadParameters, Message: fmt.Sprintf("The clock is %q or %q, not %q.", match.ClockLive, match.ClockCorrespondence, req.Clock)}
+	}
+	c := match.CorrespondenceFor(info.Timing)
+	if c == nil {
+		return &match.Error{Code: match.CodeNoCorrespondence, Message: info.Name["en"] + " is played in real time: it has no correspondence tables."}
+	}
+	pool.Clock, pool.MoveLimitMs = match.ClockCorrespondence, c.MoveLimitsMs[0]
+	if req.MoveLimitMs != nil {
+		if !slices.Contains(c.MoveLimitsMs, *req.MoveLimitMs) {
+			return &match.Error{Code: match.CodeBadParameters, Message: "A correspondence table gives 1, 2, 3 or 7 days a move: move_limit_ms is 86400000, 172800000, 259200000 or 604800000."}
+		}
+		pool.MoveLimitMs = *req.MoveLimitMs
+	}
+	return nil
 }
 
 func errText(err error, otherwise string) string {

@@ -186,6 +186,10 @@ func TestPlayNowCancelAndRefusals(t *testing.T) {
 		{map[string]any{"game": "testcards", "players": 2, "bot_fill_after_ms": -1}, match.CodeBadParameters},
 		{map[string]any{"game": "testcards", "players": 2, "bot_fill_after_ms": 700000}, match.CodeBadParameters},
 		{map[string]any{"game": "testcards", "players": 2, "surprise": 1}, server.CodeMalformed},
+		{map[string]any{"game": "testrace", "players": 2, "clock": "correspondence"}, match.CodeNoCorrespondence},
+		{map[string]any{"game": "testcards", "players": 2, "clock": "correspondence", "move_limit_ms": 3600000}, match.CodeBadParameters},
+		{map[string]any{"game": "testcards", "players": 2, "move_limit_ms": 86400000}, match.CodeBadParameters},
+		{map[string]any{"game": "testcards", "players": 2, "clock": "sundial"}, match.CodeBadParameters},
 	} {
 		if err := ana.Do(ctx, "POST", "/api/play", "", c.body, nil); apiCode(err) != c.code {
 			t.Errorf("play now %v: %v, want %s", c.body, err, c.code)
@@ -204,4 +208,57 @@ func TestPlayNowCancelAndRefusals(t *testing.T) {
 		t.Fatalf("the pools once everyone is seated: %+v %v", pools, err)
 	}
 	_ = http.StatusOK
+}
+
+// Play now by correspondence: players who asked for a correspondence table
+// of the same move limit meet at one, with that move limit and the days
+// off of any correspondence table; they never meet those who asked for a
+// live table or another move limit, and bots fill a correspondence table
+// after the wait as they do a live one. (Issue 32, item 6; issue 33.)
+func TestPlayNowByCorrespondence(t *testing.T) {
+	e := playEnv(t)
+	ana, bo, cy := e.browser(addrA), e.browser(addrB), e.browser(addrC)
+	ana.mustSignIn(t, "ana@example.org")
+	bo.mustSignIn(t, "bo@example.org")
+	cy.mustSignIn(t, "cy@example.org")
+	twoDays := int64(2 * match.Day)
+	ta := ana.ask(t, map[string]any{"game": "testcards", "players": 2, "clock": "correspondence", "move_limit_ms": twoDays, "bot_fill_after_ms": 60000})
+	if ta.Pool.Clock != "correspondence" || ta.Pool.MoveLimitMs != twoDays {
+		t.Fatalf("ana's ticket: %+v", ta.Pool)
+	}
+	tb := bo.ask(t, map[string]any{"game": "testcards", "players": 2, "bot_fill_after_ms": 60000})
+	tc := cy.ask(t, map[string]any{"game": "testcards", "players": 2, "clock": "correspondence", "bot_fill_after_ms": 60000})
+	if tb.Pool.Clock != "live" || tb.Pool.MoveLimitMs != 0 || tc.Pool.MoveLimitMs != int64(match.Day) || tc.Waiting != 1 {
+		t.Fatalf("bo's ticket %+v, cy's %+v", tb, tc)
+	}
+	time.Sleep(300 * time.Millisecond) // waves: three pools of one
+	for _, w := range []struct {
+		b      *browser
+		ticket string
+	}{{ana, ta.Ticket}, {bo, tb.Ticket}, {cy, tc.Ticket}} {
+		if o := w.b.ticketWhen(t, w.ticket, "alone in a pool", func(server.TicketOut) bool { return true }); o.Status != "waiting" {
+			t.Fatalf("a player alone in their pool was seated: %+v", o)
+		}
+	}
+	dee := e.browser("127.0.0.4")
+	dee.mustSignIn(t, "dee@example.org")
+	td := dee.ask(t, map[string]any{"game": "testcards", "players": 2, "clock": "correspondence", "move_limit_ms": twoDays})
+	a := ana.ticketWhen(t, ta.Ticket, "ana seated", matched)
+	d := dee.ticketWhen(t, td.Ticket, "dee seated", matched)
+	if a.Match != d.Match {
+		t.Fatalf("ana and dee at two tables: %+v %+v", a, d)
+	}
+	sum := e.summary(t, a.Match)
+	if sum.Settings.Clock != match.ClockCorrespondence || sum.Settings.MoveLimitMs != twoDays || sum.Settings.DaysOff != match.DefaultDaysOff || !sum.Rated {
+		t.Fatalf("ana and dee's table: %+v, rated %v (%s)", sum.Settings, sum.Rated, sum.Unrated)
+	}
+	// Cy, alone at a day a move, asks again with a short wait: bots.
+	tc = cy.ask(t, map[string]any{"game": "testcards", "players": 2, "clock": "correspondence", "bot_fill_after_ms": 100})
+	c := cy.ticketWhen(t, tc.Ticket, "cy seated with a bot", matched)
+	if sum := e.summary(t, c.Match); sum.Settings.Clock != match.ClockCorrespondence || sum.Settings.MoveLimitMs != int64(match.Day) || sum.Seats[1].Kind != match.Bot {
+		t.Fatalf("cy's table: %+v %+v", sum.Settings, sum.Seats)
+	}
+	if o := bo.ticketWhen(t, tb.Ticket, "bo", func(server.TicketOut) bool { return true }); o.Status != "waiting" {
+		t.Fatalf("bo, live, was seated at a correspondence table: %+v", o)
+	}
 }

@@ -283,6 +283,9 @@ var postgresMigrations = []string{
 	// Web Push subscriptions, notification settings, the server's secrets;
 	// the jobs over, by kind, for their pruning (postgres_notify.go).
 	postgresNotifySchema,
+
+	// Play now at correspondence tables: the move limit a ticket asks for.
+	`ALTER TABLE tickets ADD COLUMN move_limit_ms bigint NOT NULL DEFAULT 0;`,
 }
 
 // idleInTransaction is how long PostgreSQL lets a connection of the store

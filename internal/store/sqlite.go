@@ -360,6 +360,9 @@ var sqliteMigrations = []string{
 	// Web Push subscriptions, notification settings, the server's secrets;
 	// the jobs over, by kind, for their pruning (sqlite_notify.go).
 	sqliteNotifySchema,
+
+	// Play now at correspondence tables: the move limit a ticket asks for.
+	`ALTER TABLE tickets ADD COLUMN move_limit_ms INTEGER NOT NULL DEFAULT 0;`,
 }
 
 // OpenSQLite opens the store in the file at path, creating the file (and its

@@ -40,6 +40,9 @@ type Ticket struct {
 	Rated      bool
 	HumansOnly bool
 	BotFill    time.Duration
+	// MoveLimitMs is the move limit of the correspondence table the player
+	// asked for (a day or more); 0 asks for a live table.
+	MoveLimitMs int64
 	// Mu and Sigma are the player's rating when they asked, to pair near
 	// ratings; Leaver says they left many of their recent matches, to
 	// pair them among themselves first.
@@ -93,6 +96,8 @@ func checkTicket(t *Ticket) error {
 		return errors.New("store: a ticket needs an account, a game and a number of players")
 	case t.BotFill < 0:
 		return errors.New("store: a ticket's wait before bots cannot be negative")
+	case t.MoveLimitMs < 0:
+		return errors.New("store: a ticket's move limit cannot be negative")
 	}
 	return nil
 }

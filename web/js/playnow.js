@@ -1,5 +1,6 @@
 // Play now, in the lobby: one row per game (number of players, mode where
-// the game has modes, rated or casual) and its button; then a waiting panel
+// the game has modes, the pace where the game is also played by
+// correspondence, rated or casual) and its button; then a waiting panel
 // with the number of players waiting in the same pool, live, the time
 // waited, and a button to stop waiting. Once seated, the page goes to the
 // table. The ticket is kept in sessionStorage, so that a reload waits on.
@@ -25,12 +26,17 @@ function saveTicket(v) {
   } catch { /* private mode: the wait lasts as long as the page */ }
 }
 
+// paceText says a correspondence move limit: "2 days a move".
+function paceText(ms) {
+  return tn('deadline.perMove', Math.round(ms / 86400000));
+}
+
 export class PlayNow {
   // games are the games' infos; me the signed-in account (null: signed out).
   constructor(games, me) {
     this.games = games;
     this.me = me;
-    this.choice = {}; // game id → {players, mode, rated}
+    this.choice = {}; // game id → {players, mode, pace, rated}; pace is 0 (live) or a correspondence move limit
     this.humansOnly = false;
     this.ticket = null; // the ticket's answer while waiting
     this.error = '';
@@ -78,7 +84,7 @@ export class PlayNow {
   choiceOf(g) {
     if (!this.choice[g.id]) {
       const mode = (g.options || []).find((o) => o.key === 'mode');
-      this.choice[g.id] = {players: g.min_players, mode: mode ? mode.default : '', rated: true};
+      this.choice[g.id] = {players: g.min_players, mode: mode ? mode.default : '', pace: 0, rated: true};
     }
     return this.choice[g.id];
   }
@@ -97,6 +103,8 @@ export class PlayNow {
       h('span', {class: 'play-fields'},
         field('players', t('playnow.players'), counts.map((n) => [n, tn('lobby.playersExact', n)]), c.players, (v) => { c.players = Number(v); }),
         mode ? field('mode', t('playnow.mode'), mode.choices.map((m) => [m, choiceText(g.id, 'mode', m)]), c.mode, (v) => { c.mode = v; }) : null,
+        g.correspondence ? field('pace', t('playnow.pace'), [[0, t('playnow.live')], ...(g.correspondence.move_limits_ms || []).map((ms) => [ms, paceText(ms)])],
+          c.pace, (v) => { c.pace = Number(v); }) : null,
         field('rated', t('playnow.kind'), [['rated', t('playnow.rated')], ['casual', t('playnow.casual')]], c.rated ? 'rated' : 'casual',
           (v) => { c.rated = v === 'rated'; })),
       h('button', {type: 'button', class: 'primary', id: id, 'data-key': id, 'aria-describedby': id + '-name', onclick: () => this.ask(g)},
@@ -108,6 +116,7 @@ export class PlayNow {
     const c = this.choiceOf(g);
     const body = {game: g.id, players: c.players, rated: c.rated, humans_only: this.humansOnly};
     if (c.mode) body.mode = c.mode;
+    if (c.pace) Object.assign(body, {clock: 'correspondence', move_limit_ms: c.pace});
     const wait = new URLSearchParams(location.search).get('bot_fill_after_ms');
     if (wait != null && wait !== '') body.bot_fill_after_ms = Number(wait);
     this.error = '';
@@ -133,6 +142,7 @@ export class PlayNow {
     const found = tk.status === 'matched';
     const what = [tn('lobby.playersExact', tk.pool.players)];
     if (tk.pool.mode && g) what.push(choiceText(g.id, 'mode', tk.pool.mode));
+    if (tk.pool.clock === 'correspondence') what.push(paceText(tk.pool.move_limit_ms));
     what.push(tk.pool.rated ? t('playnow.rated') : t('playnow.casual'));
     return h('div', {class: 'waiting', id: 'play-waiting'},
       h('p', {class: 'waiting-what'}, h('strong', {}, name), ' · ', what.join(' · ')),

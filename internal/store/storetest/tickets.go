@@ -63,6 +63,7 @@ func (r *run) waiting(s TicketStore) string {
 func tickets(r *run) {
 	s, other := r.tickets(), r.tickets()
 	ana := ticket("t-ana", "ana", t0)
+	ana.MoveLimitMs = 2 * 86_400_000 // a correspondence table of two days a move
 	r.ok(s.PutTicket(r.ctx, ana), "put ana's ticket")
 	r.is(s.PutTicket(r.ctx, ticket("t-ana", "bob", t0)), store.ErrConflict, "a ticket of a hash taken")
 	got, err := other.Ticket(r.ctx, hashOf("t-ana"))
@@ -71,7 +72,8 @@ func tickets(r *run) {
 	want.Status = store.TicketWaiting
 	if got.Account != want.Account || got.Name != want.Name || got.Game != want.Game || got.Players != 2 || got.Mode != "duel" ||
 		!got.Rated || got.HumansOnly || got.BotFill != want.BotFill || got.Mu != 27.5 || got.Sigma != 6.25 || got.Leaver ||
-		string(got.TokenHash) != string(want.TokenHash) || !got.Created.Equal(t0) || got.Status != store.TicketWaiting || !got.Done.IsZero() {
+		string(got.TokenHash) != string(want.TokenHash) || !got.Created.Equal(t0) || got.Status != store.TicketWaiting || !got.Done.IsZero() ||
+		got.MoveLimitMs != ana.MoveLimitMs {
 		r.fail("ana's ticket reads back as %+v", got)
 	}
 	_, err = s.Ticket(r.ctx, hashOf("nope"))
@@ -101,7 +103,7 @@ func tickets(r *run) {
 	}
 	r.is(s.CancelTicket(r.ctx, hashOf("t-bob"), "bob", t0), store.ErrConflict, "bob cancels once matched")
 	r.is(s.MatchTickets(r.ctx, "m2", [][]byte{hashOf("t-bob"), hashOf("t-lea")}, []int{0, 1}, t0), store.ErrConflict, "bob matched twice")
-	if t, _ := other.Ticket(r.ctx, hashOf("t-lea")); t.Status != store.TicketWaiting || !t.Leaver {
+	if t, _ := other.Ticket(r.ctx, hashOf("t-lea")); t.Status != store.TicketWaiting || !t.Leaver || t.MoveLimitMs != 0 {
 		r.fail("lea's ticket after a refused match: %+v", t)
 	}
 	n, err := s.PruneTickets(r.ctx, t0.Add(90*time.Minute), 0)
