@@ -45,9 +45,10 @@ func (p *page) inside(sel string) {
 	}
 }
 
-// Two accounts press Play now for Plan de Secours, one after the other:
-// the first sees herself waiting, alone in the pool, with the time before
-// bots; once the second presses, both land on one table, each in a seat
+// Two accounts press Play now for Plan de Secours, one after the other,
+// the first for any number of players and the second for two: the first
+// sees herself waiting, alone in the pool, with the time before bots; once
+// the second presses, both land on one table, each in a seat
 // of their own, the table rated with even chances. (Issue 32, "Done when".)
 func TestPlayNowTwoAccountsMeet(t *testing.T) {
 	s := newPlaySite(t)
@@ -65,10 +66,15 @@ func TestPlayNowTwoAccountsMeet(t *testing.T) {
 	if got := bo.text("#play-now-h"); got != "Jouer maintenant" {
 		t.Errorf("the panel's title in French: %q", got)
 	}
+	// Ana takes any number of players; bo asks for two.
+	ana.set("#play-plandesecours-players", "2-5")
 	ana.click("#play-plandesecours")
 	ana.wait(`document.querySelector('#play-status')`, 10*time.Second)
 	if got := ana.text("#play-status"); got != "1 player waiting for this table" {
 		t.Errorf("ana waiting alone reads %q", got)
+	}
+	if got := ana.text("#play-waiting .waiting-what"); !strings.Contains(got, "2–5 players") {
+		t.Errorf("ana's wait says %q, not the number she asked for", got)
 	}
 	if got := ana.text("#play-waited"); !strings.Contains(got, "bots take the empty seats after 30 seconds") {
 		t.Errorf("ana's wait reads %q", got)

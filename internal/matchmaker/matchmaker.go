@@ -4,16 +4,19 @@
 // tables it returns.
 //
 // Each wave ([Pair]) looks at the waiting players pool by pool (a pool is a
-// game, a number of players, a mode, rated or casual), the longest waiting
-// first, and seats each with the players nearest in rating whose window
-// takes them in: a player's window is a distance in μ that starts at
+// game, a mode, rated or casual, live or by correspondence at one move
+// limit), the longest waiting first, and seats each with the players
+// nearest in rating whose window takes them in, at a table of a number of
+// players every one of them asked for (a number, or a range: the largest
+// number that seats only people now): a player's window is a distance in μ that starts at
 // [Config.Window] and widens by [Config.Widen] each second they wait, and
 // two players sit together only inside both windows. Players who leave
 // often are paired among themselves first: one of them meets the others
 // only once they waited half their wait before bots. A player who waited
 // their wait before bots (unless they asked for humans only) is seated with
 // whoever their window takes in, the empty seats filled with bots of the
-// level nearest their rating.
+// level nearest their rating, at the number of their range that seats the
+// most people (the smallest, between equals).
 package matchmaker
 
 import (
@@ -41,21 +44,44 @@ type Player struct {
 	Leaver bool
 }
 
-// Pool is what players asked for: they are only ever seated with players
-// who asked for the same.
+// Pool is what a player asked for: a game, a number of players (or a
+// range, from Players to PlayersMax), a mode, rated or casual, and a clock.
+// Players are only ever seated with players who asked for the same but for
+// the number, at a number each of them asked for.
 type Pool struct {
 	Game    string `json:"game"`
 	Players int    `json:"players"`
-	Mode    string `json:"mode,omitempty"`
-	Rated   bool   `json:"rated"`
+	// PlayersMax, above Players, asks for any number from Players to it.
+	PlayersMax int    `json:"players_max,omitempty"`
+	Mode       string `json:"mode,omitempty"`
+	Rated      bool   `json:"rated"`
 	// Clock is "live" or "correspondence"; MoveLimitMs a correspondence
 	// table's move limit (a day or more).
 	Clock       string `json:"clock"`
 	MoveLimitMs int64  `json:"move_limit_ms,omitempty"`
 }
 
-// Table is a table a wave seats: its players, in seat order, and how many
-// bots of which level take the remaining seats (after the players).
+// Span returns the smallest and largest numbers of players p asks for.
+func (p Pool) Span() (lo, hi int) { return p.Players, max(p.Players, p.PlayersMax) }
+
+// Key is p without its number of players: the pool players share whatever
+// the numbers they asked for.
+func (p Pool) Key() Pool {
+	p.Players, p.PlayersMax = 0, 0
+	return p
+}
+
+// Meets reports whether players who asked for p and q may sit at one
+// table: the same pool, and a number both asked for.
+func (p Pool) Meets(q Pool) bool {
+	plo, phi := p.Span()
+	qlo, qhi := q.Span()
+	return p.Key() == q.Key() && max(plo, qlo) <= min(phi, qhi)
+}
+
+// Table is a table a wave seats: its pool (with the number of players it
+// seats), its players, in seat order, and how many bots of which level
+// take the remaining seats (after the players).
 type Table struct {
 	Pool    Pool
 	Players []Player
@@ -98,10 +124,11 @@ func (c Config) Pair(waiting []Player, levels func(Pool) []Level, now time.Time)
 	pools := map[Pool][]Player{}
 	var order []Pool
 	for _, p := range waiting {
-		if _, ok := pools[p.Pool]; !ok {
-			order = append(order, p.Pool)
+		k := p.Pool.Key()
+		if _, ok := pools[k]; !ok {
+			order = append(order, k)
 		}
-		pools[p.Pool] = append(pools[p.Pool], p)
+		pools[k] = append(pools[k], p)
 	}
 	var tables []Table
 	for _, pool := range order {
@@ -119,41 +146,69 @@ func (c Config) pairPool(pool Pool, ps []Player, levels func(Pool) []Level, now 
 		if seated[i] {
 			continue
 		}
-		// The candidates p and they both accept, nearest first.
-		var near []int
-		for j, q := range ps {
-			if j == i || seated[j] || !c.accepts(p, q, now) || !c.accepts(q, p, now) {
-				continue
-			}
-			near = append(near, j)
-		}
-		slices.SortStableFunc(near, func(a, b int) int {
-			// Leavers with leavers first, then by distance in rating.
-			return cmp.Or(cmp.Compare(b2i(ps[a].Leaver != p.Leaver), b2i(ps[b].Leaver != p.Leaver)),
-				cmp.Compare(math.Abs(ps[a].Mu-p.Mu), math.Abs(ps[b].Mu-p.Mu)))
-		})
-		need := pool.Players - 1
-		switch {
-		case len(near) >= need:
-			near = near[:need]
-		case !p.HumansOnly && waited(p, now, p.BotFill):
-			// Bots fill the table: those who want humans only wait on.
-			near = slices.DeleteFunc(near, func(j int) bool { return ps[j].HumansOnly })
-		default:
+		n, near, ok := c.table(i, ps, seated, now)
+		if !ok {
 			continue
 		}
-		t := Table{Pool: pool, Players: []Player{p}}
+		at := pool
+		at.Players = n
+		t := Table{Pool: at, Players: []Player{p}}
 		seated[i] = true
 		for _, j := range near {
 			seated[j] = true
 			t.Players = append(t.Players, ps[j])
 		}
-		if t.Bots = pool.Players - len(t.Players); t.Bots > 0 {
-			t.Level = nearestLevel(t.Players, levels(pool))
+		if t.Bots = n - len(t.Players); t.Bots > 0 {
+			t.Level = nearestLevel(t.Players, levels(at))
 		}
 		tables = append(tables, t)
 	}
 	return tables
+}
+
+// table finds the table ps[i] sits at now, if any: its number of players
+// and the others who join it. A table of people alone comes first, at the
+// largest number ps[i] asked for that has one; once ps[i] waited their wait
+// before bots (unless they asked for humans only), the number that seats
+// the most people (the smallest between equals), bots in the other seats.
+func (c Config) table(i int, ps []Player, seated []bool, now time.Time) (n int, near []int, ok bool) {
+	p := ps[i]
+	lo, hi := p.Pool.Span()
+	bots := !p.HumansOnly && waited(p, now, p.BotFill)
+	for k := hi; k >= lo; k-- {
+		cands := c.candidates(i, ps, seated, k, now)
+		if len(cands) >= k-1 {
+			return k, cands[:k-1], true
+		}
+		if !bots {
+			continue
+		}
+		// Bots fill the table: those who want humans only wait on.
+		cands = slices.DeleteFunc(cands, func(j int) bool { return ps[j].HumansOnly })
+		if !ok || len(cands) >= len(near) {
+			n, near, ok = k, cands, true
+		}
+	}
+	return n, near, ok
+}
+
+// candidates returns the players ps[i] and they both accept at a table of
+// k, nearest first (leavers with leavers first, then by distance in
+// rating).
+func (c Config) candidates(i int, ps []Player, seated []bool, k int, now time.Time) []int {
+	p := ps[i]
+	var near []int
+	for j, q := range ps {
+		if lo, hi := q.Pool.Span(); j == i || seated[j] || k < lo || k > hi || !c.accepts(p, q, now) || !c.accepts(q, p, now) {
+			continue
+		}
+		near = append(near, j)
+	}
+	slices.SortStableFunc(near, func(a, b int) int {
+		return cmp.Or(cmp.Compare(b2i(ps[a].Leaver != p.Leaver), b2i(ps[b].Leaver != p.Leaver)),
+			cmp.Compare(math.Abs(ps[a].Mu-p.Mu), math.Abs(ps[b].Mu-p.Mu)))
+	})
+	return near
 }
 
 // accepts reports whether p would sit with q now: q is inside p's window,

@@ -11,6 +11,9 @@ var t0 = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 
 var duel = Pool{Game: "plandesecours", Players: 2, Rated: true}
 
+// pds is a rated pool of Plan de Secours for lo players, or lo to hi.
+func pds(lo, hi int) Pool { return Pool{Game: "plandesecours", Players: lo, PlayersMax: hi, Rated: true} }
+
 // player waits in pool with rating mu since t0 + since seconds.
 func player(id string, pool Pool, mu float64, since int) Player {
 	return Player{ID: id, Pool: pool, Mu: mu, Since: t0.Add(time.Duration(since) * time.Second), BotFill: 30 * time.Second}
@@ -22,6 +25,9 @@ func levels(Pool) []Level { return []Level{{"easy", 18}, {"medium", 25}, {"hard"
 func tables(ts []Table) string {
 	var out []string
 	for _, t := range ts {
+		if t.Pool.PlayersMax != 0 || t.Pool.Players != len(t.Players)+t.Bots {
+			return fmt.Sprintf("a table of %d people and %d bots for %+v", len(t.Players), t.Bots, t.Pool)
+		}
 		var ids []string
 		for _, p := range t.Players {
 			ids = append(ids, p.ID)
@@ -72,6 +78,13 @@ func TestPair(t *testing.T) {
 		{"leavers with leavers first", []Player{leaver("l", 25, 0), player("n", duel, 25, 0), leaver("m", 28, 1)}, 1, "l+m"},
 		{"a leaver and another player wait half the wait", []Player{leaver("l", 25, 0), player("n", duel, 25, 0)}, 14, ""},
 		{"then meet", []Player{leaver("l", 25, 0), player("n", duel, 25, 0)}, 15, "l+n"},
+		// Ranges of players: a table at a number everyone asked for.
+		{"a range meets a number inside it", []Player{player("a", pds(2, 4), 25, 0), player("b", pds(3, 0), 25, 1), player("c", pds(3, 0), 25, 2)}, 2, "a+b+c"},
+		{"the largest number that seats people only", []Player{player("a", pds(2, 4), 25, 0), player("b", pds(2, 3), 25, 1), player("c", pds(2, 5), 25, 2)}, 2, "a+b+c"},
+		{"ranges apart never meet", []Player{player("a", pds(2, 3), 25, 0), player("b", pds(4, 5), 25, 0)}, 20, ""},
+		{"a range waits for people first", []Player{player("a", pds(2, 4), 25, 0)}, 29, ""},
+		{"then the fewest bots for the most people", []Player{player("a", pds(2, 4), 25, 0)}, 30, "a+1 medium"},
+		{"as many people as the range can seat", []Player{player("a", pds(2, 5), 25, 0), player("b", pds(4, 5), 25, 1)}, 30, "a+b+2 medium"},
 	} {
 		if got := wave(c.waiting, c.at); got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)

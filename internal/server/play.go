@@ -53,6 +53,9 @@ const (
 type PlayRequest struct {
 	Game    string `json:"game"`
 	Players int    `json:"players"`
+	// PlayersMax, above Players, asks for a table of any number of players
+	// from Players to it.
+	PlayersMax int `json:"players_max,omitempty"`
 	// Mode is the game's "mode" option ("" for its default, or a game
 	// without modes).
 	Mode string `json:"mode,omitempty"`
@@ -77,8 +80,9 @@ type TicketOut struct {
 	HumansOnly bool            `json:"humans_only"`
 	BotFillMs  int64           `json:"bot_fill_after_ms"`
 	WaitedMs   int64           `json:"waited_ms"`
-	// Waiting is how many players wait in the ticket's pool now (the
-	// player among them while waiting).
+	// Waiting is how many players wait now who could sit at the ticket's
+	// table (the same pool and a number of players they also asked for),
+	// the player among them; 0 once the ticket stopped waiting.
 	Waiting int `json:"waiting"`
 	// Match, Seat and Token are set once matched: the seat's token acts
 	// for the seat as an invite's would.
@@ -255,7 +259,7 @@ func (s *Server) botLevels(ctx context.Context, pool matchmaker.Pool) []matchmak
 }
 
 func poolOf(t *store.Ticket) matchmaker.Pool {
-	p := matchmaker.Pool{Game: t.Game, Players: t.Players, Mode: t.Mode, Rated: t.Rated, Clock: match.ClockLive}
+	p := matchmaker.Pool{Game: t.Game, Players: t.Players, PlayersMax: t.PlayersMax, Mode: t.Mode, Rated: t.Rated, Clock: match.ClockLive}
 	if t.MoveLimitMs > 0 {
 		p.Clock, p.MoveLimitMs = match.ClockCorrespondence, t.MoveLimitMs
 	}
@@ -364,8 +368,11 @@ func (s *Server) postPlay(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	pool := matchmaker.Pool{Game: req.Game, Players: req.Players, Mode: req.Mode, Rated: req.Rated == nil || *req.Rated, Clock: match.ClockLive}
-	if _, err := g.Info().Check(setupOf(pool)); err != nil || req.Players == 0 {
-		writeError(w, &match.Error{Code: match.CodeBadSetup, Message: "That table does not fit the game: " + errText(err, "give a number of players") + "."})
+	if req.PlayersMax > req.Players {
+		pool.PlayersMax = req.PlayersMax
+	}
+	if err := playPlayers(g.Info(), req, pool); err != nil {
+		writeError(w, err)
 		return
 	}
 	if err := playClock(g.Info(), req, &pool); err != nil {
@@ -382,7 +389,7 @@ func (s *Server) postPlay(w http.ResponseWriter, r *http.Request) {
 	}
 	secret, hash := newTicket()
 	t := &store.Ticket{Hash: hash, Account: a.ID, Name: a.Name, Game: req.Game, Players: req.Players, Mode: req.Mode,
-		Rated: pool.Rated, HumansOnly: req.HumansOnly, BotFill: fill, MoveLimitMs: pool.MoveLimitMs,
+		PlayersMax: pool.PlayersMax, Rated: pool.Rated, HumansOnly: req.HumansOnly, BotFill: fill, MoveLimitMs: pool.MoveLimitMs,
 		TokenHash: match.HashToken(seatToken(secret)), Created: time.Now()}
 	t.Mu, t.Sigma = s.ratingFor(ctx, a.ID, pool)
 	t.Leaver = s.leaves(ctx, a.ID)
@@ -397,6 +404,29 @@ func (s *Server) postPlay(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusAccepted, out)
+}
+
+// playPlayers checks the number of players a Play now request asks for:
+// each number of its range is a table the game accepts.
+func playPlayers(info engine.Info, req PlayRequest, pool matchmaker.Pool) error {
+	bad := func(err error) error {
+		return &match.Error{Code: match.CodeBadSetup, Message: "That table does not fit the game: " + errText(err, "give a number of players") + "."}
+	}
+	if req.Players == 0 {
+		return bad(nil)
+	}
+	if req.PlayersMax != 0 && req.PlayersMax < req.Players {
+		return bad(fmt.Errorf("players_max (%d) is below players (%d)", req.PlayersMax, req.Players))
+	}
+	lo, hi := pool.Span()
+	for n := lo; n <= hi; n++ {
+		at := pool
+		at.Players = n
+		if _, err := info.Check(setupOf(at)); err != nil {
+			return bad(err)
+		}
+	}
+	return nil
 }
 
 // playClock checks the clock a Play now request asks for and sets it in
@@ -493,12 +523,16 @@ func (s *Server) ticketOut(ctx context.Context, secret string, t *store.Ticket) 
 		seat := engine.Seat(t.Seat)
 		out.Match, out.Seat, out.Token = t.Match, &seat, seatToken(secret)
 	}
-	pools, err := s.pools(ctx)
-	if err != nil {
-		return out, err
-	}
-	if i := slices.IndexFunc(pools, func(p PoolOut) bool { return p.Pool == out.Pool }); i >= 0 {
-		out.Waiting = pools[i].Waiting
+	if out.Status == store.TicketWaiting {
+		ts, err := s.play.store.WaitingTickets(ctx)
+		if err != nil {
+			return out, err
+		}
+		for _, o := range ts {
+			if poolOf(o).Meets(out.Pool) {
+				out.Waiting++
+			}
+		}
 	}
 	return out, nil
 }

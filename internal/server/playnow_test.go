@@ -190,6 +190,8 @@ func TestPlayNowCancelAndRefusals(t *testing.T) {
 		{map[string]any{"game": "testcards", "players": 2, "clock": "correspondence", "move_limit_ms": 3600000}, match.CodeBadParameters},
 		{map[string]any{"game": "testcards", "players": 2, "move_limit_ms": 86400000}, match.CodeBadParameters},
 		{map[string]any{"game": "testcards", "players": 2, "clock": "sundial"}, match.CodeBadParameters},
+		{map[string]any{"game": "testcards", "players": 3, "players_max": 2}, match.CodeBadSetup},
+		{map[string]any{"game": "testcards", "players": 2, "players_max": 9}, match.CodeBadSetup},
 	} {
 		if err := ana.Do(ctx, "POST", "/api/play", "", c.body, nil); apiCode(err) != c.code {
 			t.Errorf("play now %v: %v, want %s", c.body, err, c.code)
@@ -260,5 +262,39 @@ func TestPlayNowByCorrespondence(t *testing.T) {
 	}
 	if o := bo.ticketWhen(t, tb.Ticket, "bo", func(server.TicketOut) bool { return true }); o.Status != "waiting" {
 		t.Fatalf("bo, live, was seated at a correspondence table: %+v", o)
+	}
+}
+
+// A player may ask for a range of players: they meet those who asked for a
+// number inside it, at the largest number that seats people only, and the
+// count of players waiting is of those who could share their table.
+// (Issue 32, item 6.)
+func TestPlayNowForARangeOfPlayers(t *testing.T) {
+	e := playEnv(t)
+	ana, bo, cy := e.browser(addrA), e.browser(addrB), e.browser(addrC)
+	ana.mustSignIn(t, "ana@example.org")
+	bo.mustSignIn(t, "bo@example.org")
+	cy.mustSignIn(t, "cy@example.org")
+	ta := ana.ask(t, map[string]any{"game": "testcards", "players": 2, "players_max": 3, "bot_fill_after_ms": 60000})
+	if ta.Pool.Players != 2 || ta.Pool.PlayersMax != 3 || ta.Waiting != 1 {
+		t.Fatalf("ana's ticket: %+v", ta)
+	}
+	tb := bo.ask(t, map[string]any{"game": "testcards", "players": 3, "bot_fill_after_ms": 60000})
+	if tb.Waiting != 2 {
+		t.Fatalf("bo, for three, sees %d waiting: ana (two or three) is one", tb.Waiting)
+	}
+	time.Sleep(300 * time.Millisecond) // waves: two people for a table of three
+	if o := ana.ticketWhen(t, ta.Ticket, "ana", func(server.TicketOut) bool { return true }); o.Status != "waiting" || o.Waiting != 2 {
+		t.Fatalf("ana and bo alone were seated, or ana counts wrong: %+v", o)
+	}
+	tc := cy.ask(t, map[string]any{"game": "testcards", "players": 3, "players_max": 4, "bot_fill_after_ms": 60000})
+	a := ana.ticketWhen(t, ta.Ticket, "ana seated", matched)
+	b := bo.ticketWhen(t, tb.Ticket, "bo seated", matched)
+	c := cy.ticketWhen(t, tc.Ticket, "cy seated", matched)
+	if a.Match != b.Match || b.Match != c.Match {
+		t.Fatalf("three tables: %s %s %s", a.Match, b.Match, c.Match)
+	}
+	if sum := e.summary(t, a.Match); len(sum.Seats) != 3 {
+		t.Fatalf("a table of %d for two-or-three, three and three-or-four", len(sum.Seats))
 	}
 }

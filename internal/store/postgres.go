@@ -284,8 +284,10 @@ var postgresMigrations = []string{
 	// the jobs over, by kind, for their pruning (postgres_notify.go).
 	postgresNotifySchema,
 
-	// Play now at correspondence tables: the move limit a ticket asks for.
-	`ALTER TABLE tickets ADD COLUMN move_limit_ms bigint NOT NULL DEFAULT 0;`,
+	// Play now at correspondence tables, and for a range of players: the
+	// move limit and the largest number a ticket asks for.
+	`ALTER TABLE tickets ADD COLUMN move_limit_ms bigint NOT NULL DEFAULT 0;
+	ALTER TABLE tickets ADD COLUMN players_max integer NOT NULL DEFAULT 0;`,
 }
 
 // idleInTransaction is how long PostgreSQL lets a connection of the store

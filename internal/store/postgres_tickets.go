@@ -15,7 +15,7 @@ func scanPgTicket(row pgx.Row) (*Ticket, error) {
 	var fill int64
 	var done *time.Time
 	if err := row.Scan(&t.Hash, &t.Account, &t.Name, &t.Game, &t.Players, &t.Mode, &t.Rated, &t.HumansOnly, &fill, &t.Mu, &t.Sigma,
-		&t.Leaver, &t.TokenHash, &t.Created, &t.Status, &t.Match, &t.Seat, &done, &t.MoveLimitMs); err != nil {
+		&t.Leaver, &t.TokenHash, &t.Created, &t.Status, &t.Match, &t.Seat, &done, &t.MoveLimitMs, &t.PlayersMax); err != nil {
 		return nil, err
 	}
 	t.BotFill = time.Duration(fill) * time.Millisecond
@@ -43,9 +43,9 @@ func (s *Postgres) PutTicket(ctx context.Context, t *Ticket) error {
 			return err
 		}
 		tag, err := tx.Exec(ctx, `INSERT INTO tickets (`+ticketColumns+`)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 'waiting', '', 0, NULL, $15) ON CONFLICT (hash) DO NOTHING`,
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 'waiting', '', 0, NULL, $15, $16) ON CONFLICT (hash) DO NOTHING`,
 			t.Hash, t.Account, t.Name, t.Game, t.Players, t.Mode, t.Rated, t.HumansOnly, t.BotFill.Milliseconds(), t.Mu, t.Sigma,
-			t.Leaver, t.TokenHash, t.Created, t.MoveLimitMs)
+			t.Leaver, t.TokenHash, t.Created, t.MoveLimitMs, t.PlayersMax)
 		if err == nil && tag.RowsAffected() == 0 {
 			return ErrConflict
 		}

@@ -361,8 +361,10 @@ var sqliteMigrations = []string{
 	// the jobs over, by kind, for their pruning (sqlite_notify.go).
 	sqliteNotifySchema,
 
-	// Play now at correspondence tables: the move limit a ticket asks for.
-	`ALTER TABLE tickets ADD COLUMN move_limit_ms INTEGER NOT NULL DEFAULT 0;`,
+	// Play now at correspondence tables, and for a range of players: the
+	// move limit and the largest number a ticket asks for.
+	`ALTER TABLE tickets ADD COLUMN move_limit_ms INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE tickets ADD COLUMN players_max INTEGER NOT NULL DEFAULT 0;`,
 }
 
 // OpenSQLite opens the store in the file at path, creating the file (and its

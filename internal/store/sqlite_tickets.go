@@ -9,13 +9,13 @@ import (
 
 var _ Tickets = (*SQLite)(nil)
 
-const ticketColumns = `hash, account, name, game, players, mode, rated, humans_only, bot_fill_ms, mu, sigma, leaver, token_hash, created, status, match_id, seat, done, move_limit_ms`
+const ticketColumns = `hash, account, name, game, players, mode, rated, humans_only, bot_fill_ms, mu, sigma, leaver, token_hash, created, status, match_id, seat, done, move_limit_ms, players_max`
 
 func scanTicket(row scanner) (*Ticket, error) {
 	var t Ticket
 	var fill, created, done int64
 	if err := row.Scan(&t.Hash, &t.Account, &t.Name, &t.Game, &t.Players, &t.Mode, &t.Rated, &t.HumansOnly, &fill, &t.Mu, &t.Sigma,
-		&t.Leaver, &t.TokenHash, &created, &t.Status, &t.Match, &t.Seat, &done, &t.MoveLimitMs); err != nil {
+		&t.Leaver, &t.TokenHash, &created, &t.Status, &t.Match, &t.Seat, &done, &t.MoveLimitMs, &t.PlayersMax); err != nil {
 		return nil, err
 	}
 	t.BotFill, t.Created, t.Done = time.Duration(fill)*time.Millisecond, fromMillis(created), fromMillis(done)
@@ -38,9 +38,9 @@ func (s *SQLite) PutTicket(ctx context.Context, t *Ticket) error {
 			millis(t.Created), t.Account); err != nil {
 			return err
 		}
-		_, err := tx.Exec(`INSERT INTO tickets (`+ticketColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'waiting', '', 0, 0, ?)`,
+		_, err := tx.Exec(`INSERT INTO tickets (`+ticketColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'waiting', '', 0, 0, ?, ?)`,
 			t.Hash, t.Account, t.Name, t.Game, t.Players, t.Mode, t.Rated, t.HumansOnly, t.BotFill.Milliseconds(), t.Mu, t.Sigma,
-			t.Leaver, t.TokenHash, millis(t.Created), t.MoveLimitMs)
+			t.Leaver, t.TokenHash, millis(t.Created), t.MoveLimitMs, t.PlayersMax)
 		return err
 	})
 }

@@ -34,8 +34,11 @@ type Ticket struct {
 	// What the player asked for: a game, a number of players, a mode (the
 	// game's "mode" option; "" for the default), rated or casual, humans
 	// only, and how long they wait before bots fill the empty seats.
-	Game       string
-	Players    int
+	Game    string
+	Players int
+	// PlayersMax, above Players, asks for any number of players from
+	// Players to it (0: Players exactly).
+	PlayersMax int
 	Mode       string
 	Rated      bool
 	HumansOnly bool
@@ -96,6 +99,8 @@ func checkTicket(t *Ticket) error {
 		return errors.New("store: a ticket needs an account, a game and a number of players")
 	case t.BotFill < 0:
 		return errors.New("store: a ticket's wait before bots cannot be negative")
+	case t.PlayersMax != 0 && t.PlayersMax < t.Players:
+		return errors.New("store: a ticket's range of players ends below its start")
 	case t.MoveLimitMs < 0:
 		return errors.New("store: a ticket's move limit cannot be negative")
 	}

@@ -1,4 +1,5 @@
-// Play now, in the lobby: one row per game (number of players, mode where
+// Play now, in the lobby: one row per game (number of players, or any
+// number the game takes where it has no modes, mode where
 // the game has modes, the pace where the game is also played by
 // correspondence, rated or casual) and its button; then a waiting panel
 // with the number of players waiting in the same pool, live, the time
@@ -36,7 +37,10 @@ export class PlayNow {
   constructor(games, me) {
     this.games = games;
     this.me = me;
-    this.choice = {}; // game id → {players, mode, pace, rated}; pace is 0 (live) or a correspondence move limit
+    // game id → {players, playersMax, mode, pace, rated}: playersMax above
+    // players asks for any number between; pace is 0 (live) or a
+    // correspondence move limit.
+    this.choice = {};
     this.humansOnly = false;
     this.ticket = null; // the ticket's answer while waiting
     this.error = '';
@@ -84,7 +88,7 @@ export class PlayNow {
   choiceOf(g) {
     if (!this.choice[g.id]) {
       const mode = (g.options || []).find((o) => o.key === 'mode');
-      this.choice[g.id] = {players: g.min_players, mode: mode ? mode.default : '', pace: 0, rated: true};
+      this.choice[g.id] = {players: g.min_players, playersMax: 0, mode: mode ? mode.default : '', pace: 0, rated: true};
     }
     return this.choice[g.id];
   }
@@ -92,8 +96,12 @@ export class PlayNow {
   drawGame(g) {
     const c = this.choiceOf(g), id = 'play-' + g.id;
     const counts = [];
-    for (let n = g.min_players; n <= g.max_players; n++) counts.push(n);
+    for (let n = g.min_players; n <= g.max_players; n++) counts.push([n, tn('lobby.playersExact', n)]);
+    // Any number, where every number is a table of the game (a mode may
+    // take only some).
+    const any = `${g.min_players}-${g.max_players}`;
     const mode = (g.options || []).find((o) => o.key === 'mode');
+    if (!mode && g.max_players > g.min_players) counts.push([any, t('lobby.playersRange', {min: g.min_players, max: g.max_players})]);
     const field = (key, label, options, value, set) => h('label', {class: 'play-field'},
       h('span', {class: 'visually-hidden'}, label + ' — ' + tx(g.name)),
       h('select', {id: id + '-' + key, 'data-key': id + '-' + key, onchange: (e) => set(e.target.value)},
@@ -101,7 +109,11 @@ export class PlayNow {
     return h('li', {class: 'play-now-game', 'data-game': g.id},
       h('span', {class: 'game-name', id: id + '-name'}, tx(g.name)),
       h('span', {class: 'play-fields'},
-        field('players', t('playnow.players'), counts.map((n) => [n, tn('lobby.playersExact', n)]), c.players, (v) => { c.players = Number(v); }),
+        field('players', t('playnow.players'), counts, c.playersMax ? `${c.players}-${c.playersMax}` : c.players, (v) => {
+          const [lo, hi] = String(v).split('-').map(Number);
+          c.players = lo;
+          c.playersMax = hi || 0;
+        }),
         mode ? field('mode', t('playnow.mode'), mode.choices.map((m) => [m, choiceText(g.id, 'mode', m)]), c.mode, (v) => { c.mode = v; }) : null,
         g.correspondence ? field('pace', t('playnow.pace'), [[0, t('playnow.live')], ...(g.correspondence.move_limits_ms || []).map((ms) => [ms, paceText(ms)])],
           c.pace, (v) => { c.pace = Number(v); }) : null,
@@ -115,6 +127,7 @@ export class PlayNow {
   async ask(g) {
     const c = this.choiceOf(g);
     const body = {game: g.id, players: c.players, rated: c.rated, humans_only: this.humansOnly};
+    if (c.playersMax) body.players_max = c.playersMax;
     if (c.mode) body.mode = c.mode;
     if (c.pace) Object.assign(body, {clock: 'correspondence', move_limit_ms: c.pace});
     const wait = new URLSearchParams(location.search).get('bot_fill_after_ms');
@@ -140,7 +153,7 @@ export class PlayNow {
     const name = g ? tx(g.name) : tk.pool.game;
     const secs = Math.floor(tk.waited_ms / 1000);
     const found = tk.status === 'matched';
-    const what = [tn('lobby.playersExact', tk.pool.players)];
+    const what = [tk.pool.players_max ? t('lobby.playersRange', {min: tk.pool.players, max: tk.pool.players_max}) : tn('lobby.playersExact', tk.pool.players)];
     if (tk.pool.mode && g) what.push(choiceText(g.id, 'mode', tk.pool.mode));
     if (tk.pool.clock === 'correspondence') what.push(paceText(tk.pool.move_limit_ms));
     what.push(tk.pool.rated ? t('playnow.rated') : t('playnow.casual'));

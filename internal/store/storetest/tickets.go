@@ -64,6 +64,7 @@ func tickets(r *run) {
 	s, other := r.tickets(), r.tickets()
 	ana := ticket("t-ana", "ana", t0)
 	ana.MoveLimitMs = 2 * 86_400_000 // a correspondence table of two days a move
+	ana.PlayersMax = 4               // of two to four players
 	r.ok(s.PutTicket(r.ctx, ana), "put ana's ticket")
 	r.is(s.PutTicket(r.ctx, ticket("t-ana", "bob", t0)), store.ErrConflict, "a ticket of a hash taken")
 	got, err := other.Ticket(r.ctx, hashOf("t-ana"))
@@ -73,7 +74,7 @@ func tickets(r *run) {
 	if got.Account != want.Account || got.Name != want.Name || got.Game != want.Game || got.Players != 2 || got.Mode != "duel" ||
 		!got.Rated || got.HumansOnly || got.BotFill != want.BotFill || got.Mu != 27.5 || got.Sigma != 6.25 || got.Leaver ||
 		string(got.TokenHash) != string(want.TokenHash) || !got.Created.Equal(t0) || got.Status != store.TicketWaiting || !got.Done.IsZero() ||
-		got.MoveLimitMs != ana.MoveLimitMs {
+		got.MoveLimitMs != ana.MoveLimitMs || got.PlayersMax != 4 {
 		r.fail("ana's ticket reads back as %+v", got)
 	}
 	_, err = s.Ticket(r.ctx, hashOf("nope"))
@@ -103,7 +104,7 @@ func tickets(r *run) {
 	}
 	r.is(s.CancelTicket(r.ctx, hashOf("t-bob"), "bob", t0), store.ErrConflict, "bob cancels once matched")
 	r.is(s.MatchTickets(r.ctx, "m2", [][]byte{hashOf("t-bob"), hashOf("t-lea")}, []int{0, 1}, t0), store.ErrConflict, "bob matched twice")
-	if t, _ := other.Ticket(r.ctx, hashOf("t-lea")); t.Status != store.TicketWaiting || !t.Leaver || t.MoveLimitMs != 0 {
+	if t, _ := other.Ticket(r.ctx, hashOf("t-lea")); t.Status != store.TicketWaiting || !t.Leaver || t.MoveLimitMs != 0 || t.PlayersMax != 0 {
 		r.fail("lea's ticket after a refused match: %+v", t)
 	}
 	n, err := s.PruneTickets(r.ctx, t0.Add(90*time.Minute), 0)
