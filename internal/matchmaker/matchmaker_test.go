@@ -12,7 +12,9 @@ var t0 = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 var duel = Pool{Game: "plandesecours", Players: 2, Rated: true}
 
 // pds is a rated pool of Plan de Secours for lo players, or lo to hi.
-func pds(lo, hi int) Pool { return Pool{Game: "plandesecours", Players: lo, PlayersMax: hi, Rated: true} }
+func pds(lo, hi int) Pool {
+	return Pool{Game: "plandesecours", Players: lo, PlayersMax: hi, Rated: true}
+}
 
 // player waits in pool with rating mu since t0 + since seconds.
 func player(id string, pool Pool, mu float64, since int) Player {
