@@ -269,6 +269,8 @@ func labRatingsCmd() *cobra.Command {
 		matches  int
 		perLevel int
 		workers  int
+		betas    []float64
+		coopSum  bool
 		asJSON   bool
 	)
 	cmd := &cobra.Command{
@@ -310,7 +312,7 @@ It prints (Markdown, or --json):
 			for _, s := range skipped {
 				fmt.Fprintf(cmd.ErrOrStderr(), "left out: %s\n", s)
 			}
-			pop := ratinglab.Population{Game: g, PerLevel: perLevel, Matches: matches, Seed: cfgs[0].Seed, Workers: workers}
+			pop := ratinglab.Population{Game: g, PerLevel: perLevel, Matches: matches, Seed: cfgs[0].Seed, Workers: workers, Betas: betas, CoopSum: coopSum}
 			families := map[engine.Family]bool{}
 			for _, c := range cfgs {
 				s := engine.Setup{Players: c.Players, Options: c.Options}
@@ -358,6 +360,8 @@ It prints (Markdown, or --json):
 	cmd.Flags().IntVar(&matches, "matches", 1000, "matches to play and rate")
 	cmd.Flags().IntVar(&perLevel, "per-level", 3, "members of each level")
 	cmd.Flags().IntVar(&workers, "workers", 0, "matches played at once (default: one per core)")
+	cmd.Flags().Float64SliceVar(&betas, "betas", nil, "also rate the same matches with each of these β (performance spreads), for their calibration")
+	cmd.Flags().BoolVar(&coopSum, "coop-sum", false, "with --betas, also rate co-op teams against their benchmark summed, as the paper's teams (the model weighs them by their mean)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	return cmd
 }

@@ -56,8 +56,12 @@
 //     it (between equal players nobody's μ drifts with the roles). With a side
 //     of one player (a Guard) against three (the Prisoners), each
 //     Prisoner carries a third of the side and moves a third as far.
-//   - Co-op: the team plays a benchmark team of its own size, summed, as
-//     in the reference figures ([Model.Benchmark]). The benchmark is set
+//   - Co-op: the team plays a benchmark team of its own size, both
+//     weighed by their mean member ([Model.Benchmark]; the reference
+//     figures sum them, which [Model.CoopSum] keeps for comparison: the
+//     benchmark already holds what the team's size does, and a sum counts
+//     each member's skill again, over-confident in the lab's measures).
+//     The benchmark is set
 //     from the success rate of hard bots in that variant (difficulty) and
 //     player count, so that a team of established players of μ = Anchor
 //     (μ₀) is expected to succeed exactly as often: the hard bot's level

@@ -73,6 +73,14 @@ func (m Model) Handicaps(rates []float64) ([]float64, error) {
 	return h, nil
 }
 
+// coopStrength is how a co-op team and its benchmark are weighed.
+func (m Model) coopStrength() Strength {
+	if m.CoopSum {
+		return Sum
+	}
+	return Mean
+}
+
 // centre shifts xs so that they add up to zero.
 func centre(xs []float64) {
 	mean := 0.0
@@ -90,15 +98,24 @@ func centre(xs []float64) {
 // lab's hard bots succeed with chance success.
 //
 // The benchmark is n members of (μ_b, σ_b), σ_b = m.BenchmarkSigma, and
-// sides are summed (the paper's teams, as the reference figures have it).
-// μ_b is set so that a team of n established players (σ = 0) of
-// μ = m.Anchor is expected to succeed as often as the hard bots did: in
-// the model's own form, logistic(n(Anchor − μ_b)/c) = success with
-// c = √(2β² + n·σ_b²), so μ_b = Anchor − c·logit(success)/n (Φ⁻¹ in place
-// of the logit with m.Thurstone). So a team as good as the hard bots
-// neither gains nor loses on average whatever the difficulty and the
-// team's size, and a harder variant costs a losing team less and pays a
-// winning one more.
+// both sides are weighed by their mean member. μ_b is set so that a team
+// of n established players (σ = 0) of μ = m.Anchor is expected to succeed
+// as often as the hard bots did: in the model's own form,
+// logistic((Anchor − μ_b)/c) = success with c = √(2β² + σ_b²/n), so
+// μ_b = Anchor − c·logit(success) (Φ⁻¹ in place of the logit with
+// m.Thurstone). So a team as good as the hard bots neither gains nor loses
+// on average whatever the difficulty and the team's size, and a harder
+// variant costs a losing team less and pays a winning one more.
+//
+// The mean, not the paper's sum: the benchmark already holds what the
+// team's size does to its chances (it is measured per player count), and
+// a sum would count the members' skill again n times over, so that six
+// players each a little above the anchor were all but sure to succeed.
+// The lab finds the sum over-confident in Room 25's co-operation, and the
+// mean better calibrated there and about as good in the Temple
+// (docs/ratings.md). With m.CoopSum the sides are summed, as the
+// reference figures have it: logistic(n(Anchor − μ_b)/c) = success with
+// c = √(2β² + n·σ_b²), μ_b = Anchor − c·logit(success)/n.
 func (m Model) Benchmark(success float64, n int) (Rating, error) {
 	if m.Beta <= 0 || !(m.BenchmarkSigma > 0) {
 		return Rating{}, badInput("the model needs β > 0 and a benchmark σ > 0")
@@ -110,10 +127,15 @@ func (m Model) Benchmark(success float64, n int) (Rating, error) {
 		return Rating{}, badInput("the success rate %v is not strictly between 0 and 1", success)
 	}
 	sb := m.BenchmarkSigma
-	c := math.Sqrt(2*m.Beta*m.Beta + float64(n)*sb*sb)
+	c := math.Sqrt(2*m.Beta*m.Beta + sb*sb/float64(n))
+	gain := 1.0
+	if m.CoopSum {
+		c = math.Sqrt(2*m.Beta*m.Beta + float64(n)*sb*sb)
+		gain = float64(n)
+	}
 	z := math.Log(success / (1 - success))
 	if m.Thurstone {
 		z = phiInv(success)
 	}
-	return Rating{Mu: m.Anchor - z*c/float64(n), Sigma: sb}, nil
+	return Rating{Mu: m.Anchor - z*c/gain, Sigma: sb}, nil
 }

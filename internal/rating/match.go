@@ -42,8 +42,9 @@ type Match struct {
 //     the lab's baseline for the variant, player count and composition
 //     of sides ([Model.Handicaps]);
 //   - a lone side (co-op, or one side in the team family): the team
-//     against a benchmark team of its size, summed, from the lab's
-//     success rate for the variant and player count ([Model.Benchmark]).
+//     against a benchmark team of its size, both by their mean member
+//     (summed with m.CoopSum), from the lab's success rate for the variant
+//     and player count ([Model.Benchmark]).
 //
 // A variant the data lacks gives an error wrapping [ErrNotMeasured]; bad
 // input one wrapping [ErrBadInput].
@@ -150,7 +151,7 @@ func (m Model) sides(d *Data, x Match, ranked bool) ([]Side, Strength, bool, err
 				return nil, 0, false, badInput("a lone side's rank is 1 (won) or 2 (lost), not %d", sides[0].Rank)
 			}
 		}
-		return append(sides, bench), Sum, true, nil
+		return append(sides, bench), m.coopStrength(), true, nil
 	}
 	h, err := m.Handicaps(rates)
 	if err != nil {

@@ -82,9 +82,10 @@ func TestHandicapsMoveNobodyOnAverage(t *testing.T) {
 // A team of established players at the anchor succeeds as often as the
 // hard bots did, at every size; a harder variant has a stronger benchmark.
 func TestBenchmarkReproducesTheSuccessRate(t *testing.T) {
-	for _, thurstone := range []bool{false, true} {
+	for _, c := range []struct{ thurstone, sum bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
+		thurstone := c.thurstone
 		m := Default()
-		m.Thurstone = thurstone
+		m.Thurstone, m.CoopSum = c.thurstone, c.sum
 		known := Rating{m.Anchor, 1e-6}
 		for n := 1; n <= 6; n++ {
 			prev := math.Inf(-1)
@@ -97,9 +98,9 @@ func TestBenchmarkReproducesTheSuccessRate(t *testing.T) {
 					t.Errorf("%d players: the benchmark of a %.0f%% variant (%.3f) is not stronger than an easier one's (%.3f)", n, 100*s, b.Mu, prev)
 				}
 				prev = b.Mu
-				p, _ := m.WinChances([]Side{{Players: repeat(known, n)}, {Players: repeat(b, n)}}, Sum)
+				p, _ := m.WinChances([]Side{{Players: repeat(known, n)}, {Players: repeat(b, n)}}, m.coopStrength())
 				if math.Abs(p[0]-s) > 1e-6 {
-					t.Errorf("Thurstone %v, %d players, success %.2f: the anchor team is predicted %.6f", thurstone, n, s, p[0])
+					t.Errorf("Thurstone %v, summed %v, %d players, success %.2f: the anchor team is predicted %.6f", thurstone, c.sum, n, s, p[0])
 				}
 			}
 		}
@@ -139,7 +140,7 @@ func TestRateMatchCoop(t *testing.T) {
 	}
 	// The success rate is estimated as (79 + ½) / (99 + 1).
 	b, _ := m.Benchmark(0.795, 3)
-	want, _ := m.WinChances([]Side{{Players: repeat(n, 3)}, {Players: repeat(b, 3)}}, Sum)
+	want, _ := m.WinChances([]Side{{Players: repeat(n, 3)}, {Players: repeat(b, 3)}}, Mean)
 	if len(p) != 1 || !near(p[0], want[0]) {
 		t.Fatalf("chances %v, want [%.4f]", p, want[0])
 	}
@@ -323,5 +324,38 @@ func TestMeasuredDataIsValid(t *testing.T) {
 		if c.Bots != "hard" {
 			t.Errorf("%s %q at %d players was measured with %q bots", c.Game, c.Key, c.Players, c.Bots)
 		}
+	}
+}
+
+// A co-op team is as strong as its mean member: six players a little
+// above the anchor are given the chance two such players are (the
+// benchmark holds what the size does), where a sum would all but promise
+// them success; a single weak member pulls the team down by its share.
+func TestCoopTeamsByTheirMean(t *testing.T) {
+	m := Default()
+	above := Rating{m.Anchor + 3, 2}
+	chance := func(m Model, team []Rating) float64 {
+		b, err := m.Benchmark(0.5, len(team))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := m.WinChances([]Side{{Players: team}, {Players: repeat(b, len(team))}}, m.coopStrength())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p[0]
+	}
+	two, six := chance(m, repeat(above, 2)), chance(m, repeat(above, 6))
+	if math.Abs(two-six) > 0.01 || two < 0.6 || two > 0.75 {
+		t.Errorf("by the mean: two players above the anchor %.3f, six %.3f", two, six)
+	}
+	weak := append(repeat(above, 5), Rating{m.Anchor - 18, 2})
+	if p := chance(m, weak); p >= 0.5 {
+		t.Errorf("five players above the anchor and one far below: %.3f", p)
+	}
+	sum := m
+	sum.CoopSum = true
+	if p := chance(sum, repeat(above, 6)); p < 0.9 {
+		t.Errorf("summed, six players above the anchor: %.3f (the sum counts each one's skill again)", p)
 	}
 }

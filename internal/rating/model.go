@@ -50,6 +50,11 @@ type Model struct {
 	// which its updates are fitted to (see [Model.WinChances]). Handicaps
 	// and benchmarks follow the same form.
 	Thurstone bool
+	// CoopSum compares a co-op team with its benchmark by the sum of their
+	// members, as the paper's teams and the reference figures do, instead
+	// of by their mean member (see [Model.Benchmark]). The lab measures
+	// the sum worse calibrated (docs/ratings.md); it is kept to compare.
+	CoopSum bool
 }
 
 // Default returns the model's defaults: μ₀ = 25, σ₀ = 25/3, β = σ₀/2,

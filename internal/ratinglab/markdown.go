@@ -46,6 +46,34 @@ func WriteMarkdown(w io.Writer, r Report) {
 		}
 		fmt.Fprintf(w, "| %.0f–%.0f%% | %s | %s |\n", 100*b.Lo, 100*b.Hi, binCells(b), binCells(t))
 	}
+	if len(r.ByBeta) == 0 {
+		return
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "The same matches rated with other β:")
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "| β | levels ordered from | every member from | mean μ %s | Brier | skill |\n", strings.Join(r.Levels, " · "))
+	fmt.Fprintln(w, "|---:|---:|---:|---|---:|---:|")
+	for _, b := range r.ByBeta {
+		mus := make([]string, len(b.MeanMu))
+		for i, m := range b.MeanMu {
+			mus[i] = fmt.Sprintf("%.1f", m)
+		}
+		by := ""
+		if b.CoopSum {
+			by = " (co-op summed)"
+		}
+		fmt.Fprintf(w, "| %.2f%s | %s | %s | %s | %.4f | %+.3f |\n", b.Beta, by, fromMatch(b.Ordered), fromMatch(b.Separated), strings.Join(mus, " · "), b.Calibration.Brier, b.Calibration.Skill)
+	}
+}
+
+// fromMatch says from which match something held to the end: "–" if it
+// did not at the end.
+func fromMatch(n int) string {
+	if n == 0 {
+		return "–"
+	}
+	return fmt.Sprint(n)
 }
 
 func binCells(b Bin) string {

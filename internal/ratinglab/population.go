@@ -39,6 +39,14 @@ type Population struct {
 	// rating.Measured when zero).
 	Model rating.Model
 	Data  *rating.Data
+	// Betas, if set, are other performance spreads β to score: the same
+	// matches are rated again from the start with each, and the report
+	// gives each one's calibration (Report.ByBeta). The matches are played
+	// once; rating them again is cheap.
+	Betas []float64
+	// CoopSum also scores each of Betas with co-op teams and their
+	// benchmarks summed, as the paper's teams are (rating.Model.CoopSum).
+	CoopSum bool
 	// Progress, if set, is called after each rated match with the number
 	// rated so far.
 	Progress func(done int)
@@ -90,8 +98,10 @@ type Calibration struct {
 	// Brier is the mean squared error of the predictions; Baseline that of
 	// the best prediction that knows no skill: each side's mean result in
 	// its kind of match (same key, player count, number of sides and
-	// role). Skill is 1 − Brier/Baseline: above zero, the ratings tell
-	// more than the baseline.
+	// role) over the other predictions of the run (leave one out: it knows
+	// how often such sides won, not whether this one did). Skill is
+	// 1 − Brier/Baseline: above zero, the ratings tell more than the
+	// baseline.
 	Brier    float64 `json:"brier"`
 	Baseline float64 `json:"baseline"`
 	Skill    float64 `json:"skill"`
@@ -129,6 +139,21 @@ type Report struct {
 	Summary         []LevelSummary `json:"levels_at_end"`
 	Checkpoints     []Checkpoint   `json:"checkpoints"`
 	Calibration     Calibration    `json:"calibration"`
+	// ByBeta is the calibration of the same matches rated with each of
+	// Population.Betas in place of the model's β, with the levels' mean μ at
+	// the end and the match from which they stood in order.
+	ByBeta []BetaScore `json:"by_beta,omitempty"`
+}
+
+// BetaScore is the calibration of a population's matches rated with
+// another β.
+type BetaScore struct {
+	Beta        float64     `json:"beta"`
+	CoopSum     bool        `json:"coop_sum,omitempty"`
+	Ordered     int         `json:"ordered_after"`
+	Separated   int         `json:"separated_after"`
+	MeanMu      []float64   `json:"mean_mu"`
+	Calibration Calibration `json:"calibration"`
 }
 
 // match is one drawn match: its setup and the members at its seats.
@@ -210,6 +235,7 @@ func (p Population) Run(ctx context.Context) (Report, error) {
 	rep.Calibration.From = calFrom + 1
 	var preds []prediction
 	pending := map[int]sim.Result{}
+	all := make([]sim.Result, len(matches)) // kept to rate again with p.Betas
 	next := 0
 	conv := convergence{levels: len(p.Levels), level: level}
 	var failed error
@@ -234,8 +260,11 @@ func (p Population) Run(ctx context.Context) (Report, error) {
 				break
 			}
 			delete(pending, next)
+			if len(p.Betas) > 0 {
+				all[next] = res
+			}
 			mt := matches[next]
-			rated, ps, err := p.rate(mt, res, ratings)
+			rated, ps, err := p.rate(p.Model, mt, res, ratings)
 			switch {
 			case errors.Is(err, rating.ErrNotMeasured):
 				rep.Unrated++
@@ -286,7 +315,47 @@ func (p Population) Run(ctx context.Context) (Report, error) {
 		rep.Summary = append(rep.Summary, s)
 	}
 	rep.Calibration = calibrate(preds, rep.Calibration.From)
+	for _, beta := range p.Betas {
+		rep.ByBeta = append(rep.ByBeta, p.again(beta, false, matches, all))
+		if p.CoopSum {
+			rep.ByBeta = append(rep.ByBeta, p.again(beta, true, matches, all))
+		}
+	}
 	return rep, nil
+}
+
+// again rates the played matches again, in order and from new ratings,
+// with the performance spread beta (and co-op teams summed if coopSum).
+func (p Population) again(beta float64, coopSum bool, matches []match, results []sim.Result) BetaScore {
+	m := p.Model
+	m.Beta = beta
+	m.CoopSum = coopSum
+	n := len(p.Levels) * p.PerLevel
+	level := func(i int) int { return i / p.PerLevel }
+	ratings := make([]rating.Rating, n)
+	for i := range ratings {
+		ratings[i] = m.New()
+	}
+	played := make([]int, n)
+	conv := convergence{levels: len(p.Levels), level: level}
+	calFrom := len(matches) / 2
+	var preds []prediction
+	var means []float64
+	for i, mt := range matches {
+		// The first pass rated every match or stopped: errors here are
+		// only the unmeasured variants it skipped too.
+		if rated, ps, err := p.rate(m, mt, results[i], ratings); err == nil {
+			for seat, k := range mt.seats {
+				ratings[k] = rated[seat]
+				played[k]++
+			}
+			if i >= calFrom {
+				preds = append(preds, ps...)
+			}
+		}
+		means = conv.observe(i+1, ratings, played)
+	}
+	return BetaScore{Beta: beta, CoopSum: coopSum, Ordered: conv.ordered, Separated: conv.separated, MeanMu: means, Calibration: calibrate(preds, calFrom+1)}
 }
 
 // setupName names a setup: "players=3,mode=team".
@@ -349,13 +418,14 @@ func (p Population) play(ctx context.Context, matches []match, policies []bot.Po
 // prediction is one side's chance before a match (in the model's own form
 // and in the Thurstone form) and its result.
 type prediction struct {
-	group       string // the kind of match and side, for the no-skill baseline
+	group       string  // the kind of match and side, for the no-skill baseline
+	even        float64 // the baseline's chance for a kind of side seen once: one over the sides
 	p, ref, won float64
 }
 
 // rate rates one finished match from the members' ratings, returning each
 // seat's new rating and each side's prediction.
-func (p Population) rate(mt match, res sim.Result, ratings []rating.Rating) ([]rating.Rating, []prediction, error) {
+func (p Population) rate(model rating.Model, mt match, res sim.Result, ratings []rating.Rating) ([]rating.Rating, []prediction, error) {
 	r := res.Rated
 	x := rating.Match{Game: p.Game.Info().ID, Key: r.Key, Family: rating.Family(r.Family)}
 	for _, s := range r.Sides {
@@ -365,24 +435,24 @@ func (p Population) rate(mt match, res sim.Result, ratings []rating.Rating) ([]r
 		}
 		x.Sides = append(x.Sides, side)
 	}
-	chances, err := p.Model.Chances(p.Data, x)
+	chances, err := model.Chances(p.Data, x)
 	if err != nil {
 		return nil, nil, err
 	}
 	// The Thurstone form's chances, on the very sides the model rates
 	// (same handicaps and benchmark), so that the forms differ only by
 	// how they turn strengths into chances.
-	sides, by, err := p.Model.Sides(p.Data, x)
+	sides, by, err := model.Sides(p.Data, x)
 	if err != nil {
 		return nil, nil, err
 	}
-	thurstone := p.Model
+	thurstone := model
 	thurstone.Thurstone = true
 	other, err := thurstone.WinChances(sides, by)
 	if err != nil {
 		return nil, nil, err
 	}
-	after, err := p.Model.RateMatch(p.Data, x)
+	after, err := model.RateMatch(p.Data, x)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -401,6 +471,7 @@ func (p Population) rate(mt match, res sim.Result, ratings []rating.Rating) ([]r
 		}
 		preds[i] = prediction{
 			group: fmt.Sprintf("%s|%d|%d|%s", r.Key, mt.setup.Players, len(r.Sides), role),
+			even:  1 / float64(max(len(r.Sides), 2)),
 			p:     chances[i], ref: other[i], won: pts[s.Role],
 		}
 		if r.Family == engine.FreeForAll {
@@ -521,8 +592,13 @@ func calibrate(preds []prediction, from int) Calibration {
 		mean[p.group] = [2]float64{m[0] + p.won, m[1] + 1}
 	}
 	for _, p := range preds {
+		// Leave one out: the baseline may know how often such sides won,
+		// but not whether this one did.
 		m := mean[p.group]
-		base := m[0] / m[1]
+		base := p.even
+		if m[1] > 1 {
+			base = (m[0] - p.won) / (m[1] - 1)
+		}
 		c.Baseline += (base - p.won) * (base - p.won)
 	}
 	c.Baseline /= float64(len(preds))

@@ -2,6 +2,7 @@ package ratinglab
 
 import (
 	"context"
+	"math"
 	"strings"
 	"testing"
 
@@ -72,5 +73,51 @@ func TestPopulationRefusals(t *testing.T) {
 	_, err = Population{Game: room25, Matches: 2}.Run(context.Background())
 	if err == nil {
 		t.Fatal("a population without setups ran")
+	}
+}
+
+// Rating the played matches again with the model's own β gives the run's
+// own figures: the second pass rates exactly what the first did.
+func TestPopulationRatedAgain(t *testing.T) {
+	pop := Population{Game: game(t, "outran"), Setups: setups([]int{2, 3, 4}), Matches: 120, Seed: 3, Workers: 2}
+	pop.Betas = []float64{25.0 / 6, 8}
+	rep, err := pop.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.ByBeta) != 2 {
+		t.Fatalf("%d scores for two β", len(rep.ByBeta))
+	}
+	same := rep.ByBeta[0]
+	if same.Calibration.Brier != rep.Calibration.Brier || same.Calibration.Sides != rep.Calibration.Sides || same.Ordered != rep.Ordered {
+		t.Errorf("the same β rated again: Brier %v over %d sides, ordered from %d; the run: %v over %d, from %d",
+			same.Calibration.Brier, same.Calibration.Sides, same.Ordered, rep.Calibration.Brier, rep.Calibration.Sides, rep.Ordered)
+	}
+	for l, s := range rep.Summary {
+		if same.MeanMu[l] != s.MeanMu {
+			t.Errorf("%s: mean μ %v rated again, %v in the run", s.Level, same.MeanMu[l], s.MeanMu)
+		}
+	}
+	if other := rep.ByBeta[1]; other.Calibration.Brier == rep.Calibration.Brier || other.MeanMu[2]-other.MeanMu[0] <= same.MeanMu[2]-same.MeanMu[0] {
+		t.Errorf("β = 8 rated like β = 25/6: Brier %v, mean μ %v", other.Calibration.Brier, other.MeanMu)
+	}
+}
+
+// The no-skill baseline knows how often each kind of side won among the
+// other predictions, never the outcome it predicts.
+func TestBaselineLeavesOneOut(t *testing.T) {
+	c := calibrate([]prediction{
+		{group: "a", even: 0.5, p: 0.5, won: 1},
+		{group: "a", even: 0.5, p: 0.5, won: 0},
+		{group: "b", even: 0.25, p: 0.5, won: 1},
+	}, 1)
+	// "a": each is predicted by the other's result, 0 and 1: both wrong by
+	// 1. "b", alone of its kind: 1/4 for a side among four, wrong by 3/4.
+	want := (1 + 1 + 0.75*0.75) / 3
+	if math.Abs(c.Baseline-want) > 1e-12 {
+		t.Errorf("baseline Brier %v, want %v", c.Baseline, want)
+	}
+	if math.Abs(c.Brier-0.25) > 1e-12 {
+		t.Errorf("Brier %v, want 0.25", c.Brier)
 	}
 }
