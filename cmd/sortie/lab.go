@@ -290,11 +290,14 @@ It prints (Markdown, or --json):
 - calibration, over the second half of the run: the Brier score of the
   chances predicted before each match (each side's chance of finishing
   first, or a co-op team's of succeeding) against the outcomes, beside the
-  no-skill baseline's (each side's mean result in its kind of match), and a
-  reliability table.`,
+  no-skill baseline's (each side's mean result in its kind of match, over
+  the other matches), and a reliability table;
+- with --betas, the same matches rated again from the start with each of
+  those performance spreads β (and with --coop-sum, with co-op teams
+  summed too), each one's levels' order and calibration.`,
 		Example: `  sortie lab ratings outran --matches 2000 --sweep players=2..6
   sortie lab ratings room25 --matches 300 --sweep players=4..6 --sweep mode=suspicion,team
-  sortie lab ratings temple --matches 2000 --sweep players=* --sweep difficulty=*`,
+  sortie lab ratings temple --matches 1000 --sweep players=* --sweep difficulty=* --betas 3,6 --coop-sum`,
 		Args: gameArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			defer resetFlags(cmd)

@@ -55,14 +55,15 @@ func TestLabBaselinesMergesIntoTheData(t *testing.T) {
 }
 
 // The population of bots rated over Outran's matches orders itself and
-// says how well its chances were calibrated; setups of several families
-// need --family.
+// says how well its chances were calibrated, and how with other β; setups
+// of several families need --family.
 func TestLabRatings(t *testing.T) {
-	out, err := run(t, nil, "lab", "ratings", "outran", "--matches", "60", "--sweep", "players=2..3")
+	out, err := run(t, nil, "lab", "ratings", "outran", "--matches", "60", "--sweep", "players=2..3", "--betas", "3,8")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	for _, want := range []string{"**outran, free_for_all**: 60 matches", "| hard |", "Calibration over matches 31–60", "| predicted | sides |"} {
+	for _, want := range []string{"**outran, free_for_all**: 60 matches", "| hard |", "Calibration over matches 31–60", "| predicted | sides |",
+		"The same matches rated with other β", "| 3.00 |", "| 8.00 |"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in\n%s", want, out)
 		}
