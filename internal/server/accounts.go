@@ -913,7 +913,10 @@ func (s *Server) declineSeat(w http.ResponseWriter, r *http.Request) {
 // rematch serves POST /api/matches/{id}/rematch: a new match of the same
 // game, options, seats and time controls; the player who asks sits in the
 // same seat, the seats of other accounts are kept for them and they are
-// invited, guests' seats get invite links as a new match's do.
+// invited, guests' seats get invite links as a new match's do. A match has
+// one rematch: a player who asks once another player did (or at the same
+// moment, on any node) takes their seat at that one instead (200, the
+// seat and the match, as taking a kept seat answers).
 func (s *Server) rematch(w http.ResponseWriter, r *http.Request) {
 	me, ok := s.meOrRefuse(w, r)
 	if !ok {
@@ -937,6 +940,13 @@ func (s *Server) rematch(w http.ResponseWriter, r *http.Request) {
 		return
 	case !old.Status.Over():
 		writeError(w, &match.Error{Code: match.CodeNotFinished, Message: "A rematch is asked for once the match is over."})
+		return
+	}
+	if held, err := s.accounts.Rematch(ctx, old.ID, ""); err != nil {
+		writeError(w, accountError(err))
+		return
+	} else if held != "" {
+		s.joinRematch(w, r, held, engine.Seat(mine))
 		return
 	}
 	req := match.CreateRequest{Game: old.Game, Players: old.Players, Options: old.Options, BotDelayMs: old.Settings.BotDelayMs,
@@ -968,6 +978,20 @@ func (s *Server) rematch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.metrics.created.Inc()
+	// Of players asking at once, the first rematch recorded holds: the
+	// others close theirs and sit at it.
+	held, err := s.accounts.Rematch(ctx, old.ID, c.Match.ID)
+	if err != nil || held != c.Match.ID {
+		if _, cerr := s.mgr.Close(ctx, c.Match.ID, c.HostToken, ""); cerr != nil {
+			s.log.Warn("cannot close a rematch asked for twice", "match", c.Match.ID, "err", cerr)
+		}
+		if err != nil {
+			writeError(w, accountError(err))
+			return
+		}
+		s.joinRematch(w, r, held, engine.Seat(mine))
+		return
+	}
 	for i, st := range req.Seats {
 		if st.Account != "" && st.Account != me {
 			if blocked, err := s.accounts.Blocks(ctx, st.Account, me); err == nil && !blocked {
@@ -987,6 +1011,34 @@ func (s *Server) rematch(w http.ResponseWriter, r *http.Request) {
 		})
 	}
 	writeJSON(w, http.StatusCreated, out)
+}
+
+// joinRematch seats the signed-in player at the rematch another player
+// asked for, in the seat kept for their account there.
+func (s *Server) joinRematch(w http.ResponseWriter, r *http.Request, id string, seat engine.Seat) {
+	ctx := r.Context()
+	a, err := s.acc.Me(ctx)
+	if err != nil {
+		writeError(w, accountError(err))
+		return
+	}
+	var sum match.Summary
+	err = s.mgr.Use(ctx, id, func(x match.Handle) error {
+		if !slices.Contains(x.SeatsHeldBy(a.ID), seat) {
+			return &match.Error{Code: match.CodeHeld, Message: "Another player asked for this rematch, and your seat there is not kept for you."}
+		}
+		sum, err = x.Join(ctx, seat, match.Joiner{Name: a.Name, Client: string(s.clientOf(r)), Account: a.ID})
+		return err
+	})
+	if err != nil {
+		writeError(w, accountError(err))
+		return
+	}
+	_ = s.accounts.Uninvite(ctx, id, int(seat))
+	writeJSON(w, http.StatusOK, struct {
+		Seat  engine.Seat   `json:"seat"`
+		Match match.Summary `json:"match"`
+	}{seat, sum})
 }
 
 // publicURL reads the server's public address, if any.

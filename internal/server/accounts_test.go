@@ -737,6 +737,75 @@ func TestFriendsAndRematch(t *testing.T) {
 	if err := cy.Do(ctx, "POST", "/api/matches/"+cm.Match.ID+"/rematch", "", nil, nil); apiCode(err) != match.CodeBadToken {
 		t.Fatalf("a rematch asked by somebody who did not play: %v", err)
 	}
+	// Bo asks for a rematch too: he sits at Ana's, in his seat.
+	var joined struct {
+		Seat  int           `json:"seat"`
+		Match match.Summary `json:"match"`
+	}
+	if err := bo.Do(ctx, "POST", "/api/matches/"+cm.Match.ID+"/rematch", "", nil, &joined); err != nil {
+		t.Fatal(err)
+	}
+	if joined.Match.ID != re.Match.ID || joined.Seat != 1 || !joined.Match.Seats[1].Joined {
+		t.Fatalf("Bo's rematch once Ana asked: seat %d of %s (Ana's is %s), joined %v", joined.Seat, joined.Match.ID, re.Match.ID, joined.Match.Seats[1].Joined)
+	}
+	if err := bo.Do(ctx, "GET", "/api/me/matches", "", nil, &mine); err != nil || len(mine.Invited) != 0 {
+		t.Fatalf("Bo is still invited once seated: %+v %v", mine.Invited, err)
+	}
+}
+
+// Two players pressing "rematch" at the same moment get one rematch: each
+// sits at it in their own seat, and the table the slower one made is
+// closed. (Issue 31, item 5.)
+func TestRematchAskedAtOnce(t *testing.T) {
+	e := newAccountEnv(t, func(c *server.Config) { c.ClockSpeed = 20 })
+	ctx := context.Background()
+	ana, bo := e.browser(addrA), e.browser(addrB)
+	ana.mustSignIn(t, "ana@example.org")
+	bo.mustSignIn(t, "bo@example.org")
+	for round := range 3 {
+		cm, err := ana.Create(ctx, match.CreateRequest{Game: "testcards", Players: 2, AutoStart: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ana.Join(ctx, cm.Match.ID, cm.Seats[0].Token, "Ana"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := bo.Join(ctx, cm.Match.ID, cm.Seats[1].Token, "Bo"); err != nil {
+			t.Fatal(err)
+		}
+		ps := []*player{ana.socketAs(t, cm.Match.ID, 0), bo.socketAs(t, cm.Match.ID, 1)}
+		done := make(chan error, len(ps))
+		for _, p := range ps {
+			go func() { _, err := p.play(ctx, newRand(uint64(10*round)+uint64(p.seat)), playOptions{}); done <- err }()
+		}
+		for range ps {
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+		}
+		closeAll(ps)
+		type answer struct {
+			Seat  *int          `json:"seat"`
+			Match match.Summary `json:"match"`
+		}
+		got := make([]answer, 2)
+		errs := make(chan error, 2)
+		for i, b := range []*browser{ana, bo} {
+			go func() { errs <- b.Do(ctx, "POST", "/api/matches/"+cm.Match.ID+"/rematch", "", nil, &got[i]) }()
+		}
+		for range 2 {
+			if err := <-errs; err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got[0].Match.ID != got[1].Match.ID {
+			t.Fatalf("round %d: two rematches, %s and %s", round, got[0].Match.ID, got[1].Match.ID)
+		}
+		sum := e.summary(t, got[0].Match.ID)
+		if !sum.Seats[0].Joined || !sum.Seats[1].Joined {
+			t.Fatalf("round %d: the rematch's seats: %+v", round, sum.Seats)
+		}
+	}
 }
 
 // A player may take everything of theirs away: the export holds their

@@ -161,6 +161,11 @@ type Accounts interface {
 	// Invitations returns the invitations an account received, newest
 	// first.
 	Invitations(ctx context.Context, account string) ([]Invitation, error)
+	// Rematch records rematch as the rematch of a match unless another is
+	// recorded already, and returns the one recorded ("" if none); with
+	// rematch "" it only reads. Of players asking at once, one rematch
+	// holds, on every node.
+	Rematch(ctx context.Context, match, rematch string) (string, error)
 
 	// Follow has from follow to, Unfollow not; Block has from block to
 	// (which also ends each one's following of the other), Unblock not.

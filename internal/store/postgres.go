@@ -285,9 +285,14 @@ var postgresMigrations = []string{
 	postgresNotifySchema,
 
 	// Play now at correspondence tables, and for a range of players: the
-	// move limit and the largest number a ticket asks for.
+	// move limit and the largest number a ticket asks for; each match's
+	// rematch.
 	`ALTER TABLE tickets ADD COLUMN move_limit_ms bigint NOT NULL DEFAULT 0;
-	ALTER TABLE tickets ADD COLUMN players_max integer NOT NULL DEFAULT 0;`,
+	ALTER TABLE tickets ADD COLUMN players_max integer NOT NULL DEFAULT 0;
+	CREATE TABLE rematches (
+		match_id   text PRIMARY KEY,
+		rematch_id text NOT NULL
+	);`,
 }
 
 // idleInTransaction is how long PostgreSQL lets a connection of the store

@@ -407,6 +407,32 @@ func (s *Postgres) Uninvite(ctx context.Context, match string, seat int) error {
 	return s.write(ctx, "", &pgOp{sql: `DELETE FROM invitations WHERE match_id = $1 AND seat = $2`, args: []any{match, seat}})
 }
 
+// Rematch records a match's rematch unless one is recorded already.
+func (s *Postgres) Rematch(ctx context.Context, match, rematch string) (string, error) {
+	var held string
+	read := func(ctx context.Context, q interface {
+		QueryRow(context.Context, string, ...any) pgx.Row
+	}) error {
+		err := q.QueryRow(ctx, `SELECT rematch_id FROM rematches WHERE match_id = $1`, match).Scan(&held)
+		if errors.Is(err, pgx.ErrNoRows) {
+			held, err = "", nil
+		}
+		return err
+	}
+	if rematch == "" {
+		ctx, cancel := s.read(ctx)
+		defer cancel()
+		return held, s.fault(read(ctx, s.pool))
+	}
+	err := s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO rematches (match_id, rematch_id) VALUES ($1, $2) ON CONFLICT (match_id) DO NOTHING`, match, rematch); err != nil {
+			return err
+		}
+		return read(ctx, tx)
+	})
+	return held, err
+}
+
 // Invitations returns the invitations an account received, newest first.
 func (s *Postgres) Invitations(ctx context.Context, account string) ([]Invitation, error) {
 	ctx, cancel := s.read(ctx)

@@ -106,7 +106,7 @@ func TestPostgresSchema(t *testing.T) {
 	}
 	defer conn.Close(ctx)
 	var versions string
-	if err := conn.QueryRow(ctx, `SELECT string_agg(version::text, ' ' ORDER BY version) FROM sortie_schema`).Scan(&versions); err != nil || versions != "1 2 3 4 5 6 7 8 9 10 11" { // (2: the table talk, 3: ends and their reasons, 4: the leases' history, 5: since when nobody plays, 6: who created each match, 7: accounts, 8: ratings, 9: jobs, hints and daily challenges, 10: notifications, 11: Play now by correspondence and for a range of players)
+	if err := conn.QueryRow(ctx, `SELECT string_agg(version::text, ' ' ORDER BY version) FROM sortie_schema`).Scan(&versions); err != nil || versions != "1 2 3 4 5 6 7 8 9 10 11" { // (2: the table talk, 3: ends and their reasons, 4: the leases' history, 5: since when nobody plays, 6: who created each match, 7: accounts, 8: ratings, 9: jobs, hints and daily challenges, 10: notifications, 11: Play now by correspondence and for a range of players, rematches)
 		t.Fatalf("schema versions: %q %v", versions, err)
 	}
 	if _, err := conn.Exec(ctx, `INSERT INTO sortie_schema (version) VALUES (99)`); err != nil {

@@ -362,9 +362,14 @@ var sqliteMigrations = []string{
 	sqliteNotifySchema,
 
 	// Play now at correspondence tables, and for a range of players: the
-	// move limit and the largest number a ticket asks for.
+	// move limit and the largest number a ticket asks for; each match's
+	// rematch.
 	`ALTER TABLE tickets ADD COLUMN move_limit_ms INTEGER NOT NULL DEFAULT 0;
-	ALTER TABLE tickets ADD COLUMN players_max INTEGER NOT NULL DEFAULT 0;`,
+	ALTER TABLE tickets ADD COLUMN players_max INTEGER NOT NULL DEFAULT 0;
+	CREATE TABLE rematches (
+		match_id   TEXT PRIMARY KEY,
+		rematch_id TEXT NOT NULL
+	) WITHOUT ROWID;`,
 }
 
 // OpenSQLite opens the store in the file at path, creating the file (and its

@@ -446,6 +446,30 @@ func (s *SQLite) Uninvite(ctx context.Context, match string, seat int) error {
 	})
 }
 
+// Rematch records a match's rematch unless one is recorded already.
+func (s *SQLite) Rematch(ctx context.Context, match, rematch string) (string, error) {
+	var held string
+	read := func(q interface {
+		QueryRowContext(context.Context, string, ...any) *sql.Row
+	}) error {
+		err := q.QueryRowContext(ctx, `SELECT rematch_id FROM rematches WHERE match_id = ?`, match).Scan(&held)
+		if errors.Is(err, sql.ErrNoRows) {
+			held, err = "", nil
+		}
+		return err
+	}
+	if rematch == "" {
+		return held, s.fault(read(s.r))
+	}
+	err := s.q.write(ctx, "", func(tx *sql.Tx) error {
+		if _, err := tx.Exec(`INSERT OR IGNORE INTO rematches (match_id, rematch_id) VALUES (?, ?)`, match, rematch); err != nil {
+			return err
+		}
+		return read(tx)
+	})
+	return held, err
+}
+
 // Invitations returns the invitations an account received, newest first.
 func (s *SQLite) Invitations(ctx context.Context, account string) ([]Invitation, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT match_id, seat, account, from_account, created FROM invitations

@@ -91,7 +91,7 @@ func TestSQLiteMigratesAnOldFile(t *testing.T) {
 		t.Fatalf("log after reopening: %q %v", log, err)
 	}
 	versions := readVersions(t, path)
-	if versions != "1 2 3 4 5 6 7 8 9 10 11" { // (3: the table talk, 4: ends and their reasons, 5: since when nobody plays, 6: who created each match, 7: accounts, 8: ratings, 9: jobs, hints and daily challenges, 10: notifications, 11: Play now by correspondence and for a range of players)
+	if versions != "1 2 3 4 5 6 7 8 9 10 11" { // (3: the table talk, 4: ends and their reasons, 5: since when nobody plays, 6: who created each match, 7: accounts, 8: ratings, 9: jobs, hints and daily challenges, 10: notifications, 11: Play now by correspondence and for a range of players, rematches)
 		t.Fatalf("schema versions recorded: %q", versions)
 	}
 	// A match finished before ratings existed is decided as such, never

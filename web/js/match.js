@@ -1135,6 +1135,11 @@ export class MatchPage {
     if (btn) btn.disabled = true;
     try {
       const c = await api('POST', '/api/matches/' + this.id + '/rematch');
+      if (!c.seats) {
+        // Another player asked first: the server seated us at theirs.
+        location.href = '/play/' + c.match.id + '?seat=' + c.seat;
+        return;
+      }
       const mine = c.match.seats.find((st) => st.account === this.me.id);
       const seats = {}, invites = {};
       for (const st of c.seats) {

@@ -39,6 +39,7 @@ var accountScenarios = []scenario{
 	{"SignInTokenRace", signInTokenRace},
 	{"HeldSeats", heldSeats},
 	{"Invitations", invitations},
+	{"Rematches", rematches},
 	{"PruneForgetsAccounts", pruneForgetsAccounts},
 	{"Follows", follows},
 	{"DeleteAccount", deleteAccount},
@@ -554,6 +555,51 @@ func invitations(r *run) {
 	}
 	if got := r.invited(s, "ana"); got != "" {
 		r.fail("ana, who invited, is invited: %q", got)
+	}
+}
+
+// Players asking for a match's rematch at once on two nodes: one rematch
+// is recorded, every caller is told the same, and a read finds it; another
+// match's rematch is its own.
+func rematches(r *run) {
+	nodes := []AccountStore{r.accounts(), r.accounts()}
+	got, err := nodes[0].Rematch(r.ctx, "m1", "")
+	r.ok(err, "read m1's rematch before any")
+	if got != "" {
+		r.fail("m1 has a rematch before anyone asked: %q", got)
+	}
+	var (
+		mu   sync.Mutex
+		seen = map[string]int{}
+		fs   []func() error
+	)
+	for n, s := range nodes {
+		for c := range 4 {
+			fs = append(fs, func() error {
+				held, err := s.Rematch(r.ctx, "m1", fmt.Sprintf("r%d-%d", n, c))
+				mu.Lock()
+				seen[held]++
+				mu.Unlock()
+				return err
+			})
+		}
+	}
+	r.race("ask for m1's rematch at once", fs...)
+	if len(seen) != 1 || seen[""] != 0 {
+		r.fail("the callers were told of rematches %v", seen)
+	}
+	var first string
+	for id := range seen {
+		first = id
+	}
+	if got, err := nodes[1].Rematch(r.ctx, "m1", ""); err != nil || got != first {
+		r.fail("m1's rematch reads %q (%v), the callers were told %q", got, err, first)
+	}
+	if got, err := nodes[1].Rematch(r.ctx, "m1", "late"); err != nil || got != first {
+		r.fail("a late rematch of m1: %q (%v), want %q", got, err, first)
+	}
+	if got, err := nodes[0].Rematch(r.ctx, "m2", "r2"); err != nil || got != "r2" {
+		r.fail("m2's rematch: %q (%v)", got, err)
 	}
 }
 
