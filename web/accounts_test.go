@@ -659,7 +659,8 @@ func finishDraw(t *testing.T, a, b *page) created {
 // A profile, as others see it: the player's name, their figures in each
 // game, their recent matches with their replays, and never an address.
 // From it a player follows another, who follows back (in French): they are
-// friends; a player blocked there cannot sit at the blocker's table.
+// friends; a player finds a third by name on the friends page and follows
+// them from there; a player blocked cannot sit at the blocker's table.
 // (Issue 31, items 3, 5, 7.)
 func TestProfileFollowAndBlock(t *testing.T) {
 	s := newAccountSite(t, testgames.Draw{})
@@ -720,6 +721,23 @@ func TestProfileFollowAndBlock(t *testing.T) {
 		t.Errorf("the friends page is titled %q", got)
 	}
 	bo.axe("the friends page")
+	// Bo finds Cy by name, in capitals, and follows him from the results.
+	bo.set("#find-q", "CY")
+	bo.click("#find-go")
+	bo.wait(fmt.Sprintf(`document.querySelector('#found [data-player=%q] button')`, cyID), 10*time.Second)
+	if got := bo.text("#find-status"); got != "1\u00a0joueur trouvé" {
+		t.Errorf("the search says %q", got)
+	}
+	if js[string](bo, `document.activeElement.id`) != "find-q" {
+		t.Error("the focus left the search once it ran")
+	}
+	bo.click(fmt.Sprintf(`#found [data-player=%q] button`, cyID))
+	bo.wait(fmt.Sprintf(`document.querySelector('#following [data-player=%q]')`, cyID), 10*time.Second)
+	bo.set("#find-q", "zz")
+	bo.click("#find-go")
+	bo.wait(`(document.querySelector('p#found') || {}).textContent === 'Aucun joueur ne porte ce nom.'`, 10*time.Second)
+	proofreadTexts(t, "fr", bo.text("#find"))
+	bo.axe("the friends page, after a search")
 
 	// Ana blocks Cy (a second press confirms): Cy cannot sit at her table.
 	ana.open("/players/" + cyID)

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"sortie/engine"
 	"sortie/internal/account"
@@ -66,6 +67,7 @@ func (s *Server) accountRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("DELETE /api/me/follows/{player}", s.needAccounts(s.relate(store.Accounts.Unfollow)))
 	mux.HandleFunc("PUT /api/me/blocks/{player}", s.needAccounts(s.relate(store.Accounts.Block)))
 	mux.HandleFunc("DELETE /api/me/blocks/{player}", s.needAccounts(s.relate(store.Accounts.Unblock)))
+	mux.HandleFunc("GET /api/players", s.needAccounts(s.reads(s.findPlayers)))
 	mux.HandleFunc("GET /api/players/{player}", s.needAccounts(s.reads(s.getPlayer)))
 
 	mux.HandleFunc("POST /api/matches/{id}/invite", s.needAccounts(s.invite))
@@ -630,6 +632,29 @@ type StatsBy struct {
 
 // getPlayer serves GET /api/players/{player}: a player's profile, their
 // figures per game over their finished matches, and their last ones.
+// findPlayers serves GET /api/players?q=…: the players whose name holds
+// q, whatever its case and accents (2 to 40 characters), those whose name
+// starts with it first; at most 20, each an id and a name.
+func (s *Server) findPlayers(w http.ResponseWriter, r *http.Request) {
+	q := strings.TrimSpace(r.URL.Query().Get("q"))
+	if n := utf8.RuneCountInString(q); n < 2 || n > 40 {
+		writeError(w, &match.Error{Code: match.CodeBadParameters, Message: "Search for 2 to 40 characters of a name: ?q=…"})
+		return
+	}
+	found, err := s.accounts.FindAccounts(r.Context(), q, 20)
+	if err != nil {
+		writeError(w, accountError(err))
+		return
+	}
+	out := struct {
+		Players []PlayerRef `json:"players"`
+	}{[]PlayerRef{}}
+	for _, a := range found {
+		out.Players = append(out.Players, PlayerRef{ID: a.ID, Name: a.Name})
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
 func (s *Server) getPlayer(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	a, err := s.acc.Player(ctx, r.PathValue("player"))

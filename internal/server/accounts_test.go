@@ -862,3 +862,45 @@ func TestExportAndDeleteAccount(t *testing.T) {
 		t.Fatal("the deleted account came back")
 	}
 }
+
+// Players find each other by name: a search finds names whatever their
+// case and accents, starting ones first, and says nothing but ids and
+// names; too short or too long a query is refused. (Issue 31, item 5.)
+func TestFindPlayers(t *testing.T) {
+	e := newAccountEnv(t, nil)
+	ctx := context.Background()
+	for i, c := range []struct{ addr, email, name string }{
+		{addrA, "emile@example.org", "Émile"}, {addrB, "amelie@example.org", "Amélie"}, {addrC, "mel@example.org", "Mel"},
+	} {
+		b := e.browser(c.addr)
+		b.mustSignIn(t, c.email)
+		if err := b.Do(ctx, "PATCH", "/api/me", "", map[string]any{"name": c.name}, nil); err != nil {
+			t.Fatalf("%d: %v", i, err)
+		}
+	}
+	guest := e.browser("127.0.0.9")
+	find := func(q string) (string, error) {
+		var out struct {
+			Players []map[string]any `json:"players"`
+		}
+		err := guest.Do(ctx, "GET", "/api/players?q="+url.QueryEscape(q), "", nil, &out)
+		var names []string
+		for _, p := range out.Players {
+			if len(p) != 2 || p["id"] == "" {
+				t.Errorf("a player found as %v: only an id and a name", p)
+			}
+			names = append(names, fmt.Sprint(p["name"]))
+		}
+		return strings.Join(names, ", "), err
+	}
+	for q, want := range map[string]string{"MEL": "Mel, Amélie", "emi": "Émile", "example.org": "", "  él ": "Amélie, Mel"} {
+		if got, err := find(q); err != nil || got != want {
+			t.Errorf("find %q: %q %v, want %q", q, got, err, want)
+		}
+	}
+	for _, q := range []string{"", "a", strings.Repeat("x", 41)} {
+		if _, err := find(q); apiCode(err) != match.CodeBadParameters {
+			t.Errorf("find %q: %v", q, err)
+		}
+	}
+}

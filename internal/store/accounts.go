@@ -11,9 +11,17 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"slices"
+	"strings"
 	"time"
+	"unicode"
+
+	"golang.org/x/text/runes"
+	"golang.org/x/text/transform"
+	"golang.org/x/text/unicode/norm"
 )
 
 // Account is a player who signed in at least once.
@@ -161,6 +169,11 @@ type Accounts interface {
 	// Invitations returns the invitations an account received, newest
 	// first.
 	Invitations(ctx context.Context, account string) ([]Invitation, error)
+	// FindAccounts returns the accounts whose name holds query, whatever
+	// the case and accents ("emile" finds "Émile"): those whose name starts
+	// with it first, then by name; at most limit. It reads every name (see
+	// [MatchesName]): fine to some hundred thousand accounts.
+	FindAccounts(ctx context.Context, query string, limit int) ([]AccountName, error)
 	// Rematch records rematch as the rematch of a match unless another is
 	// recorded already, and returns the one recorded ("" if none); with
 	// rematch "" it only reads. Of players asking at once, one rematch
@@ -180,4 +193,57 @@ type Accounts interface {
 	Relations(ctx context.Context, account string) (Relations, error)
 	// Blocks reports whether from blocks to.
 	Blocks(ctx context.Context, from, to string) (bool, error)
+}
+
+// AccountName is an account as a search finds it: its id and name, nothing
+// private.
+type AccountName struct {
+	ID, Name string
+}
+
+// foldName is a name as a search compares it: lower case, without accents.
+var foldName = transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+
+func fold(s string) string {
+	out, _, err := transform.String(foldName, s)
+	if err != nil {
+		out = s
+	}
+	return strings.ToLower(out)
+}
+
+// MatchesName ranks name for a search of query: 0 if it starts with it
+// (case and accents aside), 1 if it holds it elsewhere, -1 if not at all.
+func MatchesName(name, query string) int {
+	n, q := fold(name), fold(query)
+	switch i := strings.Index(n, q); {
+	case q == "" || i < 0:
+		return -1
+	case i == 0:
+		return 0
+	}
+	return 1
+}
+
+// findAccounts picks and orders what a search finds among all names.
+func findAccounts(all []AccountName, query string, limit int) []AccountName {
+	type hit struct {
+		AccountName
+		rank int
+		key  string
+	}
+	var hits []hit
+	for _, a := range all {
+		if r := MatchesName(a.Name, query); r >= 0 {
+			hits = append(hits, hit{a, r, fold(a.Name)})
+		}
+	}
+	slices.SortFunc(hits, func(a, b hit) int {
+		return cmp.Or(cmp.Compare(a.rank, b.rank), cmp.Compare(a.key, b.key), cmp.Compare(a.ID, b.ID))
+	})
+	out := make([]AccountName, 0, min(limit, len(hits)))
+	for _, h := range hits[:min(limit, len(hits))] {
+		out = append(out, h.AccountName)
+	}
+	return out
 }

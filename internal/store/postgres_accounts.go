@@ -407,6 +407,25 @@ func (s *Postgres) Uninvite(ctx context.Context, match string, seat int) error {
 	return s.write(ctx, "", &pgOp{sql: `DELETE FROM invitations WHERE match_id = $1 AND seat = $2`, args: []any{match, seat}})
 }
 
+// FindAccounts returns the accounts whose name holds query.
+func (s *Postgres) FindAccounts(ctx context.Context, query string, limit int) ([]AccountName, error) {
+	ctx, cancel := s.read(ctx)
+	defer cancel()
+	rows, err := s.pool.Query(ctx, `SELECT id, name FROM accounts`)
+	if err != nil {
+		return nil, s.fault(err)
+	}
+	all, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (AccountName, error) {
+		var a AccountName
+		err := r.Scan(&a.ID, &a.Name)
+		return a, err
+	})
+	if err != nil {
+		return nil, s.fault(err)
+	}
+	return findAccounts(all, query, limit), nil
+}
+
 // Rematch records a match's rematch unless one is recorded already.
 func (s *Postgres) Rematch(ctx context.Context, match, rematch string) (string, error) {
 	var held string

@@ -446,6 +446,27 @@ func (s *SQLite) Uninvite(ctx context.Context, match string, seat int) error {
 	})
 }
 
+// FindAccounts returns the accounts whose name holds query.
+func (s *SQLite) FindAccounts(ctx context.Context, query string, limit int) ([]AccountName, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT id, name FROM accounts`)
+	if err != nil {
+		return nil, s.fault(err)
+	}
+	defer rows.Close()
+	var all []AccountName
+	for rows.Next() {
+		var a AccountName
+		if err := rows.Scan(&a.ID, &a.Name); err != nil {
+			return nil, s.fault(err)
+		}
+		all = append(all, a)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.fault(err)
+	}
+	return findAccounts(all, query, limit), nil
+}
+
 // Rematch records a match's rematch unless one is recorded already.
 func (s *SQLite) Rematch(ctx context.Context, match, rematch string) (string, error) {
 	var held string

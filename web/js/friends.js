@@ -2,11 +2,11 @@
 // (who follow each other), those they follow who have not followed back,
 // those who follow them (to follow back), those they block — and the
 // control that invites a friend straight to a seat of a table they host.
-// Players find each other on their profiles (/players/<id>), whose address
-// this page gives to share.
+// Players find each other by name here (GET /api/players?q=), or on their
+// profiles (/players/<id>), whose address this page gives to share.
 
 import {api} from './api.js';
-import {t, onLang, errorText} from './i18n.js';
+import {t, tn, onLang, errorText} from './i18n.js';
 import {h, fill, toast, copyText} from './ui.js';
 import {currentMe} from './session.js';
 
@@ -50,6 +50,9 @@ export class FriendsPage {
     this.root = root;
     this.rel = null;
     this.error = '';
+    this.query = '';
+    this.found = null; // the last search's players, or null before any
+    this.findError = '';
   }
 
   async start() {
@@ -91,6 +94,7 @@ export class FriendsPage {
       title,
       h('p', {class: 'lead'}, t('friends.lead')),
       this.error ? h('p', {class: 'error', role: 'alert'}, this.error) : null,
+      this.drawFind(r),
       h('section', {class: 'panel', 'aria-labelledby': 'share-h'},
         h('h2', {id: 'share-h'}, t('friends.share')),
         h('p', {class: 'help', id: 'share-help'}, t('friends.shareHelp')),
@@ -101,6 +105,52 @@ export class FriendsPage {
       group('followers', r.followers.filter((p) => !friends.has(p.id)), (p) => act(t('friends.followBack'), 'PUT', 'follows', p)),
       group('following', r.following.filter((p) => !friends.has(p.id)), (p) => act(t('profile.unfollow'), 'DELETE', 'follows', p)),
       group('blocked', r.blocked, (p) => act(t('profile.unblock'), 'DELETE', 'blocks', p))));
+  }
+
+  // drawFind is the search for a player by name, with its results: each a
+  // link to the profile and, for those the player does not follow yet, a
+  // button to follow them.
+  drawFind(r) {
+    const following = new Set((r.following || []).map((p) => p.id));
+    let list = null;
+    if (this.found) {
+      list = this.found.length ? h('ul', {class: 'people', id: 'found'}, this.found.map((p) => h('li', {'data-player': p.id},
+        h('a', {href: '/players/' + encodeURIComponent(p.id)}, p.name), ' ',
+        p.id === this.me.id ? h('span', {class: 'muted'}, t('friends.you')) :
+          following.has(p.id) ? h('span', {class: 'muted'}, t('friends.followed')) :
+            h('span', {class: 'actions'}, h('button', {type: 'button', 'data-key': 'follow-' + p.id,
+              onclick: () => this.act('PUT', '/api/me/follows/' + encodeURIComponent(p.id))},
+            t('profile.follow'), h('span', {class: 'visually-hidden'}, ' — ' + p.name))))))
+        : h('p', {class: 'muted', id: 'found'}, t('friends.foundNone'));
+    }
+    return h('section', {class: 'panel', 'aria-labelledby': 'find-h', id: 'find'},
+      h('h2', {id: 'find-h'}, t('friends.find')),
+      h('form', {class: 'row', role: 'search', onsubmit: (e) => { e.preventDefault(); this.find(); }},
+        h('label', {for: 'find-q', class: 'visually-hidden'}, t('friends.find')),
+        h('input', {type: 'search', id: 'find-q', value: this.query, minlength: 2, maxlength: 40, autocomplete: 'off',
+          'aria-describedby': 'find-help', oninput: (e) => { this.query = e.target.value; }}),
+        h('button', {type: 'submit', id: 'find-go'}, t('friends.findGo'))),
+      h('p', {class: 'help', id: 'find-help'}, t('friends.findHelp')),
+      h('p', {class: 'visually-hidden', role: 'status', id: 'find-status'}, this.found ? tn('friends.foundCount', this.found.length) : ''),
+      this.findError ? h('p', {class: 'error', role: 'alert'}, this.findError) : null,
+      list);
+  }
+
+  async find() {
+    const q = this.query.trim();
+    this.findError = '';
+    if ([...q].length < 2) {
+      this.findError = t('friends.findHelp');
+      this.found = null;
+    } else {
+      try {
+        this.found = (await api('GET', '/api/players?q=' + encodeURIComponent(q))).players || [];
+      } catch (e) {
+        this.findError = errorText(e);
+      }
+    }
+    this.draw();
+    document.getElementById('find-q')?.focus();
   }
 
   async act(method, path) {

@@ -40,6 +40,7 @@ var accountScenarios = []scenario{
 	{"HeldSeats", heldSeats},
 	{"Invitations", invitations},
 	{"Rematches", rematches},
+	{"FindAccounts", findAccounts},
 	{"PruneForgetsAccounts", pruneForgetsAccounts},
 	{"Follows", follows},
 	{"DeleteAccount", deleteAccount},
@@ -555,6 +556,49 @@ func invitations(r *run) {
 	}
 	if got := r.invited(s, "ana"); got != "" {
 		r.fail("ana, who invited, is invited: %q", got)
+	}
+}
+
+// A search finds names whatever their case and accents, those that start
+// with the query first, and gives nothing private; a renamed player is
+// found by the new name only.
+func findAccounts(r *run) {
+	s := r.accounts()
+	for id, name := range map[string]string{"a1": "Émile", "a2": "Amélie", "a3": "Mel", "a4": "emilie", "a5": "Zoé"} {
+		a := newAccount(id, id+"@example.org")
+		a.Name = name
+		r.ok(s.CreateAccount(r.ctx, a), "create %s", name)
+	}
+	names := func(query string, limit int) string {
+		found, err := r.accounts().FindAccounts(r.ctx, query, limit)
+		r.ok(err, "find %q", query)
+		var out []string
+		for _, a := range found {
+			out = append(out, a.ID+" "+a.Name)
+		}
+		return strings.Join(out, ", ")
+	}
+	for _, c := range []struct {
+		query string
+		limit int
+		want  string
+	}{
+		{"EMI", 10, "a1 Émile, a4 emilie"},
+		{"mel", 10, "a3 Mel, a2 Amélie"},
+		{"mél", 1, "a3 Mel"},
+		{"zoe", 10, "a5 Zoé"},
+		{"example", 10, ""},
+		{"nobody", 10, ""},
+	} {
+		if got := names(c.query, c.limit); got != c.want {
+			r.fail("find %q: %q, want %q", c.query, got, c.want)
+		}
+	}
+	a := r.account(s, "a5")
+	a.Name = "Zélie"
+	r.ok(s.UpdateAccount(r.ctx, a), "rename Zoé")
+	if got := names("zoe", 10) + "|" + names("zel", 10); got != "|a5 Zélie" {
+		r.fail("after the rename: %q", got)
 	}
 }
 
