@@ -8,9 +8,9 @@
 // limit), the longest waiting first, and seats each with the players
 // nearest in rating whose window takes them in, at a table of a number of
 // players every one of them asked for (a number, or a range: the largest
-// number that seats only people now): a player's window is a distance in μ that starts at
-// [Config.Window] and widens by [Config.Widen] each second they wait, and
-// two players sit together only inside both windows. Players who leave
+// number that seats only people now). A player's window is a distance in
+// μ that starts at [Config.Window] and widens by [Config.Widen] each second
+// they wait, and two players sit together only inside both windows. Players who leave
 // often are paired among themselves first: one of them meets the others
 // only once they waited half their wait before bots. A player who waited
 // their wait before bots (unless they asked for humans only) is seated with
