@@ -1,7 +1,7 @@
 // Play now, in the lobby: one row per game (number of players, or any
-// number the game takes where it has no modes, mode where
-// the game has modes, the pace where the game is also played by
-// correspondence, rated or casual) and its button; then a waiting panel
+// number the game takes where it has no modes; mode where the game has
+// modes; the pace where the game is also played by correspondence; rated
+// or casual) and its button; then a waiting panel
 // with the number of players waiting in the same pool, live, the time
 // waited, and a button to stop waiting. Once seated, the page goes to the
 // table. The ticket is kept in sessionStorage, so that a reload waits on.
