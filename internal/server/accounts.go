@@ -876,10 +876,17 @@ func (s *Server) seatInvitation(w http.ResponseWriter, r *http.Request) (me, id 
 // takeSeat serves POST /api/matches/{id}/seats/{seat}/take: a seat kept for
 // the player (invited, or held by their account) becomes theirs, joined.
 func (s *Server) takeSeat(w http.ResponseWriter, r *http.Request) {
-	me, id, seat, invited, ok := s.seatInvitation(w, r)
+	_, id, seat, invited, ok := s.seatInvitation(w, r)
 	if !ok {
 		return
 	}
+	s.sitKept(w, r, id, seat, invited, "This seat is not kept for you.")
+}
+
+// sitKept seats the signed-in player in a seat of match id kept for them
+// (invited, or held by their account; else refused with notKept), joined,
+// and answers the seat and the match.
+func (s *Server) sitKept(w http.ResponseWriter, r *http.Request, id string, seat engine.Seat, invited bool, notKept string) {
 	ctx := r.Context()
 	a, err := s.acc.Me(ctx)
 	if err != nil {
@@ -888,13 +895,13 @@ func (s *Server) takeSeat(w http.ResponseWriter, r *http.Request) {
 	}
 	var sum match.Summary
 	err = s.mgr.Use(ctx, id, func(x match.Handle) error {
-		if !invited && !slices.Contains(x.SeatsHeldBy(me), seat) {
-			return &match.Error{Code: match.CodeHeld, Message: "This seat is not kept for you."}
+		if !invited && !slices.Contains(x.SeatsHeldBy(a.ID), seat) {
+			return &match.Error{Code: match.CodeHeld, Message: notKept}
 		}
-		if _, err := x.Claim(ctx, seat, me); err != nil {
+		if _, err := x.Claim(ctx, seat, a.ID); err != nil {
 			return err
 		}
-		sum, err = x.Join(ctx, seat, match.Joiner{Name: a.Name, Client: string(s.clientOf(r)), Account: me})
+		sum, err = x.Join(ctx, seat, match.Joiner{Name: a.Name, Client: string(s.clientOf(r)), Account: a.ID})
 		return err
 	})
 	if err != nil {
@@ -971,7 +978,7 @@ func (s *Server) rematch(w http.ResponseWriter, r *http.Request) {
 		writeError(w, accountError(err))
 		return
 	} else if held != "" {
-		s.joinRematch(w, r, held, engine.Seat(mine))
+		s.sitKept(w, r, held, engine.Seat(mine), false, "Another player asked for this rematch, and your seat there is not kept for you.")
 		return
 	}
 	req := match.CreateRequest{Game: old.Game, Players: old.Players, Options: old.Options, BotDelayMs: old.Settings.BotDelayMs,
@@ -1014,7 +1021,7 @@ func (s *Server) rematch(w http.ResponseWriter, r *http.Request) {
 			writeError(w, accountError(err))
 			return
 		}
-		s.joinRematch(w, r, held, engine.Seat(mine))
+		s.sitKept(w, r, held, engine.Seat(mine), false, "Another player asked for this rematch, and your seat there is not kept for you.")
 		return
 	}
 	for i, st := range req.Seats {
@@ -1036,34 +1043,6 @@ func (s *Server) rematch(w http.ResponseWriter, r *http.Request) {
 		})
 	}
 	writeJSON(w, http.StatusCreated, out)
-}
-
-// joinRematch seats the signed-in player at the rematch another player
-// asked for, in the seat kept for their account there.
-func (s *Server) joinRematch(w http.ResponseWriter, r *http.Request, id string, seat engine.Seat) {
-	ctx := r.Context()
-	a, err := s.acc.Me(ctx)
-	if err != nil {
-		writeError(w, accountError(err))
-		return
-	}
-	var sum match.Summary
-	err = s.mgr.Use(ctx, id, func(x match.Handle) error {
-		if !slices.Contains(x.SeatsHeldBy(a.ID), seat) {
-			return &match.Error{Code: match.CodeHeld, Message: "Another player asked for this rematch, and your seat there is not kept for you."}
-		}
-		sum, err = x.Join(ctx, seat, match.Joiner{Name: a.Name, Client: string(s.clientOf(r)), Account: a.ID})
-		return err
-	})
-	if err != nil {
-		writeError(w, accountError(err))
-		return
-	}
-	_ = s.accounts.Uninvite(ctx, id, int(seat))
-	writeJSON(w, http.StatusOK, struct {
-		Seat  engine.Seat   `json:"seat"`
-		Match match.Summary `json:"match"`
-	}{seat, sum})
 }
 
 // publicURL reads the server's public address, if any.
