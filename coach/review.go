@@ -159,9 +159,10 @@ type Review struct {
 	// Series is the win chance over the match: before and after each
 	// decision, and the result at the end.
 	Series []Point `json:"series"`
-	// Accuracy is the mean of the decisions' accuracies, 0 to 100:
-	// MoveAccuracy of each loss larger than twice its error, 100 for the
-	// others (a loss the analysis cannot tell from its noise is none).
+	// Accuracy is the decisions' accuracies taken together as lichess
+	// takes a game's moves (see [GameAccuracy]), 0 to 100: MoveAccuracy of
+	// each loss larger than twice its error, 100 for the others (a loss the
+	// analysis cannot tell from its noise is none).
 	Accuracy float64 `json:"accuracy"`
 	// Lost is the win chance the seat's decisions lost in all, in points
 	// (the losses larger than twice their error);
@@ -335,6 +336,54 @@ func decide(pos Position, played engine.Action, seq int, o ReviewOptions) (*Deci
 	return d, rollouts, first.Team
 }
 
+// GameAccuracy takes the accuracies of a seat's decisions (0 to 100 each)
+// together as lichess takes a game's moves: the mean of two means, one of
+// them weighted by how much the win chance moved around each decision,
+// the other harmonic. wins are the seat's win chances in points (0 to 100)
+// at each decision and, last, its result: one more than accs.
+//
+// The weight of a decision is the standard deviation of the win chances
+// over a window that ends just after it, a tenth of the match long (2 to 8
+// points): a decision where everything was at stake weighs up to 24 times
+// one where nothing moved (the deviation is kept within 0.5 and 12
+// points), so a match mostly decided early is judged on the decisions
+// that decided it. The harmonic mean lets one blunder pull the figure down
+// further than a plain mean would (each accuracy counts as at least 1 in
+// it). A seat that plays many harmless moves and a few ruinous ones is
+// told so.
+func GameAccuracy(accs, wins []float64) float64 {
+	n := len(accs)
+	if n == 0 {
+		return 100
+	}
+	w := min(8, max(2, len(wins)/10))
+	var sw, swa, inv float64
+	for k, a := range accs {
+		hi := min(len(wins), k+2) // the window ends at the position after decision k
+		lo := max(0, hi-w)
+		hi = min(len(wins), lo+w)
+		weight := min(12, max(0.5, deviation(wins[lo:hi])))
+		sw += weight
+		swa += weight * a
+		inv += 1 / max(1, a)
+	}
+	return (swa/sw + float64(n)/inv) / 2
+}
+
+// deviation is the standard deviation of xs, taken as the whole
+// population.
+func deviation(xs []float64) float64 {
+	var mean, ss float64
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= float64(len(xs))
+	for _, x := range xs {
+		ss += (x - mean) * (x - mean)
+	}
+	return math.Sqrt(ss / float64(len(xs)))
+}
+
 // round keeps a tenth of a point.
 func round(x float64) float64 { return math.Round(10*x) / 10 }
 
@@ -349,17 +398,19 @@ func (rv *Review) sum(last int) {
 		rv.Counts[b] = 0
 	}
 	var moments []Moment
-	acc := 0.0
+	accs := make([]float64, 0, len(rv.Decisions))
+	wins := make([]float64, 0, len(rv.Decisions)+1)
 	prev := -1.0
 	for k, d := range rv.Decisions {
 		rv.Counts[d.Band]++
+		wins = append(wins, 100*d.Win)
 		real := d.Loss > 2*d.Err // a loss the analysis can tell from its noise
 		if real {
-			acc += MoveAccuracy(d.Loss)
+			accs = append(accs, MoveAccuracy(d.Loss))
 			rv.Lost += d.Loss
 			moments = append(moments, Moment{Kind: "decision", Seq: d.Seq, Delta: -d.Loss})
 		} else {
-			acc += 100
+			accs = append(accs, 100)
 		}
 		if k == 0 {
 			rv.Start = d.Win
@@ -378,7 +429,7 @@ func (rv *Review) sum(last int) {
 		luck := 100 * (rv.Result - prev)
 		rv.Luck += luck
 		moments = append(moments, Moment{Kind: "luck", Seq: last, Delta: round(luck)})
-		rv.Accuracy = round(acc / float64(len(rv.Decisions)))
+		rv.Accuracy = round(GameAccuracy(accs, append(wins, 100*rv.Result)))
 	} else {
 		rv.Accuracy = 100
 	}

@@ -181,3 +181,48 @@ func TestBands(t *testing.T) {
 		t.Errorf("a 20-point loss's accuracy is %v", a)
 	}
 }
+
+// Given a seat's decisions, the review's accuracy takes them as lichess
+// takes a game's moves: a blunder where the match was at stake costs more
+// than the plain mean says, and one made where nothing moved any more
+// costs less than that one.
+func TestGameAccuracy(t *testing.T) {
+	flat := func(n int, at float64) []float64 {
+		w := make([]float64, n)
+		for i := range w {
+			w[i] = at
+		}
+		return w
+	}
+	accs := flat(20, 100)
+	if a := coach.GameAccuracy(accs, flat(21, 50)); a != 100 {
+		t.Errorf("twenty best moves: accuracy %v", a)
+	}
+	if a := coach.GameAccuracy(nil, []float64{100}); a != 100 {
+		t.Errorf("no decision: accuracy %v", a)
+	}
+	// One blunder (accuracy 40) in the middle of twenty decisions.
+	accs[10] = 40
+	plain := (19*100 + 40) / 20.0
+	swing := flat(21, 60)
+	for i := 11; i < 21; i++ {
+		swing[i] = 20 // the blunder threw the match away
+	}
+	atStake := coach.GameAccuracy(accs, swing)
+	if atStake >= plain {
+		t.Errorf("a blunder that lost the match: accuracy %.1f, the plain mean is %.1f", atStake, plain)
+	}
+	// The same blunder where the match was already lost.
+	accs[10], accs[3] = 100, 40
+	swing = flat(21, 60)
+	for i := 3; i < 21; i++ {
+		swing[i] = 0
+	}
+	swing[3] = 60
+	early := coach.GameAccuracy(accs, swing)
+	accs[3], accs[15] = 100, 40
+	late := coach.GameAccuracy(accs, swing)
+	if late <= early {
+		t.Errorf("a blunder once the match was lost (accuracy %.1f) weighs as much as the one that lost it (%.1f)", late, early)
+	}
+}
