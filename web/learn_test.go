@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -8,6 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
 	"sortie/games/all"
@@ -271,7 +275,10 @@ func TestLearnEveryTutorialByKeyboard(t *testing.T) {
 					move(p)
 					// Said after it: what the move did.
 					if then := d[key+".then"]; then != "" {
-						p.wait(fmt.Sprintf(`(document.querySelector('#coach-then')||{}).textContent === %q`, then), 30*time.Second)
+						if !p.waitOK(fmt.Sprintf(`(document.querySelector('#coach-then')||{}).textContent === %q`, then), 30*time.Second) {
+							t.Fatalf("%s, step %s: after the move the coach does not say %q: it is at step %q, saying %q", lang, st.Key, then,
+								js[string](p, `(document.querySelector('#coach') || {dataset: {}}).dataset.step || ''`), p.text("#coach-then"))
+						}
 					} else {
 						p.wait(fmt.Sprintf(`!document.querySelector('#coach[data-step=%q]')`, st.Key), 30*time.Second)
 					}
@@ -316,6 +323,48 @@ func TestLearnEveryTutorialByKeyboard(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Given Outran's tutorial, when the Enter that sends a step's move is still
+// down as the move's answer comes back and puts the focus on the coach's
+// Next (a loaded machine, a key held), that Enter's keypress and its
+// repeats do not press Next: what the move did and the explanation after
+// it stay until the learner presses Enter on Next.
+func TestLearnMoveKeyDoesNotPressNext(t *testing.T) {
+	s := newSiteWith(t, func(c *server.Config) { c.ClockSpeed = 4 }, all.Games()...)
+	d := dict(t, "en")
+	p := s.browser("learn-held", "en").tab("tutorial")
+	p.open("/learn/outran")
+	p.wait(`document.activeElement && document.activeElement.id === 'learn-start'`, 10*time.Second)
+	p.do("start", chromedpKey(kb.Enter))
+	p.wait(`document.querySelector('#coach[data-step="run"]')`, 15*time.Second)
+	p.wait(`(() => { const d = (document.querySelector('.match-page')||{}).dataset || {}; return d.myTurn === 'true' && d.busy !== 'true'; })()`, 60*time.Second)
+	keys("2", "9", "4", "6")(p)
+	enter := kb.Encode('\r') // its key down, its keypress, its key up
+	p.do("Enter down", dispatchKey(enter[0]))
+	p.wait(`document.querySelector('#coach[data-step="moved"]') && document.activeElement && document.activeElement.id === 'coach-next'`, 30*time.Second)
+	yes := true
+	repeat := *enter[0]
+	repeat.AutoRepeat = &yes
+	p.do("the Enter's keypress, held, then up", dispatchKey(enter[1]), dispatchKey(&repeat), dispatchKey(enter[1]), dispatchKey(enter[2]))
+	if step := js[string](p, `(document.querySelector('#coach') || {dataset: {}}).dataset.step || ''`); step != "moved" {
+		t.Errorf("the Enter that sent the move went on past the explanation, to %q", step)
+	}
+	if got, want := p.text("#coach-then"), d["learn.outran.run.then"]; got != want {
+		t.Errorf("after the move the coach says %q, want %q", got, want)
+	}
+	p.do("Enter on Next", chromedpKey(kb.Enter))
+	p.wait(`document.querySelector('#coach[data-step="reverse"]')`, 5*time.Second)
+	p.checkErrors()
+}
+
+// dispatchKey sends one key event (a key down, a keypress or a key up) as
+// a keyboard would.
+func dispatchKey(k *input.DispatchKeyEventParams) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, input.DispatchKeyEvent, *k)
+		return err
+	})
 }
 
 // summary reads a match's summary through the API.

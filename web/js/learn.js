@@ -79,6 +79,25 @@ export class LearnPage {
     this.q = 0; // the question of the check under way
     this.answered = null; // {pick, right} for the question under way
     window.sortie = {learn: this}; // (the match page sets its own once it runs)
+    // The keys held down, each with what it was pressed on (see ownPress).
+    this.held = new Map();
+    addEventListener('keydown', (e) => { if (!e.repeat || !this.held.has(e.key)) this.held.set(e.key, e.target); }, true);
+    addEventListener('keyup', (e) => this.held.delete(e.key), true);
+    addEventListener('blur', () => this.held.clear());
+  }
+
+  // ownPress says whether a click on button is a press of its own: no key
+  // that presses buttons (Enter, Space) is held down since it was pressed
+  // on something other than button (or the button it was drawn again as).
+  // A key press belongs to what it began on: the Enter that sends a move
+  // is still down when the move's answer comes back and puts the focus on
+  // the coach's Next, and its keypress, or its repeats when held, would
+  // press Next too and skip an explanation unread.
+  ownPress(button) {
+    return ['Enter', ' '].every((k) => {
+      const on = this.held.get(k);
+      return !on || on === button || (!!on.id && on.id === button.id);
+    });
   }
 
   async start() {
@@ -244,7 +263,7 @@ export class LearnPage {
       h('p', {class: 'coach-do', id: 'coach-do', tabindex: '-1'}, doText),
       this.refused ? h('p', {class: 'coach-not', id: 'coach-not'},
         st.read ? t('learn.notYetRead') : t('learn.notYet', {goal: t(this.k(st.key, 'goal'))})) : null,
-      st.read ? h('p', {}, h('button', {type: 'button', class: 'primary', id: 'coach-next', onclick: () => this.read()},
+      st.read ? h('p', {}, h('button', {type: 'button', class: 'primary', id: 'coach-next', onclick: (e) => { if (this.ownPress(e.currentTarget)) this.read(); }},
         this.step === total - 1 ? t('learn.toCheck') : t('learn.next'))) :
         !mine ? h('p', {class: 'muted coach-wait', id: 'coach-wait'}, t('learn.wait')) : null);
     // What changed is said once: the explanation of the move, then what
