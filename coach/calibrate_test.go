@@ -1,10 +1,13 @@
 package coach_test
 
 import (
+	"cmp"
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -38,26 +41,74 @@ func TestCalibration(t *testing.T) {
 			only[id] = true
 		}
 	}
-	var out strings.Builder
+	var out, where strings.Builder
 	fmt.Fprintf(&out, "| game | level | matches | decisions per match | accuracy (95%% interval) | blunders per match (95%% interval) |\n| --- | --- | --- | --- | --- | --- |\n")
+	fmt.Fprintf(&where, "| game | level | points lost per match, by the kind of move made |\n| --- | --- | --- |\n")
 	for _, g := range all.Games() {
 		info := g.Info()
 		if len(only) > 0 && !only[info.ID] {
 			continue
 		}
 		for _, level := range []string{"easy", "medium", "hard"} {
-			acc, blunders, decisions := calibrate(t, g, level, n)
-			m, ci := meanCI(acc)
-			b, bci := meanCI(blunders)
-			d, _ := meanCI(decisions)
-			fmt.Fprintf(&out, "| %s | %s | %d | %.0f | %.1f ± %.1f | %.2f ± %.2f |\n", info.ID, level, len(acc), d, m, ci, b, bci)
+			c := calibrate(t, g, level, n)
+			m, ci := meanCI(c.acc)
+			b, bci := meanCI(c.blunders)
+			d, _ := meanCI(c.decisions)
+			fmt.Fprintf(&out, "| %s | %s | %d | %.0f | %.1f ± %.1f | %.2f ± %.2f |\n", info.ID, level, len(c.acc), d, m, ci, b, bci)
+			fmt.Fprintf(&where, "| %s | %s | %s |\n", info.ID, level, c.where())
 		}
 	}
-	t.Logf("\n%s", out.String())
+	t.Logf("\n%s\n%s", out.String(), where.String())
+}
+
+// calibration is what the reviews of one level's matches found.
+type calibration struct {
+	acc, blunders, decisions []float64
+	// lost sums, by the type of the move made, the points of win chance
+	// the decisions lost (those beyond twice their error), over matches
+	// matches.
+	lost    map[string]float64
+	matches int
+}
+
+// add counts one review.
+func (c *calibration) add(rv *coach.Review) {
+	c.acc = append(c.acc, rv.Accuracy)
+	c.blunders = append(c.blunders, float64(rv.Counts[coach.BandBlunder]))
+	c.decisions = append(c.decisions, float64(len(rv.Decisions)))
+	c.matches++
+	for _, d := range rv.Decisions {
+		var played struct{ Type string }
+		json.Unmarshal(d.Played, &played)
+		if d.Loss > 2*d.Err {
+			c.lost[played.Type] += d.Loss
+		}
+	}
+}
+
+// where lists the kinds of move by the points they lost per match, most
+// first, those under one point left out.
+func (c *calibration) where() string {
+	type kind struct {
+		name string
+		lost float64
+	}
+	var ks []kind
+	for name, lost := range c.lost {
+		if per := lost / float64(max(1, c.matches)); per >= 1 {
+			ks = append(ks, kind{name, per})
+		}
+	}
+	slices.SortFunc(ks, func(x, y kind) int { return cmp.Compare(y.lost, x.lost) })
+	var parts []string
+	for _, k := range ks {
+		parts = append(parts, fmt.Sprintf("%s %.1f", k.name, k.lost))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // calibrate plays n matches of level at seat 0 and reviews seat 0.
-func calibrate(t *testing.T, g engine.Game, level string, n int) (acc, blunders, decisions []float64) {
+func calibrate(t *testing.T, g engine.Game, level string, n int) *calibration {
 	info := g.Info()
 	players := max(2, info.MinPlayers)
 	me, err := bot.Level(g, level)
@@ -72,6 +123,7 @@ func calibrate(t *testing.T, g engine.Game, level string, n int) (acc, blunders,
 	for len(pols) < players {
 		pols = append(pols, med)
 	}
+	c := &calibration{lost: map[string]float64{}}
 	var mu sync.Mutex
 	next := 0
 	var wg sync.WaitGroup
@@ -104,9 +156,7 @@ func calibrate(t *testing.T, g engine.Game, level string, n int) (acc, blunders,
 					continue
 				}
 				mu.Lock()
-				acc = append(acc, rv.Accuracy)
-				blunders = append(blunders, float64(rv.Counts[coach.BandBlunder]))
-				decisions = append(decisions, float64(len(rv.Decisions)))
+				c.add(rv)
 				mu.Unlock()
 				if testing.Verbose() {
 					t.Logf("%s %s match %d: %d decisions, accuracy %.1f, %d blunders, reviewed in %v", info.ID, level, i, len(rv.Decisions), rv.Accuracy, rv.Counts[coach.BandBlunder], time.Since(start).Round(time.Millisecond))
@@ -115,7 +165,7 @@ func calibrate(t *testing.T, g engine.Game, level string, n int) (acc, blunders,
 		}()
 	}
 	wg.Wait()
-	return acc, blunders, decisions
+	return c
 }
 
 // meanCI is the mean of xs and the half-width of its 95% interval.
