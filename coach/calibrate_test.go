@@ -64,9 +64,10 @@ func TestCalibration(t *testing.T) {
 // calibration is what the reviews of one level's matches found.
 type calibration struct {
 	acc, blunders, decisions []float64
-	// lost sums, by the type of the move made, the points of win chance
-	// the decisions lost (those beyond twice their error), over matches
-	// matches.
+	// lost sums, by the type of the move made ("play_tile", or
+	// "play_tile for play_lost" when the best was of another type), the
+	// points of win chance the decisions lost (those beyond twice their
+	// error), over matches matches.
 	lost    map[string]float64
 	matches int
 }
@@ -78,10 +79,15 @@ func (c *calibration) add(rv *coach.Review) {
 	c.decisions = append(c.decisions, float64(len(rv.Decisions)))
 	c.matches++
 	for _, d := range rv.Decisions {
-		var played struct{ Type string }
+		var played, best struct{ Type string }
 		json.Unmarshal(d.Played, &played)
+		json.Unmarshal(d.Best, &best)
+		kind := played.Type
+		if best.Type != played.Type {
+			kind += " for " + best.Type
+		}
 		if d.Loss > 2*d.Err {
-			c.lost[played.Type] += d.Loss
+			c.lost[kind] += d.Loss
 		}
 	}
 }
