@@ -409,6 +409,11 @@ func (p *player) play(ctx context.Context, r *rand.Rand, o playOptions) (*match.
 				}
 				switch m.Error.Code {
 				case match.CodeStaleSeq, server.CodeRateLimited, match.CodeUnavailable, match.CodePending:
+				case engine.CodeGameOver:
+					// The match ended meanwhile (a real-time one by its
+					// clock, while the action was on its way): its
+					// finished update comes, or the test's deadline fails
+					// it.
 				default:
 					// A refusal of a legal action is a bug, except in real
 					// time where the state may move on meanwhile.
