@@ -244,24 +244,28 @@ func TestRefusalReadsAndStays(t *testing.T) {
 	s := newSite(t, temple.Game{})
 	// The longest cooldown the game allows (3 s), so that the second roll
 	// still meets it on a loaded machine.
-	c := s.create("temple", []string{"human", "medium", "medium"}, map[string]string{"roll_cooldown_ms": "3000"}, 0, "Zoé")
+	c := s.create("temple", []string{"human", "easy", "easy"}, map[string]string{"roll_cooldown_ms": "3000"}, 0, "Zoé")
 	p := s.browser("zoe", "fr").tab("match")
 	p.openSeat(c, 0)
 	p.wait(`document.querySelector('.match-page').dataset.status === 'running' && window.sortie.page.msg.legal.some(a => a.type === 'roll')`, 15*time.Second)
-	// Roll the free dice, and roll them again the moment the first roll is
-	// acknowledged, on the state it made: the second comes during the
-	// cooldown. (When black masks have locked every die, a signal twice does
-	// the same: signals have a cooldown too, with the same code.) A bot's
-	// move landing in between makes the second stale instead: try again.
+	// Roll the free dice, and roll the dice still free again the moment the
+	// first roll is acknowledged, on the state it made: the second comes
+	// during the cooldown. (When black masks have locked every die, a signal
+	// twice does the same: signals have a cooldown too, with the same code.)
+	// The second roll leaves out the dice the first locked, which would be
+	// refused as locked before the cooldown is looked at. A bot's move
+	// landing in between makes the second stale instead: try again (the
+	// bots are easy ones, slow to act, so that it seldom happens).
 	js[bool](p, `(() => { const pg = window.sortie.page; const set = pg.setState.bind(pg);
-		pg.setState = (m, ev) => { set(m, ev); if (m.ack != null && pg.again) { const a = pg.again; pg.again = null; setTimeout(() => pg.play(a)); } };
+		pg.rollFree = () => {
+			const free = (pg.msg.view.dice || []).filter(d => d.owner === pg.seat && (d.status === 'live' || d.status === 'spent')).map(d => d.id);
+			return free.length ? {type: 'roll', dice: free} : {type: 'signal', kind: 'ok'};
+		};
+		pg.setState = (m, ev) => { set(m, ev); if (m.ack != null && pg.again) { pg.again = false; setTimeout(() => pg.play(pg.rollFree())); } };
 		return true; })()`)
 	refused := false
 	for range 5 {
-		js[bool](p, `(() => { const pg = window.sortie.page;
-			const free = (pg.msg.view.dice || []).filter(d => d.owner === pg.seat && (d.status === 'live' || d.status === 'spent')).map(d => d.id);
-			const a = free.length ? {type: 'roll', dice: free} : {type: 'signal', kind: 'ok'};
-			pg.again = a; pg.play(a); return true; })()`)
+		js[bool](p, `(() => { const pg = window.sortie.page; pg.again = true; pg.play(pg.rollFree()); return true; })()`)
 		if p.waitOK(`!document.querySelector('#error').hidden && document.querySelector('#error').dataset.code === 'cooldown'`, 5*time.Second) {
 			refused = true
 			break
@@ -275,7 +279,7 @@ func TestRefusalReadsAndStays(t *testing.T) {
 		t.Errorf("the refusal reads %q in the French page", text)
 	}
 	p.axe("a refusal shown")
-	// Bots roll every second or so: the banner stays while they do.
+	// The bots roll every two seconds or so: the banner stays while they do.
 	seq := p.state().Seq
 	p.wait(fmt.Sprintf(`+document.querySelector('.match-page').dataset.seq >= %d`, seq+3), 20*time.Second)
 	if js[bool](p, `document.querySelector('#error').hidden`) {
