@@ -41,7 +41,7 @@ func TestCalibration(t *testing.T) {
 			only[id] = true
 		}
 	}
-	var out, where strings.Builder
+	var out, where, plain strings.Builder
 	fmt.Fprintf(&out, "| game | level | matches | decisions per match | accuracy (95%% interval) | blunders per match (95%% interval) |\n| --- | --- | --- | --- | --- | --- |\n")
 	fmt.Fprintf(&where, "| game | level | points lost per match, by the kind of move made |\n| --- | --- | --- |\n")
 	for _, g := range all.Games() {
@@ -56,14 +56,19 @@ func TestCalibration(t *testing.T) {
 			d, _ := meanCI(c.decisions)
 			fmt.Fprintf(&out, "| %s | %s | %d | %.0f | %.1f ± %.1f | %.2f ± %.2f |\n", info.ID, level, len(c.acc), d, m, ci, b, bci)
 			fmt.Fprintf(&where, "| %s | %s | %s |\n", info.ID, level, c.where())
+			pm, pci := meanCI(c.plain)
+			fmt.Fprintf(&plain, "%s %s: the plain mean of the decisions' accuracies %.1f ± %.1f\n", info.ID, level, pm, pci)
 		}
 	}
-	t.Logf("\n%s\n%s", out.String(), where.String())
+	t.Logf("\n%s\n%s\n%s", out.String(), where.String(), plain.String())
 }
 
 // calibration is what the reviews of one level's matches found.
 type calibration struct {
 	acc, blunders, decisions []float64
+	// plain is each match's plain mean of its decisions' accuracies, to
+	// set beside the accuracy a review gives (coach.GameAccuracy).
+	plain []float64
 	// lost sums, by the type of the move made ("play_tile", or
 	// "play_tile for play_lost" when the best was of another type), the
 	// points of win chance the decisions lost (those beyond twice their
@@ -78,6 +83,15 @@ func (c *calibration) add(rv *coach.Review) {
 	c.blunders = append(c.blunders, float64(rv.Counts[coach.BandBlunder]))
 	c.decisions = append(c.decisions, float64(len(rv.Decisions)))
 	c.matches++
+	sum := 0.0
+	for _, d := range rv.Decisions {
+		if d.Loss > 2*d.Err {
+			sum += coach.MoveAccuracy(d.Loss)
+		} else {
+			sum += 100
+		}
+	}
+	c.plain = append(c.plain, sum/float64(len(rv.Decisions)))
 	for _, d := range rv.Decisions {
 		var played, best struct{ Type string }
 		json.Unmarshal(d.Played, &played)
