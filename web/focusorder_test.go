@@ -137,6 +137,14 @@ func TestNextDecisionIsOneTabAway(t *testing.T) {
 				}
 				continue
 			}
+			// Black masks lock dice: a gold mask frees them, as a player
+			// would (else the dice may all end locked, and nothing enters).
+			if js[bool](p, `!!document.querySelector('.tp-tray button[data-act="unlock"]:not([disabled])')`) {
+				seq := p.state().Seq
+				p.press(`.tp-tray button[data-act="unlock"]:not([disabled])`)
+				p.wait(fmt.Sprintf(`+document.querySelector('.match-page').dataset.seq > %d`, seq), 10*time.Second)
+				continue
+			}
 			if js[bool](p, `document.querySelector('#tp-roll').getAttribute('aria-disabled') !== 'true'`) {
 				p.press("#tp-roll")
 			}

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
+
+	"sortie/internal/testport"
 )
 
 // Server is an in-process NATS server.
@@ -21,11 +23,12 @@ type Server struct {
 	srv  *server.Server
 }
 
-// Start starts a server on a free loopback port; it is shut down when the
-// test ends.
+// Start starts a server on a free loopback port (one no outgoing
+// connection takes while the server is down, see testport); it is shut
+// down when the test ends.
 func Start(t testing.TB) *Server {
 	t.Helper()
-	s := &Server{port: -1}
+	s := &Server{port: testport.Free(t)}
 	if err := s.Restart(); err != nil {
 		t.Fatal(err)
 	}
