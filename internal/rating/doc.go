@@ -75,8 +75,9 @@
 //
 // # Display
 //
-// People see [Rating.Display], μ − 3σ: a new player shows 0 and climbs as
-// the model learns, and a rating is only as high as the model is sure of.
+// People see [Rating.Display], μ − 3σ (never below 0): a new player shows
+// 0 and climbs as the model learns, and a rating is only as high as the
+// model is sure of.
 // A rating is uncertain — shown with "?" and kept off leaderboards, as
 // lichess does with provisional ratings — while σ > 5
 // ([Model.IsUncertain]): until the model has learned almost two thirds of

@@ -14,8 +14,10 @@ type Rating struct {
 }
 
 // Display is the rating shown to people: μ − 3σ, a skill the player has
-// with about 99.9% certainty, so that it rises as the model learns.
-func (r Rating) Display() float64 { return r.Mu - 3*r.Sigma }
+// with about 99.9% certainty, so that it rises as the model learns; never
+// below 0, what a newcomer shows (a co-op team that keeps failing pulls
+// μ under 3σ, and a negative rating says nothing more to a player).
+func (r Rating) Display() float64 { return max(0, r.Mu-3*r.Sigma) }
 
 // Model holds the model's parameters. The zero value is not usable: start
 // from [Default].

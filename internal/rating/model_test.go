@@ -281,6 +281,10 @@ func TestDisplayAndUncertainty(t *testing.T) {
 	if !near(r.Display(), 24) || m.IsUncertain(r) {
 		t.Fatalf("(30, 2) shows %.4f, uncertain %v", r.Display(), m.IsUncertain(r))
 	}
+	// A co-op player whose teams keep failing: μ under 3σ shows 0.
+	if low := (Rating{12, 4.5}); low.Display() != 0 {
+		t.Fatalf("(12, 4.5) shows %.4f, want 0", low.Display())
+	}
 	// Twenty two-player matches against new players, won and lost in turn,
 	// make a rating certain; ten do not.
 	a, b := n, n

@@ -9,6 +9,7 @@ import (
 
 	"sortie/engine"
 	"sortie/internal/match"
+	"sortie/internal/rating"
 	"sortie/internal/store"
 )
 
@@ -82,7 +83,7 @@ var families = []engine.Family{engine.FreeForAll, engine.Team, engine.Coop}
 func tenth(x float64) float64 { return math.Round(x*10) / 10 }
 
 func (s *Server) ratingOut(r store.PlayerRating) RatingOut {
-	return RatingOut{Mu: r.Mu, Sigma: r.Sigma, Display: tenth(r.Mu - 3*r.Sigma), Games: r.Games,
+	return RatingOut{Mu: r.Mu, Sigma: r.Sigma, Display: tenth(rating.Rating{Mu: r.Mu, Sigma: r.Sigma}.Display()), Games: r.Games,
 		Provisional: s.rater == nil || r.Sigma > s.rater.model.Uncertain}
 }
 
@@ -124,7 +125,7 @@ func (s *Server) profileRatings(ctx context.Context, p *Profile) error {
 	}
 	for _, e := range hist {
 		p.RatingHistory = append(p.RatingHistory, RatingPoint{Match: e.Match, Game: e.Game, Family: e.Family,
-			Mu: e.Mu, Sigma: e.Sigma, Display: tenth(e.Mu - 3*e.Sigma), Rank: e.Rank, At: e.At})
+			Mu: e.Mu, Sigma: e.Sigma, Display: tenth(rating.Rating{Mu: e.Mu, Sigma: e.Sigma}.Display()), Rank: e.Rank, At: e.At})
 	}
 	return nil
 }
@@ -175,7 +176,7 @@ func (s *Server) getLeaderboard(w http.ResponseWriter, r *http.Request) {
 		}
 		b := Leaderboard{Family: string(f), Entries: []LeaderboardEntry{}}
 		for i, p := range rs {
-			e := LeaderboardEntry{Rank: i + 1, Player: p.Player, Rating: tenth(p.Mu - 3*p.Sigma), Mu: p.Mu, Sigma: p.Sigma, Games: p.Games,
+			e := LeaderboardEntry{Rank: i + 1, Player: p.Player, Rating: tenth(rating.Rating{Mu: p.Mu, Sigma: p.Sigma}.Display()), Mu: p.Mu, Sigma: p.Sigma, Games: p.Games,
 				Bot: store.IsBotPlayer(p.Player)}
 			if e.Bot {
 				e.Name = p.Player[len(store.BotPlayer):]
