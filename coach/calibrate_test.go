@@ -30,6 +30,7 @@ import (
 //
 //	SORTIE_CALIBRATE=200 go test ./coach -run TestCalibration -v -timeout 0
 //	SORTIE_CALIBRATE=20 SORTIE_CALIBRATE_GAMES=plandesecours,evades go test ./coach -run TestCalibration -v -timeout 0
+//	SORTIE_CALIBRATE=40 SORTIE_CALIBRATE_GAMES=room25 SORTIE_CALIBRATE_LEVELS=easy go test ./coach -run TestCalibration -v -timeout 0
 func TestCalibration(t *testing.T) {
 	n, _ := strconv.Atoi(os.Getenv("SORTIE_CALIBRATE"))
 	if n <= 0 {
@@ -41,6 +42,10 @@ func TestCalibration(t *testing.T) {
 			only[id] = true
 		}
 	}
+	levels := []string{"easy", "medium", "hard"}
+	if l := os.Getenv("SORTIE_CALIBRATE_LEVELS"); l != "" {
+		levels = strings.Split(l, ",")
+	}
 	var out, where, plain strings.Builder
 	fmt.Fprintf(&out, "| game | level | matches | decisions per match | accuracy (95%% interval) | blunders per match (95%% interval) |\n| --- | --- | --- | --- | --- | --- |\n")
 	fmt.Fprintf(&where, "| game | level | points lost per match, by the kind of move made |\n| --- | --- | --- |\n")
@@ -49,7 +54,7 @@ func TestCalibration(t *testing.T) {
 		if len(only) > 0 && !only[info.ID] {
 			continue
 		}
-		for _, level := range []string{"easy", "medium", "hard"} {
+		for _, level := range levels {
 			c := calibrate(t, g, level, n)
 			m, ci := meanCI(c.acc)
 			b, bci := meanCI(c.blunders)
