@@ -180,19 +180,27 @@ func TestLoadPlaysEveryGame(t *testing.T) {
 func TestLoadReconnectsAcrossARestart(t *testing.T) {
 	srv := newServed(t)
 	restarted := make(chan struct{})
+	var restart time.Duration
 	go func() {
 		defer close(restarted)
 		time.Sleep(1500 * time.Millisecond)
+		began := time.Now()
 		srv.stop()
 		srv.start()
+		restart = time.Since(began)
 	}()
+	// The run lasts long after the restart: a loaded machine may take
+	// seconds to stop and resume the server, and a socket tries again a
+	// little later each time (up to 2 s apart); a 4 s run once ended
+	// before the sockets came back.
 	var out bytes.Buffer
 	st, err := runLoad(t.Context(), &out, loadOptions{
 		server: srv.url, game: "plandesecours", players: 2, matches: 4, parallel: 4,
-		duration: 4 * time.Second, moveLimit: 2 * time.Second, socketRate: 20, spread: true,
+		duration: 9 * time.Second, moveLimit: 2 * time.Second, socketRate: 20, spread: true,
 	})
 	t.Log("\n" + out.String())
 	<-restarted
+	t.Logf("the server stopped and served again in %v", restart.Round(time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}
