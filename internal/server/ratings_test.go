@@ -157,7 +157,7 @@ func TestRatedMatch(t *testing.T) {
 		return math.Abs(r.Mu-25) < 1e-9
 	}
 	if !up(ra, out.Ranks[0], out.Ranks[1]) || !up(rb, out.Ranks[1], out.Ranks[0]) || ra.Sigma >= 25.0/3 || !ra.Provisional ||
-		ra.Display != math.Round((ra.Mu-3*ra.Sigma)*10)/10 {
+		ra.Display != math.Round(max(0, ra.Mu-3*ra.Sigma)*10)/10 || rb.Display != math.Round(max(0, rb.Mu-3*rb.Sigma)*10)/10 {
 		t.Fatalf("after ranks %v: ana %+v, bo %+v", out.Ranks, ra, rb)
 	}
 	if len(pa.RatingHistory) != 1 || pa.RatingHistory[0].Match != cm.Match.ID || pa.RatingHistory[0].Mu != ra.Mu ||
