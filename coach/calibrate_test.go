@@ -90,11 +90,7 @@ func (c *calibration) add(rv *coach.Review) {
 	c.matches++
 	sum := 0.0
 	for _, d := range rv.Decisions {
-		if d.Loss > 2*d.Err {
-			sum += coach.MoveAccuracy(d.Loss)
-		} else {
-			sum += 100
-		}
+		sum += d.Accuracy()
 	}
 	c.plain = append(c.plain, sum/float64(len(rv.Decisions)))
 	for _, d := range rv.Decisions {
@@ -105,7 +101,7 @@ func (c *calibration) add(rv *coach.Review) {
 		if best.Type != played.Type {
 			kind += " for " + best.Type
 		}
-		if d.Loss > 2*d.Err {
+		if d.Counted() {
 			c.lost[kind] += d.Loss
 		}
 	}

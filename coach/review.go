@@ -127,6 +127,19 @@ type Decision struct {
 	Choices []Choice `json:"choices,omitempty"`
 }
 
+// Counted reports whether the decision's loss counts: larger than twice
+// its error, so that the analysis can tell it from its noise.
+func (d Decision) Counted() bool { return d.Loss > 2*d.Err }
+
+// Accuracy is the decision's accuracy, 0 to 100: MoveAccuracy of its loss
+// when it counts, else 100.
+func (d Decision) Accuracy() float64 {
+	if d.Counted() {
+		return MoveAccuracy(d.Loss)
+	}
+	return 100
+}
+
 // Choice is one candidate of a decision.
 type Choice struct {
 	Action json.RawMessage `json:"action"`
@@ -404,13 +417,11 @@ func (rv *Review) sum(last int) {
 	for k, d := range rv.Decisions {
 		rv.Counts[d.Band]++
 		wins = append(wins, 100*d.Win)
-		real := d.Loss > 2*d.Err // a loss the analysis can tell from its noise
+		real := d.Counted()
+		accs = append(accs, d.Accuracy())
 		if real {
-			accs = append(accs, MoveAccuracy(d.Loss))
 			rv.Lost += d.Loss
 			moments = append(moments, Moment{Kind: "decision", Seq: d.Seq, Delta: -d.Loss})
-		} else {
-			accs = append(accs, 100)
 		}
 		if k == 0 {
 			rv.Start = d.Win

@@ -61,8 +61,9 @@ func ephemeralStart() int {
 		fmt.Sscan(string(b), &start, &end)
 	}
 	if start <= lowest+1000 {
-		// A range reaching down here leaves no room below it: the best
-		// left is a port above it.
+		// A range reaching down here leaves no room below it: the ports
+		// are then drawn from the thousand above lowest, inside the range,
+		// where a taken one stays unlikely.
 		return lowest + 1000
 	}
 	return start
