@@ -48,3 +48,14 @@ func PauseAfterArming() (restore func()) {
 	}
 	return func() { testAfterArming = nil }
 }
+
+// KnowsPeer reports whether this node has heard lately from node name,
+// which is not draining.
+func (m *Manager) KnowsPeer(name string) bool {
+	for _, p := range m.node.livePeers() {
+		if p.Node == name {
+			return true
+		}
+	}
+	return false
+}

@@ -49,12 +49,18 @@ func twoNodes(t *testing.T) (a, b *clusterNode, natsURL string) {
 // it starts renewing its leases and taking over matches nobody runs.
 func newClusterNode(t *testing.T, name, db, url string, resume bool) *clusterNode {
 	t.Helper()
-	return newClusterNodeWith(t, name, db, url, resume, nil)
+	return newClusterNodeWith(t, name, db, url, resume, nodeOptions{})
 }
 
-// newClusterNodeWith is newClusterNode with the requests to other nodes
-// going through wrap's exchange.
-func newClusterNodeWith(t *testing.T, name, db, url string, resume bool, wrap func(bus.Exchange) bus.Exchange) *clusterNode {
+// nodeOptions change a test node; any may be nil.
+type nodeOptions struct {
+	exchange  func(bus.Exchange) bus.Exchange // wraps its exchange with the other nodes
+	store     func(store.Store) store.Store   // wraps its store
+	forwarded func(op, result string, d time.Duration)
+}
+
+// newClusterNodeWith is newClusterNode changed by o.
+func newClusterNodeWith(t *testing.T, name, db, url string, resume bool, o nodeOptions) *clusterNode {
 	t.Helper()
 	st, err := store.OpenPostgres(context.Background(), db, store.PostgresOptions{})
 	if err != nil {
@@ -66,13 +72,17 @@ func newClusterNodeWith(t *testing.T, name, db, url string, resume bool, wrap fu
 	}
 	n := &clusterNode{st: st}
 	var ex bus.Exchange = nb
-	if wrap != nil {
-		ex = wrap(nb)
+	if o.exchange != nil {
+		ex = o.exchange(nb)
+	}
+	var ms store.Store = st
+	if o.store != nil {
+		ms = o.store(st)
 	}
 	n.m = match.NewManager(match.Config{
-		Store: st, Bus: nb, Games: matchtest.Games(), Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Store: ms, Bus: nb, Games: matchtest.Games(), Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Cluster: &match.Cluster{Node: name, Exchange: ex, Lease: time.Second},
-		Hooks:   match.Hooks{Fenced: func() { n.fenced.Add(1) }},
+		Hooks:   match.Hooks{Fenced: func() { n.fenced.Add(1) }, Forwarded: o.forwarded},
 	})
 	if resume {
 		if _, err := n.m.Resume(context.Background()); err != nil {
@@ -341,10 +351,10 @@ func TestLostActionSettles(t *testing.T) {
 	ns := natstest.Start(t)
 	a := newClusterNode(t, "a", db, ns.URL(), true)
 	var ex *lossy
-	b := newClusterNodeWith(t, "b", db, ns.URL(), true, func(e bus.Exchange) bus.Exchange {
+	b := newClusterNodeWith(t, "b", db, ns.URL(), true, nodeOptions{exchange: func(e bus.Exchange) bus.Exchange {
 		ex = &lossy{Exchange: e}
 		return ex
-	})
+	}})
 	ctx := context.Background()
 	c, err := a.m.Create(ctx, match.CreateRequest{Game: "testcards", Players: 2, MoveLimitMs: new(int64(0)), TakeoverAfterMs: new(int64(0))})
 	if err != nil {
@@ -466,10 +476,10 @@ func TestRequestToANodeThatCameBack(t *testing.T) {
 	ns := natstest.Start(t)
 	a := newClusterNode(t, "a", db, ns.URL(), true)
 	var ex *swallowing
-	b := newClusterNodeWith(t, "b", db, ns.URL(), true, func(e bus.Exchange) bus.Exchange {
+	b := newClusterNodeWith(t, "b", db, ns.URL(), true, nodeOptions{exchange: func(e bus.Exchange) bus.Exchange {
 		ex = &swallowing{Exchange: e}
 		return ex
-	})
+	}})
 	ctx := context.Background()
 	c, err := a.m.Create(ctx, match.CreateRequest{Game: "testcards", Players: 2, MoveLimitMs: new(int64(0)), TakeoverAfterMs: new(int64(0))})
 	if err != nil {
@@ -506,4 +516,115 @@ func TestRequestToANodeThatCameBack(t *testing.T) {
 	if after := snapshot(t, x, s); after.Seq != m.Seq+1 {
 		t.Fatalf("the match is at %d after the action was settled, want %d", after.Seq, m.Seq+1)
 	}
+}
+
+// A node asked to take a match over that a draining node hands it runs it,
+// even when a load of its own (a socket following the match) began while
+// the draining node still held the lease and ends after it gave it up.
+func TestAdoptWhileALoadIsUnderWay(t *testing.T) {
+	pg := pgtest.Own(t)
+	db, err := pg.Database(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns := natstest.Start(t)
+	var mu sync.Mutex
+	var adopts []string
+	a := newClusterNodeWith(t, "a", db, ns.URL(), true, nodeOptions{forwarded: func(op, result string, _ time.Duration) {
+		if op == "adopt" {
+			mu.Lock()
+			adopts = append(adopts, result)
+			mu.Unlock()
+		}
+	}})
+	ctx := context.Background()
+	c, err := a.m.Create(ctx, match.CreateRequest{Game: "testcards", Players: 2, MoveLimitMs: new(int64(0)), TakeoverAfterMs: new(int64(0))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := c.Match.ID
+	x, err := a.m.Get(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := x.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	gate := &gatedStore{id: id, entered: make(chan struct{}), release: make(chan struct{})}
+	adopting := make(chan struct{}, 1)
+	b := newClusterNodeWith(t, "b", db, ns.URL(), true, nodeOptions{
+		store: func(s store.Store) store.Store { gate.Store = s; return gate },
+		exchange: func(e bus.Exchange) bus.Exchange {
+			return &serveHook{Exchange: e, op: "adopt", seen: adopting}
+		},
+	})
+	for !a.m.KnowsPeer("b") {
+		time.Sleep(20 * time.Millisecond)
+	}
+
+	// Node b looks at the match while a holds it; its look stops after
+	// the store said the lease is taken, until b is asked to adopt it.
+	gate.armed.Store(true)
+	looked := make(chan error, 1)
+	go func() { _, err := b.m.Get(ctx, id); looked <- err }()
+	<-gate.entered
+	drained := make(chan error, 1)
+	go func() { drained <- a.m.Drain(ctx) }()
+	<-adopting
+	time.Sleep(100 * time.Millisecond) // (for the adoption to wait on the look)
+	close(gate.release)
+	if err := <-drained; err != nil {
+		t.Fatal(err)
+	}
+	<-looked
+	mu.Lock()
+	defer mu.Unlock()
+	if len(adopts) != 1 || adopts[0] != "ok" {
+		t.Fatalf("node b answered the adoption %v, want ok", adopts)
+	}
+	rec, err := b.st.Get(ctx, id)
+	if err != nil || rec.Lease.Node != "b" {
+		t.Fatalf("after the drain the match is leased to %q (%v), want b", rec.Lease.Node, err)
+	}
+}
+
+// gatedStore is a store whose first read of match id once armed stops
+// until release is closed.
+type gatedStore struct {
+	store.Store
+	id      string
+	armed   atomic.Bool
+	entered chan struct{}
+	release chan struct{}
+}
+
+func (g *gatedStore) Get(ctx context.Context, id string) (*store.Match, error) {
+	if id == g.id && g.armed.CompareAndSwap(true, false) {
+		close(g.entered)
+		<-g.release
+	}
+	return g.Store.Get(ctx, id)
+}
+
+// serveHook is an exchange that says on seen when a request of operation
+// op comes in, before it is answered.
+type serveHook struct {
+	bus.Exchange
+	op   string
+	seen chan struct{}
+}
+
+func (s *serveHook) Serve(node string, h bus.Handler) (func(), error) {
+	return s.Exchange.Serve(node, func(ctx context.Context, req []byte) []byte {
+		var r struct {
+			Op string `json:"op"`
+		}
+		if json.Unmarshal(req, &r) == nil && r.Op == s.op {
+			select {
+			case s.seen <- struct{}{}:
+			default:
+			}
+		}
+		return h(ctx, req)
+	})
 }

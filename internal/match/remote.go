@@ -487,6 +487,13 @@ func (n *node) answer(ctx context.Context, req *wireReq) *wireResp {
 	}
 	x, err := n.m.Get(ctx, req.Match)
 	var e *elsewhere
+	if req.Op == opAdopt && errors.As(err, &e) {
+		// The node that asks gave the lease up before it asked; a load
+		// begun here before that (a socket following the match) may have
+		// found the lease still held, and Get shares its answer. Look
+		// again, with a load of our own.
+		x, err = n.m.Get(ctx, req.Match)
+	}
 	switch {
 	case errors.As(err, &e):
 		resp.Moved = true
