@@ -25,6 +25,7 @@ func init() {
 		name    string
 		lang    string
 		noColor bool
+		ascii   bool
 		speed   float64
 	)
 	cmd := &cobra.Command{
@@ -49,7 +50,10 @@ shown at the bottom of the screen (Temple's 1–7 and R, Plan de Secours' 1–3
 and L...). Esc clears, Ctrl+C leaves.
 
 The language is --lang, else the locale (LC_ALL, LC_MESSAGES, LANG).
-Colours are off with --no-color or when NO_COLOR is set.`,
+Colours are off with --no-color or when NO_COLOR is set. On a terminal whose
+locale is not UTF-8 (LC_ALL, LC_CTYPE, LANG: "C", say) the screen is drawn in
+ASCII, accents and symbols spelled plainly; --ascii=false draws in UTF-8 all
+the same, --ascii in ASCII anyway.`,
 		Example: `  sortie play plandesecours --players 3
   sortie play outran --players 3 --lang fr
   sortie play --join 'http://localhost:8080/play/Ab3dEf6hIj9k?seat=1#token=q1w2…'`,
@@ -70,7 +74,7 @@ Colours are off with --no-color or when NO_COLOR is set.`,
 			if !term.IsTerminal(int(os.Stdin.Fd())) || !term.IsTerminal(int(os.Stdout.Fd())) {
 				return fmt.Errorf("sortie play draws a full-screen board: run it in a terminal (its input and output must be one)")
 			}
-			opt := sterm.Options{Lang: l, Colour: !noColor && os.Getenv("NO_COLOR") == "", ClockSpeed: &speed}
+			opt := sterm.Options{Lang: l, Colour: !noColor && os.Getenv("NO_COLOR") == "", ClockSpeed: &speed, ASCII: ascii}
 			if name == "" && join != "" {
 				name = personName()
 			}
@@ -104,6 +108,7 @@ Colours are off with --no-color or when NO_COLOR is set.`,
 	f.StringVar(&name, "name", "", "your name at the table (default: your login name at a server, none against bots)")
 	f.StringVar(&lang, "lang", "", "fr or en (default: the locale)")
 	f.BoolVar(&noColor, "no-color", false, "no colours (also when NO_COLOR is set)")
+	f.BoolVar(&ascii, "ascii", !sterm.UTF8(os.Getenv), "draw in ASCII alone (default: when the locale is not UTF-8)")
 	f.Float64Var(&speed, "clock-speed", 1, "match time against wall time; 0 stops the clock (tests draw a real-time game at a fixed moment)")
 	_ = f.MarkHidden("clock-speed")
 	root.AddCommand(cmd)

@@ -168,3 +168,38 @@ func TestScreenWholeMatch(t *testing.T) {
 		t.Errorf("q did not leave the finished match")
 	}
 }
+
+// Under a locale that is not UTF-8 ("C"), every game's first screen is
+// ASCII alone: frames, symbols and French accents spelled plainly, so that
+// such a terminal (a tmux started without UTF-8, say) shows no "?" where
+// a glyph was. Room 25 in French is kept as a golden screen.
+func TestScreenInASCII(t *testing.T) {
+	cases := []struct {
+		game, lang string
+		args       []string
+		wait       string
+	}{
+		{"plandesecours", "fr", []string{"--players", "3", "--seed", "5"}, "A vous de jouer."},
+		{"evades", "fr", []string{"--players", "2", "--seed", "5"}, "A vous de jouer."},
+		{"room25", "fr", []string{"--players", "2", "--seed", "5"}, "A vous de jouer."},
+		{"temple", "en", []string{"--players", "2", "--seed", "5", "--clock-speed", "0"}, "Your dice"},
+		{"outran", "fr", []string{"--players", "3", "--seed", "5", "--clock-speed", "0"}, "Manche 1"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.game+"-"+tc.lang, func(t *testing.T) {
+			t.Parallel()
+			args := append([]string{tc.game, "--lang", tc.lang, "--pace", "1ms"}, tc.args...)
+			s := play(t, 80, 24, []string{"LANG=C"}, args...)
+			scr := s.settle(tc.wait)
+			noJSON(t, scr)
+			for i, r := range scr {
+				if r >= 0x80 {
+					t.Fatalf("%q at byte %d of the screen:\n%s", r, i, scr)
+				}
+			}
+			if tc.game == "room25" {
+				golden(t, "room25-fr-ascii", scr)
+			}
+		})
+	}
+}

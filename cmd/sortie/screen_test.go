@@ -45,7 +45,7 @@ type screen struct {
 func play(t *testing.T, w, h int, env []string, args ...string) *screen {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "SORTIE_AS_MAIN=1", "SORTIE_ARGS=play "+strings.Join(args, " "), "TERM=xterm-256color", "LANG=C.UTF-8", "LC_ALL=", "LC_MESSAGES=")
+	cmd.Env = append(os.Environ(), "SORTIE_AS_MAIN=1", "SORTIE_ARGS=play "+strings.Join(args, " "), "TERM=xterm-256color", "LANG=C.UTF-8", "LC_ALL=", "LC_CTYPE=", "LC_MESSAGES=")
 	cmd.Env = append(cmd.Env, env...)
 	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: uint16(w), Rows: uint16(h)})
 	if err != nil {

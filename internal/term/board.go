@@ -45,6 +45,7 @@ type ctx struct {
 	clock   int64 // the live match clock, in milliseconds
 	players int
 	nameOf  func(int) string
+	ascii   bool // the terminal is not UTF-8 (see asciiScreen)
 	play    func(action json.RawMessage) tea.Cmd
 }
 

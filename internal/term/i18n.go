@@ -79,6 +79,16 @@ func newTexts(lang string) (*texts, error) {
 	return tx, nil
 }
 
+// toASCII spells every text in ASCII (see asciiText), for a terminal that
+// is not UTF-8.
+func (x *texts) toASCII() {
+	for _, d := range []map[string]string{x.d, x.en} {
+		for k, v := range d {
+			d[k] = asciiText(v)
+		}
+	}
+}
+
 // Lang picks the language: the one asked for if the client has it, else the
 // locale's (LC_ALL, then LC_MESSAGES, then LANG), else English.
 func Lang(asked string) (string, error) {

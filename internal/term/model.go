@@ -21,6 +21,9 @@ type Options struct {
 	Lang string
 	// Colour draws in colour; false keeps to bold and reverse.
 	Colour bool
+	// ASCII draws in ASCII alone, for a terminal that is not UTF-8 (see
+	// UTF8): letters lose their accents and symbols become ASCII ones.
+	ASCII bool
 	// ClockSpeed is how fast the screen's clock runs between messages,
 	// as LocalConfig.ClockSpeed: 1 is real time, 0 stops it (tests draw a
 	// real-time game at a fixed moment). Options{} runs in real time.
@@ -51,7 +54,11 @@ func Run(conn Conn, opt Options) error {
 	if out == nil {
 		out = stdout()
 	}
+	if opt.ASCII {
+		tx.toASCII()
+	}
 	m := newModel(conn, tx, newStyles(out, opt.Colour))
+	m.ascii = opt.ASCII
 	if opt.ClockSpeed != nil {
 		m.speed = *opt.ClockSpeed
 	}
@@ -113,6 +120,7 @@ type model struct {
 	talk       talk
 	speed      float64        // of the clock between messages (0: stopped)
 	zone       *time.Location // where deadlines are said (nil: the machine's)
+	ascii      bool           // the terminal is not UTF-8: the screen is drawn in ASCII
 	w, h       int
 }
 
@@ -415,7 +423,7 @@ func (m *model) ctx() *ctx {
 	return &ctx{
 		texts: m.tx, styles: m.st, game: m.gameID(), seat: m.seat, view: m.view,
 		legal: m.legalFor(), actors: m.actors, status: m.status, myTurn: m.myTurn(), busy: m.busy,
-		clock: m.liveClock(), players: players, nameOf: m.name, play: m.send,
+		clock: m.liveClock(), players: players, nameOf: m.name, play: m.send, ascii: m.ascii,
 	}
 }
 

@@ -77,10 +77,23 @@ func orTokNames(c *ctx, toks []string) string {
 	return strings.Join(out, ", ")
 }
 
-func orGlyphs(toks []string) string {
+// orGlyphOf is how the board draws an arrow or symbol: its glyph, or on a
+// terminal without UTF-8 the key that types it (the keypad's 8 for ↑).
+func orGlyphOf(c *ctx, tok string) string {
+	if c.ascii {
+		for k, x := range orKeys {
+			if x == tok {
+				return k
+			}
+		}
+	}
+	return orGlyph[tok]
+}
+
+func orGlyphs(c *ctx, toks []string) string {
 	out := make([]string, len(toks))
 	for i, t := range toks {
-		out[i] = orGlyph[t]
+		out[i] = orGlyphOf(c, t)
 	}
 	return strings.Join(out, " ")
 }
@@ -437,14 +450,16 @@ func (b *outran) path(v obj, c *ctx, big bool, tight int) []string {
 				cell[k] = strings.Repeat(" ", cw)
 			}
 			if ok && i < len(syms) {
-				g := c.accent.Render(orGlyph[syms[i]])
+				g := c.accent.Render(orGlyphOf(c, syms[i]))
 				num := fmt.Sprint((i + 1) % 10)
 				if i == 0 {
-					g, num = c.warn.Render(orGlyph[syms[i]]), c.warn.Render("*")
+					g, num = c.warn.Render(orGlyphOf(c, syms[i])), c.warn.Render("*")
 				}
 				if big {
 					cell[0] = num + strings.Repeat(" ", cw-1)
 					cell[1] = strings.Repeat(" ", cw/2) + g + strings.Repeat(" ", cw-cw/2-1)
+				} else if c.ascii {
+					cell[0] = num + ":" + g // its step, then the key of its arrow
 				} else {
 					cell[0] = num + g + " "
 				}
@@ -480,7 +495,7 @@ func (b *outran) rightColumn(v obj, c *ctx, w int, tight bool) []string {
 	me, hasMe := b.me(v)
 	if hasMe && v.str("phase") == "run" {
 		if me.boolean("submitted") {
-			out = append(out, wrap(c.mine.Render(c.t("outran.submitted", p{"rank": me.num("rank")}))+" "+orGlyphs(me.strs("cards")), w)...)
+			out = append(out, wrap(c.mine.Render(c.t("outran.submitted", p{"rank": me.num("rank")}))+" "+orGlyphs(c, me.strs("cards")), w)...)
 			if _, ok := c.legalOf(`{"type":"vote_stop"}`); ok {
 				out = append(out, c.mine.Render(fit("[S] "+c.t("outran.vote"), w)))
 			}
@@ -493,6 +508,10 @@ func (b *outran) rightColumn(v obj, c *ctx, w int, tight bool) []string {
 						key = k
 					}
 				}
+				if c.ascii {
+					pal = append(pal, key) // the glyph is the key
+					continue
+				}
 				pal = append(pal, orGlyph[t]+c.dim.Render(key))
 			}
 			out = append(out, fit(c.bold.Render(c.t("outran.yourArrows"))+" "+strings.Join(pal, " "), w))
@@ -500,7 +519,11 @@ func (b *outran) rightColumn(v obj, c *ctx, w int, tight bool) []string {
 			if len(b.seq) > 0 {
 				var parts []string
 				for i, t := range b.seq {
-					parts = append(parts, fmt.Sprintf("%d%s", i+1, c.accent.Render(orGlyph[t])))
+					sep := ""
+					if c.ascii {
+						sep = ":" // the arrow is a digit too
+					}
+					parts = append(parts, fmt.Sprintf("%d%s%s", i+1, sep, c.accent.Render(orGlyphOf(c, t))))
 				}
 				seq = strings.Join(parts, " ")
 			}
@@ -537,7 +560,7 @@ func (b *outran) rightColumn(v obj, c *ctx, w int, tight bool) []string {
 			r += " " + c.t("outran.elapsed", p{"s": c.num(st.float("elapsed")/1000, 1)})
 		}
 		if st.has("cards") {
-			r += " " + orGlyphs(st.strs("cards"))
+			r += " " + orGlyphs(c, st.strs("cards"))
 		}
 		res = append(res, fit(r, w))
 	}

@@ -14,7 +14,17 @@ import (
 
 // ---- drawing ----
 
+// View draws the screen, in ASCII on a terminal that is not UTF-8.
 func (m *model) View() string {
+	s := m.screen()
+	if m.ascii {
+		s = asciiScreen(s)
+	}
+	return s
+}
+
+// screen draws the screen in the terminal's size.
+func (m *model) screen() string {
 	if !m.have {
 		return m.tx.t("term.connecting")
 	}
