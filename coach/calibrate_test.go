@@ -26,7 +26,9 @@ import (
 // at seat 0 against medium bots at the other seats, seat 0 reviewed; it
 // prints, by level, the mean accuracy with its 95% interval and the
 // blunders per match. A review that judges well gives hard > medium > easy.
-// It runs only when asked:
+// SORTIE_CALIBRATE_LEVELS names the levels to measure (all three by
+// default), SORTIE_CALIBRATE_ROLLOUTS each decision's budget (the review's
+// default when unset). It runs only when asked:
 //
 //	SORTIE_CALIBRATE=200 go test ./coach -run TestCalibration -v -timeout 0
 //	SORTIE_CALIBRATE=20 SORTIE_CALIBRATE_GAMES=plandesecours,evades go test ./coach -run TestCalibration -v -timeout 0
@@ -140,6 +142,7 @@ func calibrate(t *testing.T, g engine.Game, level string, n int) *calibration {
 	if err != nil {
 		t.Fatal(err)
 	}
+	rollouts, _ := strconv.Atoi(os.Getenv("SORTIE_CALIBRATE_ROLLOUTS"))
 	pols := []bot.Policy{me}
 	for len(pols) < players {
 		pols = append(pols, med)
@@ -167,7 +170,7 @@ func calibrate(t *testing.T, g engine.Game, level string, n int) *calibration {
 					return
 				}
 				start := time.Now()
-				rvs, err := coach.ReviewMatch(g, setup, res.Log, []engine.Seat{0}, coach.ReviewOptions{Seed: uint64(i)})
+				rvs, err := coach.ReviewMatch(g, setup, res.Log, []engine.Seat{0}, coach.ReviewOptions{Seed: uint64(i), Rollouts: rollouts})
 				if err != nil {
 					t.Error(err)
 					return
