@@ -558,8 +558,10 @@ func TestAdoptWhileALoadIsUnderWay(t *testing.T) {
 			return &serveHook{Exchange: e, op: "adopt", seen: adopting}
 		},
 	})
-	for !a.m.KnowsPeer("b") {
-		time.Sleep(20 * time.Millisecond)
+	for start := time.Now(); !a.m.KnowsPeer("b"); time.Sleep(20 * time.Millisecond) {
+		if time.Since(start) > 20*time.Second {
+			t.Fatal("node a never heard of node b")
+		}
 	}
 
 	// Node b looks at the match while a holds it; its look stops after
