@@ -97,6 +97,26 @@ func newClusterNodeWith(t *testing.T, name, db, url string, resume bool, o nodeO
 	return n
 }
 
+// startedMatch creates a two-seat match of test cards on node n, without
+// move limit or takeover (an action stays legal however long the test
+// takes), and starts it.
+func startedMatch(t *testing.T, n *clusterNode) (id string, x *match.Match) {
+	t.Helper()
+	ctx := context.Background()
+	c, err := n.m.Create(ctx, match.CreateRequest{Game: "testcards", Players: 2, MoveLimitMs: new(int64(0)), TakeoverAfterMs: new(int64(0))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err = n.m.Get(ctx, c.Match.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := x.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return c.Match.ID, x
+}
+
 // A node that stops renewing its leases (here: it never started to, as a
 // node paused or cut off from the store) has its match taken over by
 // another; its next write to the match is refused by the store, whatever it
@@ -112,18 +132,7 @@ func TestFencedMatchStops(t *testing.T) {
 	a := newClusterNode(t, "a", db, ns.URL(), false)
 	b := newClusterNode(t, "b", db, ns.URL(), true)
 	ctx := context.Background()
-	c, err := a.m.Create(ctx, match.CreateRequest{Game: "testcards", Players: 2, TakeoverAfterMs: new(int64(0)), MoveLimitMs: new(int64(0))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := c.Match.ID
-	x, err := a.m.Get(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := x.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
+	id, x := startedMatch(t, a)
 	actor := func(x *match.Match) (engine.Seat, uint64, json.RawMessage) {
 		m := snapshot(t, x, 0)
 		s := m.Actors[0]
@@ -356,18 +365,7 @@ func TestLostActionSettles(t *testing.T) {
 		return ex
 	}})
 	ctx := context.Background()
-	c, err := a.m.Create(ctx, match.CreateRequest{Game: "testcards", Players: 2, MoveLimitMs: new(int64(0)), TakeoverAfterMs: new(int64(0))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := c.Match.ID
-	x, err := a.m.Get(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := x.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
+	id, x := startedMatch(t, a)
 	h, err := b.m.Open(ctx, id)
 	if err != nil {
 		t.Fatal(err)
@@ -481,18 +479,7 @@ func TestRequestToANodeThatCameBack(t *testing.T) {
 		return ex
 	}})
 	ctx := context.Background()
-	c, err := a.m.Create(ctx, match.CreateRequest{Game: "testcards", Players: 2, MoveLimitMs: new(int64(0)), TakeoverAfterMs: new(int64(0))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := c.Match.ID
-	x, err := a.m.Get(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := x.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
+	id, x := startedMatch(t, a)
 	h, err := b.m.Open(ctx, id)
 	if err != nil {
 		t.Fatal(err)
@@ -538,18 +525,7 @@ func TestAdoptWhileALoadIsUnderWay(t *testing.T) {
 		}
 	}})
 	ctx := context.Background()
-	c, err := a.m.Create(ctx, match.CreateRequest{Game: "testcards", Players: 2, MoveLimitMs: new(int64(0)), TakeoverAfterMs: new(int64(0))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := c.Match.ID
-	x, err := a.m.Get(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := x.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
+	id, _ := startedMatch(t, a)
 	gate := &gatedStore{id: id, entered: make(chan struct{}), release: make(chan struct{})}
 	adopting := make(chan struct{}, 1)
 	b := newClusterNodeWith(t, "b", db, ns.URL(), true, nodeOptions{
