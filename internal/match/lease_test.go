@@ -32,17 +32,23 @@ type clusterNode struct {
 	fenced atomic.Int64
 }
 
+// services starts a PostgreSQL database and a NATS server of the test's
+// own, for its nodes, and returns their addresses.
+func services(t *testing.T) (db, natsURL string) {
+	t.Helper()
+	db, err := pgtest.Own(t).Database(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db, natstest.Start(t).URL()
+}
+
 // twoNodes starts nodes a and b of a cluster on a PostgreSQL and a NATS
 // server of their own, and returns them with NATS's URL.
 func twoNodes(t *testing.T) (a, b *clusterNode, natsURL string) {
 	t.Helper()
-	pg := pgtest.Own(t)
-	db, err := pg.Database(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ns := natstest.Start(t)
-	return newClusterNode(t, "a", db, ns.URL(), true), newClusterNode(t, "b", db, ns.URL(), true), ns.URL()
+	db, url := services(t)
+	return newClusterNode(t, "a", db, url, true), newClusterNode(t, "b", db, url, true), url
 }
 
 // newClusterNode starts node name on database db and NATS url; with resume,
@@ -123,14 +129,9 @@ func startedMatch(t *testing.T, n *clusterNode) (id string, x *match.Match) {
 // believes, and the match stops on it at once, while it runs on the other
 // node from the log as it stands.
 func TestFencedMatchStops(t *testing.T) {
-	pg := pgtest.Own(t)
-	db, err := pg.Database(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ns := natstest.Start(t)
-	a := newClusterNode(t, "a", db, ns.URL(), false)
-	b := newClusterNode(t, "b", db, ns.URL(), true)
+	db, url := services(t)
+	a := newClusterNode(t, "a", db, url, false)
+	b := newClusterNode(t, "b", db, url, true)
 	ctx := context.Background()
 	id, x := startedMatch(t, a)
 	actor := func(x *match.Match) (engine.Seat, uint64, json.RawMessage) {
@@ -352,15 +353,10 @@ func (l *lossy) Request(ctx context.Context, node string, req []byte) ([]byte, e
 // wherever the match runs: played once, whether it was before or is now,
 // and any other action on the same state refused.
 func TestLostActionSettles(t *testing.T) {
-	pg := pgtest.Own(t)
-	db, err := pg.Database(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ns := natstest.Start(t)
-	a := newClusterNode(t, "a", db, ns.URL(), true)
+	db, url := services(t)
+	a := newClusterNode(t, "a", db, url, true)
 	var ex *lossy
-	b := newClusterNodeWith(t, "b", db, ns.URL(), true, nodeOptions{exchange: func(e bus.Exchange) bus.Exchange {
+	b := newClusterNodeWith(t, "b", db, url, true, nodeOptions{exchange: func(e bus.Exchange) bus.Exchange {
 		ex = &lossy{Exchange: e}
 		return ex
 	}})
@@ -466,15 +462,10 @@ func (s *swallowing) Request(ctx context.Context, node string, req []byte) ([]by
 // waited for until the longest a request may take; the action is then
 // settled.
 func TestRequestToANodeThatCameBack(t *testing.T) {
-	pg := pgtest.Own(t)
-	db, err := pg.Database(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ns := natstest.Start(t)
-	a := newClusterNode(t, "a", db, ns.URL(), true)
+	db, url := services(t)
+	a := newClusterNode(t, "a", db, url, true)
 	var ex *swallowing
-	b := newClusterNodeWith(t, "b", db, ns.URL(), true, nodeOptions{exchange: func(e bus.Exchange) bus.Exchange {
+	b := newClusterNodeWith(t, "b", db, url, true, nodeOptions{exchange: func(e bus.Exchange) bus.Exchange {
 		ex = &swallowing{Exchange: e}
 		return ex
 	}})
@@ -509,15 +500,10 @@ func TestRequestToANodeThatCameBack(t *testing.T) {
 // even when a load of its own (a socket following the match) began while
 // the draining node still held the lease and ends after it gave it up.
 func TestAdoptWhileALoadIsUnderWay(t *testing.T) {
-	pg := pgtest.Own(t)
-	db, err := pg.Database(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ns := natstest.Start(t)
+	db, url := services(t)
 	var mu sync.Mutex
 	var adopts []string
-	a := newClusterNodeWith(t, "a", db, ns.URL(), true, nodeOptions{forwarded: func(op, result string, _ time.Duration) {
+	a := newClusterNodeWith(t, "a", db, url, true, nodeOptions{forwarded: func(op, result string, _ time.Duration) {
 		if op == "adopt" {
 			mu.Lock()
 			adopts = append(adopts, result)
@@ -528,7 +514,7 @@ func TestAdoptWhileALoadIsUnderWay(t *testing.T) {
 	id, _ := startedMatch(t, a)
 	gate := &gatedStore{id: id, entered: make(chan struct{}), release: make(chan struct{})}
 	adopting := make(chan struct{}, 1)
-	b := newClusterNodeWith(t, "b", db, ns.URL(), true, nodeOptions{
+	b := newClusterNodeWith(t, "b", db, url, true, nodeOptions{
 		store: func(s store.Store) store.Store { gate.Store = s; return gate },
 		exchange: func(e bus.Exchange) bus.Exchange {
 			return &serveHook{Exchange: e, op: "adopt", seen: adopting}
